@@ -1,0 +1,28 @@
+/**
+ * Every limit of the service in one place, with the reason for each.
+ * Values come from the API specification v0.5.0 (part 8) and CONTRACT.md.
+ */
+
+/** Largest request body accepted on any POST endpoint, in bytes (spec §8). */
+export const MAX_BODY_BYTES = 65_536;
+/** Shortest and longest address entry, in characters, measured on the raw string (spec §2.1). */
+export const MIN_ENTRY_LENGTH = 1;
+export const MAX_ENTRY_LENGTH = 64;
+/** Entries in cidr-cover `inputs` (spec §2.2). */
+export const MAX_COVER_INPUTS = 1000;
+/** Entries across cidr-subtract `include` and `exclude` together (spec §2.4). */
+export const MAX_SUBTRACT_ENTRIES = 1000;
+/** Largest cidr-subtract result; a larger one fails with RESULT_TOO_LARGE and no partial list (spec §4.2). */
+export const MAX_RESULT_CIDRS = 10_000;
+/** Largest range-to-cidrs result: an IPv6 range never needs more than 2 × 127 prefixes (spec §2.7). */
+export const MAX_RANGE_CIDRS = 254;
+/** Longest `pem` field, in UTF-16 characters and in UTF-8 bytes (spec §2.8). */
+export const MAX_PEM_LENGTH = 49_152;
+/** Most CERTIFICATE blocks in one bundle (spec §2.8). */
+export const MAX_CERTIFICATES = 16;
+/** Most candidate-issuer relationships: 16 certificates × 15 others (spec §2.9). */
+export const MAX_RELATIONSHIPS = 240;
+/** Longest `hostname` field (spec §2.8). */
+export const MAX_HOSTNAME_LENGTH = 255;
+/** Most issues reported in one error envelope; the message counts the rest (CONTRACT §1.1). */
+export const MAX_ISSUES = 100;

@@ -1,0 +1,45 @@
+/**
+ * The ports: the only ways the domain reaches time, cryptography and the network.
+ * Adapters implement them; tests implement them with fakes (typed with `satisfies`).
+ */
+import type { CertificateData } from "./certificates/model.ts";
+
+/** The current instant. Injected so tests can evaluate a bundle at any time. */
+export interface Clock {
+  now(): Date;
+}
+
+/** Outcome of one signature check (spec §2.10, §2.11; CONTRACT §4.2). */
+export type SignatureOutcome = "verified" | "failed" | "unsupported" | "unavailable";
+
+export interface SignatureCheck {
+  outcome: SignatureOutcome;
+  /** Why a check was `unavailable` or `unsupported`: a short phrase, never certificate content. */
+  reason?: string;
+}
+
+/**
+ * Checks that `child`'s signature was made by the key in `issuer`'s SubjectPublicKeyInfo.
+ * Never throws: `unsupported` for algorithms it does not implement (decided by OID),
+ * `unavailable` when the check could not run (unusable key, verifier error).
+ */
+export interface SignatureVerifier {
+  verify(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck>;
+}
+
+/** Decodes DER bytes into plain certificate data, or reports why they are not one X.509 certificate. */
+export interface CertificateDecoder {
+  decode(der: Uint8Array): Promise<CertificateDecodeResult>;
+}
+
+export type CertificateDecodeResult =
+  | { ok: true; certificate: CertificateData }
+  | { ok: false; reason: string };
+
+/** The address the client's connection is observed from (spec §4.5, CONTRACT §5). */
+export type ClientAddressResult = { ok: true; ip: string } | { ok: false; reason: string };
+
+/** Reads the client's address for one request: socket peer, and trusted-proxy headers when configured. */
+export interface ClientAddressSource {
+  clientAddress(request: Request): ClientAddressResult;
+}
