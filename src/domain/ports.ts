@@ -3,6 +3,7 @@
  * Adapters implement them; tests implement them with fakes (typed with `satisfies`).
  */
 import type { CertificateData } from "./certificates/model.ts";
+import type { IpAddr } from "./ip/addr.ts";
 
 /** The current instant. Injected so tests can evaluate a bundle at any time. */
 export interface Clock {
@@ -37,9 +38,10 @@ export type CertificateDecodeResult =
   | { ok: false; reason: string };
 
 /** The address the client's connection is observed from (spec §4.5, CONTRACT §5). */
-export type ClientAddressResult = { ok: true; ip: string } | { ok: false; reason: string };
+export type ClientAddressResult = { ok: true; address: IpAddr } | { ok: false; reason: string };
 
 /** Reads the client's address for one request: socket peer, and trusted-proxy headers when configured. */
 export interface ClientAddressSource {
+  /** Synchronous on purpose: the socket peer and the headers are already in hand. */
   clientAddress(request: Request): ClientAddressResult;
 }

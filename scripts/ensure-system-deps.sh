@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Makes sure the few Debian packages the test suite uses are present:
+#   openssl          generates the certificate fixtures and is the oracle for certificate fields
+#   ca-certificates  its mozilla/ folder: every root must parse and self-verify
+#   python3          its ipaddress module is the independent oracle for CIDR results
+# Installs what is missing when running as root with apt-get (a fresh CI machine);
+# otherwise names what to install and fails, rather than skipping tests.
+set -euo pipefail
+missing=()
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+[[ -d /usr/share/ca-certificates/mozilla ]] || missing+=(ca-certificates)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
+  for pkg in $EXTRA_SYSTEM_PACKAGES; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+fi
+((${#missing[@]} == 0)) && exit 0
+if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing Debian packages: ${missing[*]}" >&2
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  exit 0
+fi
+echo "The test suite needs these packages: ${missing[*]} (Debian: sudo apt-get install ${missing[*]})" >&2
+exit 1

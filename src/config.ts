@@ -1,0 +1,107 @@
+/**
+ * Environment → validated configuration (CONTRACT §6). Every variable has an embedded
+ * default, so the service starts with no configuration at all. A bad value is reported
+ * with a clear message and the process exits with code 2 (see main.ts).
+ */
+import { isLogLevel, type LogLevel } from "./adapters/system/logger.ts";
+import type { CorsPolicy } from "./app.ts";
+import type { ForwardingHeader } from "./adapters/system/client-address.ts";
+import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
+
+export interface Config {
+  port: number;
+  host: string;
+  trustedProxies: TrustedNetworks;
+  /** The forwarding header the trusted proxies maintain; only that one is read. */
+  trustedProxyHeader: ForwardingHeader;
+  cors: CorsPolicy;
+  logLevel: LogLevel;
+  shutdownTimeoutMs: number;
+  /** Worker processes sharing the port; `auto` resolves to the CPU count. */
+  workers: number;
+  /** Requests per minute per client address; null means no limit (the default). */
+  rateLimitPerMinute: number | null;
+}
+
+/** A configuration value that cannot be used: the message names the variable and the rule. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const text = raw.trim();
+  if (!/^(0|[1-9][0-9]*)$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}.`);
+  }
+  return Number(text);
+}
+
+function parseCors(raw: string | undefined): CorsPolicy {
+  if (raw === undefined) return { kind: "any" };
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  if (entries.length === 0) return { kind: "off" };
+  if (entries.includes("*")) {
+    if (entries.length > 1) throw new ConfigError('CORS_ORIGINS may be "*" or a list of origins, not both.');
+    return { kind: "any" };
+  }
+  for (const origin of entries) {
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/.test(origin)) {
+      throw new ConfigError(
+        `CORS_ORIGINS entries must be origins like https://example.com (scheme, host, optional port), not ${JSON.stringify(origin)}.`,
+      );
+    }
+  }
+  return { kind: "list", origins: new Set(entries) };
+}
+
+/**
+ * Reads and validates the configuration.
+ * @throws ConfigError naming the first bad variable
+ */
+export function loadConfig(env: Env, cpuCount: number): Config {
+  const host = (env.HOST ?? "0.0.0.0").trim();
+  if (host === "" || /[\s/]/.test(host)) throw new ConfigError(`HOST must be an address or host name, not ${JSON.stringify(env.HOST)}.`);
+
+  const logLevel = (env.LOG_LEVEL ?? "info").trim().toLowerCase();
+  if (!isLogLevel(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, not ${JSON.stringify(env.LOG_LEVEL)}.`);
+  }
+
+  const workersRaw = (env.WORKERS ?? "1").trim().toLowerCase();
+  const workers = workersRaw === "auto" ? Math.max(1, cpuCount) : integer({ WORKERS: workersRaw }, "WORKERS", 1, 1, 64);
+
+  let trustedProxies: TrustedNetworks;
+  try {
+    trustedProxies = parseCidrList(env.TRUSTED_PROXIES ?? "");
+  } catch (error) {
+    throw new ConfigError(`TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDRs: ${(error as Error).message}`);
+  }
+
+  const headerRaw = (env.TRUSTED_PROXY_HEADER ?? "x-forwarded-for").trim().toLowerCase();
+  if (headerRaw !== "x-forwarded-for" && headerRaw !== "forwarded") {
+    throw new ConfigError(`TRUSTED_PROXY_HEADER must be x-forwarded-for or forwarded, not ${JSON.stringify(env.TRUSTED_PROXY_HEADER)}.`);
+  }
+
+  const rateRaw = env.RATE_LIMIT_PER_MINUTE;
+  const rateLimitPerMinute =
+    rateRaw === undefined || rateRaw.trim() === "" ? null : integer(env, "RATE_LIMIT_PER_MINUTE", 0, 1, 1_000_000);
+
+  return {
+    port: integer(env, "PORT", 3000, 0, 65_535),
+    host,
+    trustedProxies,
+    trustedProxyHeader: headerRaw,
+    cors: parseCors(env.CORS_ORIGINS),
+    logLevel,
+    shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    workers,
+    rateLimitPerMinute,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Candidate-issuer links between the certificates of one bundle and their signature checks
+ * (spec §2.10, §2.11, §4.4 rule 3; CONTRACT §4.2, §4.3).
+ *
+ * Work on untrusted input is bounded: at most MAX_CERTIFICATES positions, so at most
+ * MAX_RELATIONSHIPS links, and at most MAX_SIGNATURE_CHECKS calls to the verifier, because a check
+ * is made at most once per (child fingerprint, issuer public key) pair within one request.
+ */
+import { MAX_CERTIFICATES, MAX_RELATIONSHIPS } from "../limits.ts";
+import type { SignatureCheck, SignatureOutcome, SignatureVerifier } from "../ports.ts";
+import type { CertificateData } from "./model.ts";
+
+/**
+ * Most distinct signature checks in one request: every certificate against every distinct key in
+ * the bundle (its candidates' keys and its own), 16 × 16.
+ */
+export const MAX_SIGNATURE_CHECKS = MAX_CERTIFICATES * MAX_CERTIFICATES;
+
+/** The closed set of outcomes (spec §2.10); anything else a verifier returns is `unavailable`. */
+export const SIGNATURE_OUTCOMES: readonly SignatureOutcome[] = [
+  "verified",
+  "failed",
+  "unsupported",
+  "unavailable",
+];
+
+/** One candidate-issuer link as the result shows it (spec §2.11), field order as specified. */
+export interface Relationship {
+  childIndex: number;
+  issuerIndex: number;
+  signature: SignatureOutcome;
+  issuerEligible: boolean;
+  keyIdentifierMatch: boolean | null;
+}
+
+/** A link with the whole check behind it (the reason feeds SIGNATURE_CHECK_UNAVAILABLE). */
+export interface CandidateLink {
+  childIndex: number;
+  issuerIndex: number;
+  check: SignatureCheck;
+  issuerEligible: boolean;
+  keyIdentifierMatch: boolean | null;
+}
+
+export interface RelationshipAnalysis {
+  /** Per position: the check against its own key when self-issued, else null. */
+  selfChecks: (SignatureCheck | null)[];
+  /** Ordered by childIndex, then issuerIndex. */
+  links: CandidateLink[];
+}
+
+/** Self-issued: the issuer name equals the subject name (compared as DER). */
+export function isSelfIssued(certificate: CertificateData): boolean {
+  return certificate.issuerNameKey === certificate.subjectNameKey;
+}
+
+/**
+ * Candidate issuers (CONTRACT §4.3): every j ≠ i whose subject name equals i's issuer name, except a
+ * j that is a duplicate (same fingerprint) of i; ordered by childIndex, then issuerIndex.
+ */
+export function candidatePairs(
+  certificates: readonly CertificateData[],
+): { childIndex: number; issuerIndex: number }[] {
+  assertBounded(certificates);
+  const pairs: { childIndex: number; issuerIndex: number }[] = [];
+  for (const [childIndex, child] of certificates.entries()) {
+    for (const [issuerIndex, issuer] of certificates.entries()) {
+      if (issuerIndex === childIndex) continue;
+      if (issuer.subjectNameKey !== child.issuerNameKey) continue;
+      if (issuer.fingerprintSha256 === child.fingerprintSha256) continue;
+      pairs.push({ childIndex, issuerIndex });
+    }
+  }
+  return pairs;
+}
+
+/** cA true and, when keyUsage is present, keyCertSign (spec §2.11): no validity, trust or path constraints. */
+export function issuerEligible(issuer: CertificateData): boolean {
+  return issuer.ca && issuer.keyCertSign !== false;
+}
+
+/** Child's authorityKeyIdentifier vs issuer's subjectKeyIdentifier; null when either is absent. */
+export function keyIdentifierMatch(child: CertificateData, issuer: CertificateData): boolean | null {
+  if (child.authorityKeyIdentifier === null || issuer.subjectKeyIdentifier === null) return null;
+  return normalizeKeyId(child.authorityKeyIdentifier) === normalizeKeyId(issuer.subjectKeyIdentifier);
+}
+
+/**
+ * Signature checks cached for one request: the verifier runs at most once per (child fingerprint,
+ * issuer public key), so repeats, cross-certificates sharing a key and self-checks cost nothing
+ * extra. A verifier that throws or answers outside the closed set counts as `unavailable`.
+ */
+export class SignatureCheckCache {
+  private readonly checks = new Map<string, Promise<SignatureCheck>>();
+
+  constructor(private readonly verifier: SignatureVerifier) {}
+
+  /** Number of distinct checks requested so far (each one verifier call). */
+  get size(): number {
+    return this.checks.size;
+  }
+
+  check(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
+    const key = `${child.fingerprintSha256}\u0000${issuer.publicKeyKey}`;
+    let pending = this.checks.get(key);
+    if (pending === undefined) {
+      if (this.checks.size >= MAX_SIGNATURE_CHECKS) {
+        throw new Error(`more than ${MAX_SIGNATURE_CHECKS} signature checks in one request`);
+      }
+      pending = runCheck(this.verifier, child, issuer);
+      this.checks.set(key, pending);
+    }
+    return pending;
+  }
+}
+
+/**
+ * Runs every self-check and candidate check of a bundle (at most MAX_SIGNATURE_CHECKS verifier
+ * calls) and returns them per position and per link.
+ */
+export async function analyseRelationships(
+  certificates: readonly CertificateData[],
+  verifier: SignatureVerifier,
+): Promise<RelationshipAnalysis> {
+  const cache = new SignatureCheckCache(verifier);
+  const pairs = candidatePairs(certificates);
+  if (pairs.length > MAX_RELATIONSHIPS) {
+    throw new Error(`more than ${MAX_RELATIONSHIPS} candidate-issuer relationships`);
+  }
+  const selfChecks = Promise.all(
+    certificates.map((certificate) =>
+      isSelfIssued(certificate) ? cache.check(certificate, certificate) : null,
+    ),
+  );
+  const links = Promise.all(
+    pairs.map(async ({ childIndex, issuerIndex }): Promise<CandidateLink> => {
+      const child = certificates[childIndex]!;
+      const issuer = certificates[issuerIndex]!;
+      return {
+        childIndex,
+        issuerIndex,
+        check: await cache.check(child, issuer),
+        issuerEligible: issuerEligible(issuer),
+        keyIdentifierMatch: keyIdentifierMatch(child, issuer),
+      };
+    }),
+  );
+  return { selfChecks: await selfChecks, links: await links };
+}
+
+/** The public shape of a link (spec §2.11). */
+export function toRelationship(link: CandidateLink): Relationship {
+  return {
+    childIndex: link.childIndex,
+    issuerIndex: link.issuerIndex,
+    signature: link.check.outcome,
+    issuerEligible: link.issuerEligible,
+    keyIdentifierMatch: link.keyIdentifierMatch,
+  };
+}
+
+async function runCheck(
+  verifier: SignatureVerifier,
+  child: CertificateData,
+  issuer: CertificateData,
+): Promise<SignatureCheck> {
+  try {
+    const check = await verifier.verify(child, issuer);
+    if (!SIGNATURE_OUTCOMES.includes(check.outcome)) {
+      return { outcome: "unavailable", reason: "the verifier gave no usable outcome" };
+    }
+    return check.reason === undefined
+      ? { outcome: check.outcome }
+      : { outcome: check.outcome, reason: check.reason };
+  } catch {
+    return { outcome: "unavailable", reason: "the verifier failed" };
+  }
+}
+
+function normalizeKeyId(keyId: string): string {
+  return keyId.replace(/:/g, "").toUpperCase();
+}
+
+function assertBounded(certificates: readonly CertificateData[]): void {
+  if (certificates.length > MAX_CERTIFICATES) {
+    throw new Error(`more than ${MAX_CERTIFICATES} certificates reached the relationship analysis`);
+  }
+}

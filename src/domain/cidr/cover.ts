@@ -1,0 +1,81 @@
+/**
+ * cidr-cover (spec §2.2, §2.3, §4.1): the smallest single CIDR that contains every input.
+ */
+import type { Issue } from "../errors.ts";
+import { IpPrefix } from "../ip/prefix.ts";
+import { countAddresses, IpRange, mergeRanges } from "../ip/range.ts";
+import { commonPrefixLength } from "../ip/u128.ts";
+import { MAX_COVER_INPUTS } from "../limits.ts";
+import {
+  type FamilyName,
+  familyName,
+  firstOtherFamily,
+  invalidEntries,
+  listLengthProblem,
+  mixedFamilies,
+  parsePrefixList,
+} from "./entries.ts";
+
+/** The result of cidr-cover, field for field and in the order of spec §2.3. */
+export interface CidrCoverResult {
+  family: FamilyName;
+  /** Every input as a canonical CIDR, in input order, duplicates kept. */
+  normalizedInputs: string[];
+  /** The longest-prefix CIDR containing every input address. */
+  cidr: string;
+  /** First and last address of `cidr`. */
+  range: { first: string; last: string };
+  /** Distinct addresses in the union of the inputs (overlaps counted once), decimal. */
+  inputAddressCount: string;
+  /** Addresses in `cidr`, decimal. */
+  coveredAddressCount: string;
+  /** `coveredAddressCount − inputAddressCount`, decimal. */
+  additionalAddressCount: string;
+}
+
+/**
+ * The smallest single CIDR covering every address of `inputs` (addresses or CIDRs, one family).
+ *
+ * Throws `DomainError`: `INVALID_INPUT` listing every invalid entry (path `["inputs", i]`, `index`),
+ * or for a list outside 1–1000 entries (path `["inputs"]`); `MIXED_ADDRESS_FAMILIES` pointing at
+ * the first entry whose family differs from the first entry's.
+ */
+export function coverCidrs(inputs: readonly string[]): CidrCoverResult {
+  const lengthIssue = listLengthProblem(inputs, "inputs", 1, MAX_COVER_INPUTS);
+  if (lengthIssue !== null) throw invalidEntries([lengthIssue]);
+  const issues: Issue[] = [];
+  const parsed = parsePrefixList(inputs, (i) => ({ path: ["inputs", i], index: i }), issues);
+  if (issues.length > 0) throw invalidEntries(issues);
+  const prefixes = parsed as IpPrefix[];
+  const other = firstOtherFamily(prefixes);
+  if (other >= 0) {
+    const head = prefixes[0]!;
+    throw mixedFamilies(inputs[other]!, prefixes[other]!.family, "the first entry", inputs[0]!, head.family, {
+      path: ["inputs", other],
+      index: other,
+    });
+  }
+
+  const normalizedInputs = new Array<string>(prefixes.length);
+  const ranges = new Array<IpRange>(prefixes.length);
+  for (let i = 0; i < prefixes.length; i++) {
+    const p = prefixes[i]!;
+    normalizedInputs[i] = p.toString();
+    ranges[i] = IpRange.ofPrefix(p);
+  }
+  const union = mergeRanges(ranges);
+  const low = union[0]!.first;
+  const high = union[union.length - 1]!.last;
+  const cidr = IpPrefix.from(low, commonPrefixLength(low, high) - (128 - low.bitLength));
+  const input = countAddresses(union);
+  const covered = cidr.addressCount();
+  return {
+    family: familyName(low.family),
+    normalizedInputs,
+    cidr: cidr.toString(),
+    range: { first: cidr.first.toString(), last: cidr.last.toString() },
+    inputAddressCount: input.toString(),
+    coveredAddressCount: covered.toString(),
+    additionalAddressCount: (covered - input).toString(),
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * What the three CIDR use cases share about their input: entry bounds, collecting every invalid
+ * entry as an issue, the one-family rule, and the errors those produce (CONTRACT §1.1, §2).
+ */
+import { DomainError, type Issue, invalidInput } from "../errors.ts";
+import { type IpFamily, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
+import { type IpPrefix, parsePrefix } from "../ip/prefix.ts";
+import { MAX_ENTRY_LENGTH, MAX_ISSUES, MIN_ENTRY_LENGTH } from "../limits.ts";
+
+/** The family as the results spell it. */
+export type FamilyName = "ipv4" | "ipv6";
+
+/** `ipv4` or `ipv6`. */
+export function familyName(family: IpFamily): FamilyName {
+  return family === 4 ? "ipv4" : "ipv6";
+}
+
+/** Where an issue points: its `path` and the endpoint's legacy locator fields. */
+export type Locator = Omit<Issue, "message">;
+
+/**
+ * Why `raw` cannot be an address entry before it is parsed — not a string, or outside 1–64
+ * characters measured on the raw text, before trimming (spec §2.1) — or `null`. `name` is the
+ * noun for the message (`entry`, `start`, `end`). Over-long text is not quoted.
+ */
+export function entryBoundsProblem(raw: unknown, name: string): string | null {
+  if (typeof raw !== "string") return `${name} must be a string`;
+  if (raw.length < MIN_ENTRY_LENGTH) return `${name} is empty; expected an IP address`;
+  if (raw.length > MAX_ENTRY_LENGTH) {
+    return `${name} is ${raw.length} characters long; at most ${MAX_ENTRY_LENGTH} are allowed`;
+  }
+  return null;
+}
+
+/** An issue: `message`, then `path`, then the locator fields in `at`'s order. */
+export function issueAt(message: string, at: Locator): Issue {
+  return { message, ...at };
+}
+
+/**
+ * Parses a list of address-or-CIDR entries. Valid entries are returned in input order; each invalid
+ * one adds an issue located by `locate(i)` and leaves a gap (`undefined`) at its position.
+ */
+export function parsePrefixList(
+  entries: readonly string[],
+  locate: (index: number) => Locator,
+  issues: Issue[],
+): (IpPrefix | undefined)[] {
+  const out: (IpPrefix | undefined)[] = new Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const raw = entries[i];
+    const bounds = entryBoundsProblem(raw, "entry");
+    if (bounds !== null) {
+      issues.push(issueAt(bounds, locate(i)));
+      continue;
+    }
+    const parsed = parsePrefix(raw as string);
+    if (parsed.ok) out[i] = parsed.value;
+    else issues.push(issueAt(parsed.message, locate(i)));
+  }
+  return out;
+}
+
+/**
+ * `INVALID_INPUT` with at most `MAX_ISSUES` issues; when there are more, the message says how many
+ * were left out (CONTRACT §1.1).
+ */
+export function invalidEntries(issues: Issue[]): DomainError {
+  if (issues.length <= MAX_ISSUES) return invalidInput(issues);
+  const omitted = issues.length - MAX_ISSUES;
+  return new DomainError(
+    "INVALID_INPUT",
+    `The request has ${issues.length} invalid values; the first ${MAX_ISSUES} are listed and ${omitted} more were omitted.`,
+    issues.slice(0, MAX_ISSUES),
+  );
+}
+
+/** Position of the first value whose family differs from `values[0]`'s, or -1 when all agree. */
+export function firstOtherFamily(values: readonly { readonly family: IpFamily }[]): number {
+  const family = values[0]?.family;
+  for (let i = 1; i < values.length; i++) {
+    if (values[i]!.family !== family) return i;
+  }
+  return -1;
+}
+
+/**
+ * `MIXED_ADDRESS_FAMILIES` with one issue at the entry whose family differs (CONTRACT §2).
+ * `firstName` names the entry it is compared with (`the first entry`, `start`).
+ */
+export function mixedFamilies(
+  text: string,
+  family: IpFamily,
+  firstName: string,
+  firstText: string,
+  firstFamily: IpFamily,
+  at: Locator,
+): DomainError {
+  const message =
+    `${quoteEntry(trimAsciiWhitespace(text))} is IPv${family}, but ${firstName} ` +
+    `${quoteEntry(trimAsciiWhitespace(firstText))} is IPv${firstFamily}; all addresses must be of one family`;
+  return new DomainError("MIXED_ADDRESS_FAMILIES", "IPv4 and IPv6 cannot be mixed in one request.", [
+    issueAt(message, at),
+  ]);
+}
+
+/** `INVALID_INPUT` for a list whose length is out of bounds; the issue's path is the list itself. */
+export function listLengthProblem(
+  list: readonly unknown[],
+  name: string,
+  min: number,
+  max: number,
+): Issue | null {
+  if (!Array.isArray(list)) return { message: `${name} must be an array of strings`, path: [name] };
+  if (list.length < min || list.length > max) {
+    const bounds = min === 0 ? `at most ${max}` : `${min} to ${max}`;
+    return { message: `${name} must have ${bounds} entries; it has ${list.length}`, path: [name] };
+  }
+  return null;
+}

@@ -1,0 +1,107 @@
+/**
+ * cidr-subtract (spec §2.4, §2.5, §4.2; CONTRACT §3): union(include) minus union(exclude) as a
+ * minimal sorted CIDR list.
+ */
+import { DomainError, type Issue } from "../errors.ts";
+import type { IpPrefix } from "../ip/prefix.ts";
+import { countAddresses, forEachRangePrefix, IpRange, mergeRanges, subtractRanges } from "../ip/range.ts";
+import { MAX_RESULT_CIDRS, MAX_SUBTRACT_ENTRIES } from "../limits.ts";
+import {
+  type FamilyName,
+  familyName,
+  firstOtherFamily,
+  invalidEntries,
+  listLengthProblem,
+  mixedFamilies,
+  parsePrefixList,
+} from "./entries.ts";
+
+/** The result of cidr-subtract, field for field and in the order of spec §2.5. */
+export interface CidrSubtractResult {
+  family: FamilyName;
+  /** Every include entry as a canonical CIDR, in input order, duplicates kept. */
+  normalizedInclude: string[];
+  /** Every exclude entry as a canonical CIDR, in input order, duplicates kept. */
+  normalizedExclude: string[];
+  /** Minimal list of canonical CIDRs covering exactly union(include) − union(exclude), by network address. */
+  cidrs: string[];
+  /** Addresses in union(include), decimal. */
+  includedAddressCount: string;
+  /** Addresses of union(include) that union(exclude) removes (the intersection), decimal. */
+  removedAddressCount: string;
+  /** `includedAddressCount − removedAddressCount`: the addresses `cidrs` covers, decimal. */
+  remainingAddressCount: string;
+}
+
+/**
+ * Removes the `exclude` address space from the `include` address space (addresses or CIDRs, one
+ * family). Removing everything is a success with an empty `cidrs`.
+ *
+ * Throws `DomainError`: `INVALID_INPUT` listing every invalid entry (path `[list, i]`, `list`,
+ * `index`) or for list lengths out of bounds; `MIXED_ADDRESS_FAMILIES` pointing at the first entry,
+ * reading `include` then `exclude`, whose family differs from `include[0]`'s; `RESULT_TOO_LARGE`
+ * when the result would exceed `MAX_RESULT_CIDRS`, detected while producing it, so the cost is
+ * bounded by the limit and not by the address count.
+ */
+export function subtractCidrs(include: readonly string[], exclude: readonly string[]): CidrSubtractResult {
+  const shapeIssues = [
+    listLengthProblem(include, "include", 1, MAX_SUBTRACT_ENTRIES),
+    listLengthProblem(exclude, "exclude", 0, MAX_SUBTRACT_ENTRIES),
+  ].filter((issue) => issue !== null);
+  if (shapeIssues.length === 0 && include.length + exclude.length > MAX_SUBTRACT_ENTRIES) {
+    shapeIssues.push({
+      message: `include and exclude together must have at most ${MAX_SUBTRACT_ENTRIES} entries; they have ${include.length + exclude.length}`,
+      path: [],
+    });
+  }
+  if (shapeIssues.length > 0) throw invalidEntries(shapeIssues);
+
+  const issues: Issue[] = [];
+  const inc = parsePrefixList(include, (i) => ({ path: ["include", i], index: i, list: "include" }), issues);
+  const exc = parsePrefixList(exclude, (i) => ({ path: ["exclude", i], index: i, list: "exclude" }), issues);
+  if (issues.length > 0) throw invalidEntries(issues);
+  const incPrefixes = inc as IpPrefix[];
+  const excPrefixes = exc as IpPrefix[];
+  const all = incPrefixes.concat(excPrefixes);
+  const other = firstOtherFamily(all);
+  if (other >= 0) {
+    const inInclude = other < include.length;
+    const list = inInclude ? "include" : "exclude";
+    const index = inInclude ? other : other - include.length;
+    const text = inInclude ? include[index]! : exclude[index]!;
+    throw mixedFamilies(text, all[other]!.family, "the first entry", include[0]!, all[0]!.family, {
+      path: [list, index],
+      index,
+      list,
+    });
+  }
+
+  const includeUnion = mergeRanges(incPrefixes.map(IpRange.ofPrefix));
+  const excludeUnion = mergeRanges(excPrefixes.map(IpRange.ofPrefix));
+  const remaining = subtractRanges(includeUnion, excludeUnion);
+  const cidrs: string[] = [];
+  const collect = (p: IpPrefix): boolean => {
+    if (cidrs.length === MAX_RESULT_CIDRS) return false;
+    cidrs.push(p.toString());
+    return true;
+  };
+  for (const range of remaining) {
+    if (!forEachRangePrefix(range, collect)) {
+      throw new DomainError(
+        "RESULT_TOO_LARGE",
+        `The result would have more than ${MAX_RESULT_CIDRS} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
+      );
+    }
+  }
+  const included = countAddresses(includeUnion);
+  const left = countAddresses(remaining);
+  return {
+    family: familyName(all[0]!.family),
+    normalizedInclude: incPrefixes.map(String),
+    normalizedExclude: excPrefixes.map(String),
+    cidrs,
+    includedAddressCount: included.toString(),
+    removedAddressCount: (included - left).toString(),
+    remainingAddressCount: left.toString(),
+  };
+}

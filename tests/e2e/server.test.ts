@@ -1,0 +1,104 @@
+/**
+ * End to end: the real process, real sockets on 127.0.0.1, plain fetch.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "bun";
+import { type RunningServer, serverCommand, startServer } from "./server.ts";
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+describe("the running server", () => {
+  test("health answers over a real socket", async () => {
+    const response = await fetch(`${server.url}/v1/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  test("a CIDR operation round-trips JSON", async () => {
+    const response = await fetch(`${server.url}/v1/range-to-cidrs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ start: "10.0.0.1", end: "10.0.0.6" }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { cidrs: string[]; addressCount: string };
+    expect(body.cidrs).toEqual(["10.0.0.1/32", "10.0.0.2/31", "10.0.0.4/31", "10.0.0.6/32"]);
+    expect(body.addressCount).toBe("6");
+  });
+
+  test("a declared oversized body is refused with 413 and an envelope", async () => {
+    const response = await fetch(`${server.url}/v1/cidr-cover`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inputs: ["1.1.1.1"], pad: "x".repeat(70_000) }),
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  test("a chunked body past 64 KiB is refused with 413", async () => {
+    let sent = 0;
+    const body = new ReadableStream({
+      pull(controller) {
+        if (sent > 200_000) return controller.close();
+        sent += 16_384;
+        controller.enqueue(new Uint8Array(16_384).fill(0x20));
+      },
+    });
+    const response = await fetch(`${server.url}/v1/cidr-cover`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  test("every request is one JSON access-log line on stdout", async () => {
+    await fetch(`${server.url}/v1/health`, { headers: { "x-request-id": "e2e-log-check" } });
+    await Bun.sleep(100);
+    const line = server.lines.map((text) => JSON.parse(text)).find((record) => record.requestId === "e2e-log-check");
+    expect(line).toMatchObject({ level: "info", method: "GET", route: "/v1/health", status: 200 });
+    for (const key of ["time", "level", "msg", "requestId", "method", "route", "status", "durationMs"]) {
+      expect(line).toHaveProperty(key);
+    }
+  });
+});
+
+describe("process lifecycle", () => {
+  test("SIGTERM drains and exits 0", async () => {
+    const own = await startServer();
+    expect((await fetch(`${own.url}/v1/health`)).status).toBe(200);
+    expect(await own.stop("SIGTERM")).toBe(0);
+  });
+
+  test("SIGINT exits 0 too", async () => {
+    const own = await startServer();
+    expect(await own.stop("SIGINT")).toBe(0);
+  });
+
+  test.each([
+    ["PORT", "70000"],
+    ["PORT", "abc"],
+    ["LOG_LEVEL", "loud"],
+    ["WORKERS", "0"],
+    ["SHUTDOWN_TIMEOUT_MS", "-1"],
+    ["TRUSTED_PROXIES", "10.0.0.0/33"],
+    ["CORS_ORIGINS", "not an origin"],
+  ])("a bad %s=%s stops the process with exit code 2 and a clear message", (name, value) => {
+    const result = spawnSync(serverCommand(), {
+      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", [name]: value },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.toString()).toContain(name);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Test doubles for certificate data: a builder of plain CertificateData objects and a fake
+ * CertificateDecoder that maps their (fake) DER back to them.
+ *
+ * The fake DER is the text `FAKE-X509 ` followed by the JSON of the certificate's fields and the id
+ * of the key that signed it, so the scripted verifier (verifier.ts) can decide signatures from the
+ * data alone, as a real verifier decides them from the bytes. The fingerprint is the real SHA-256 of
+ * that DER, so two specs that differ in anything get different fingerprints.
+ */
+import { createHash } from "node:crypto";
+import type { CertificateData, SubjectAltName } from "../../src/domain/certificates/model.ts";
+import type { CertificateDecoder } from "../../src/domain/ports.ts";
+
+const FAKE_DER_PREFIX = "FAKE-X509 ";
+
+export interface CertSpec {
+  /** RFC 4514 text, e.g. `CN=leaf.example.com`. */
+  subject: string;
+  /** Defaults to `subject` (self-issued). */
+  issuer?: string;
+  /** Id of this certificate's public key; defaults to `key:<subject>`. */
+  key?: string;
+  /** Id of the key that signed it; defaults to its own key when self-issued, else `key:<issuer>`. */
+  signedBy?: string;
+  ca?: boolean;
+  /** Defaults to `ca`. */
+  basicConstraintsPresent?: boolean;
+  /** Defaults to true for a CA, null (no keyUsage) otherwise. */
+  keyCertSign?: boolean | null;
+  subjectKeyIdentifier?: string | null;
+  authorityKeyIdentifier?: string | null;
+  /** Plain strings are `dns` names. */
+  sans?: (string | SubjectAltName)[];
+  notBefore?: string;
+  notAfter?: string;
+  serialNumber?: string;
+  signatureAlgorithm?: string;
+  signatureAlgorithmOid?: string;
+  /** Defaults to the value of a leading `CN=` in the subject, else null. */
+  commonName?: string | null;
+  /** Anything: changes the DER (and so the fingerprint) without changing any other field. */
+  variant?: string;
+}
+
+/** Validity used when a spec gives none: 2025-01-01 to 2027-01-01. */
+export const DEFAULT_NOT_BEFORE = "2025-01-01T00:00:00Z";
+export const DEFAULT_NOT_AFTER = "2027-01-01T00:00:00Z";
+
+/** Builds the plain data of one certificate. */
+export function makeCertificate(spec: CertSpec): CertificateData {
+  const issuer = spec.issuer ?? spec.subject;
+  const key = spec.key ?? `key:${spec.subject}`;
+  const signedBy = spec.signedBy ?? (issuer === spec.subject ? key : `key:${issuer}`);
+  const ca = spec.ca ?? false;
+  const sans = (spec.sans ?? []).map((san) => (typeof san === "string" ? { type: "dns", value: san } : san));
+  const fields = {
+    subject: spec.subject,
+    issuer,
+    key,
+    signedBy,
+    ca,
+    basicConstraintsPresent: spec.basicConstraintsPresent ?? ca,
+    keyCertSign: spec.keyCertSign === undefined ? (ca ? true : null) : spec.keyCertSign,
+    subjectKeyIdentifier: spec.subjectKeyIdentifier ?? null,
+    authorityKeyIdentifier: spec.authorityKeyIdentifier ?? null,
+    sans,
+    notBefore: spec.notBefore ?? DEFAULT_NOT_BEFORE,
+    notAfter: spec.notAfter ?? DEFAULT_NOT_AFTER,
+    serialNumber: spec.serialNumber ?? "01",
+    signatureAlgorithm: spec.signatureAlgorithm ?? "sha256WithRSAEncryption",
+    signatureAlgorithmOid: spec.signatureAlgorithmOid ?? "1.2.840.113549.1.1.11",
+    commonName: spec.commonName === undefined ? (/^CN=([^,]*)/.exec(spec.subject)?.[1] ?? null) : spec.commonName,
+    variant: spec.variant ?? null,
+  };
+  const der = new TextEncoder().encode(FAKE_DER_PREFIX + JSON.stringify(fields));
+  return {
+    der,
+    fingerprintSha256: fingerprint(der),
+    subject: fields.subject,
+    issuer: fields.issuer,
+    subjectNameKey: nameKey(fields.subject),
+    issuerNameKey: nameKey(fields.issuer),
+    commonName: fields.commonName,
+    serialNumber: fields.serialNumber,
+    sans: fields.sans,
+    notBefore: new Date(fields.notBefore),
+    notAfter: new Date(fields.notAfter),
+    basicConstraintsPresent: fields.basicConstraintsPresent,
+    ca: fields.ca,
+    keyCertSign: fields.keyCertSign,
+    subjectKeyIdentifier: fields.subjectKeyIdentifier,
+    authorityKeyIdentifier: fields.authorityKeyIdentifier,
+    signatureAlgorithm: fields.signatureAlgorithm,
+    signatureAlgorithmOid: fields.signatureAlgorithmOid,
+    publicKeyKey: Buffer.from(fields.key).toString("hex"),
+  };
+}
+
+/** The public-key identity (`publicKeyKey`) the builder gives a key id. */
+export function publicKeyKeyOf(keyId: string): string {
+  return Buffer.from(keyId).toString("hex");
+}
+
+/** The `publicKeyKey` of the key that signed a fake certificate, or null for anything else. */
+export function signerOf(certificate: CertificateData): string | null {
+  const text = new TextDecoder().decode(certificate.der);
+  if (!text.startsWith(FAKE_DER_PREFIX)) return null;
+  const fields = JSON.parse(text.slice(FAKE_DER_PREFIX.length)) as { signedBy: string };
+  return publicKeyKeyOf(fields.signedBy);
+}
+
+/** PEM text of one certificate: base64 in lines of `lineLength`, joined with `eol`. */
+export function toPem(certificate: CertificateData | Uint8Array, eol = "\n", lineLength = 64): string {
+  const der = certificate instanceof Uint8Array ? certificate : certificate.der;
+  const base64 = Buffer.from(der).toString("base64");
+  const lines = base64.match(new RegExp(`.{1,${lineLength}}`, "g")) ?? [];
+  return ["-----BEGIN CERTIFICATE-----", ...lines, "-----END CERTIFICATE-----"].join(eol) + eol;
+}
+
+/** The PEM bundle of several certificates, one after the other. */
+export function bundleOf(certificates: readonly CertificateData[], eol = "\n"): string {
+  return certificates.map((certificate) => toPem(certificate, eol)).join("");
+}
+
+/**
+ * A decoder that knows the given certificates by their DER and rejects any other bytes, as a
+ * real decoder rejects bytes that are not one X.509 certificate. Counts its calls.
+ */
+export function fakeDecoder(certificates: readonly CertificateData[]) {
+  const known = new Map(certificates.map((certificate) => [hex(certificate.der), certificate]));
+  let calls = 0;
+  return {
+    async decode(der: Uint8Array) {
+      calls++;
+      const certificate = known.get(hex(der));
+      return certificate
+        ? ({ ok: true, certificate } as const)
+        : ({ ok: false, reason: "not an X.509 certificate" } as const);
+    },
+    get calls(): number {
+      return calls;
+    },
+  } satisfies CertificateDecoder & { readonly calls: number };
+}
+
+function fingerprint(der: Uint8Array): string {
+  const digest = createHash("sha256").update(der).digest("hex").toUpperCase();
+  return digest.match(/../g)!.join(":");
+}
+
+function nameKey(name: string): string {
+  return Buffer.from(`name:${name}`).toString("hex");
+}
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("hex");
+}

@@ -1,0 +1,51 @@
+/** Builds the app with fakes and sends requests through `app.handle` (no sockets). */
+import { createMemoryLogger } from "../../src/adapters/system/logger.ts";
+import { type AppDeps, buildApp } from "../../src/app.ts";
+import { loopbackClient } from "../fakes/client-address.ts";
+
+export const BASE = "http://localhost";
+
+export function testApp(overrides: Partial<AppDeps> = {}) {
+  const logger = createMemoryLogger();
+  const app = buildApp({ logger, cors: { kind: "any" }, clientAddress: loopbackClient, ...overrides });
+  return { app, logger };
+}
+
+export interface CallOptions {
+  body?: BodyInit | null;
+  json?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** One request; `json` is serialized and sent as application/json. */
+export async function call(
+  app: { handle(request: Request): Promise<Response> },
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body = options.body ?? null;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers["content-type"] ??= "application/json";
+  }
+  const init: RequestInit & { duplex?: "half" } = { method, headers, body };
+  if (body instanceof ReadableStream) init.duplex = "half";
+  return app.handle(new Request(BASE + path, init));
+}
+
+/** Reads a JSON body and asserts nothing; callers compare it. */
+export async function jsonOf(response: Response): Promise<unknown> {
+  return JSON.parse(await response.text());
+}
+
+/** The error envelope's `error` object of a response. */
+export async function errorOf(response: Response): Promise<{
+  code: string;
+  message: string;
+  issues?: { message: string; path: (string | number)[]; [key: string]: unknown }[];
+}> {
+  const body = (await jsonOf(response)) as { error: never };
+  return body.error;
+}
