@@ -29,6 +29,8 @@
 # Environment only:
 #   BENCH_BINARY=path   run this compiled server (e.g. dist/network-tools-api) instead of Bun
 #   BENCH_PORT=N        port for the server started here (default: a free one)
+#   The server started here inherits the environment: LOG_LEVEL=warn (no line per request),
+#   WORKERS=2, ... change what is measured; the settings are printed at the start.
 #   THREADS=N           wrk threads (default 2)     WRK_TIMEOUT  wrk --timeout (default 10s)
 #   PAUSE=SECONDS       rest between runs (default 1)
 #   WRK_CPUS=LIST       pin wrk with taskset (e.g. 1); SERVER_CPUS=LIST pins the server started here
@@ -248,6 +250,7 @@ CPU="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head 
 echo "bench: service $SERVICE_DESC"
 echo "bench: $(date -u +%FT%TZ), commit $COMMIT, bun $BUN_VERSION, $(nproc) cores ${CPU:+($CPU)}"
 echo "bench: wrk -t$THREADS -c$CONNECTIONS, ${ROUNDS} x ${DURATION} s per side, warm-up ${WARMUP} s, workloads: ${SELECTED[*]}"
+[[ -z "$TARGET" ]] && echo "bench: server settings: LOG_LEVEL=${LOG_LEVEL:-(default)} WORKERS=${WORKERS:-(default)} RATE_LIMIT_PER_MINUTE=${RATE_LIMIT_PER_MINUTE:-(default)}"
 ((${#PEER_NAMES[@]})) && echo "bench: peers: $PEERS"
 
 SUMMARY=()
@@ -322,8 +325,8 @@ for w in "${SELECTED[@]}"; do
     line_summary+="  | /$n req/s x$rr p99 x$rp"
   done
   SUMMARY+=("$line_summary")
-  printf '{"workload":"%s","date":"%s","status":"ok","commit":"%s","bun":"%s","cores":%s,"duration_s":%s,"connections":%s,"threads":%s,"rounds":%s,"warmup_s":%s,"sides":{%s}}\n' \
-    "$w" "$STAMP" "$COMMIT" "$BUN_VERSION" "$(nproc)" "$DURATION" "$CONNECTIONS" "$THREADS" "$ROUNDS" "$WARMUP" "${json_sides#,}" >>"$RESULT_FILE"
+  printf '{"workload":"%s","date":"%s","status":"ok","commit":"%s","bun":"%s","log_level":"%s","workers":"%s","cores":%s,"duration_s":%s,"connections":%s,"threads":%s,"rounds":%s,"warmup_s":%s,"sides":{%s}}\n' \
+    "$w" "$STAMP" "$COMMIT" "$BUN_VERSION" "${LOG_LEVEL:-default}" "${WORKERS:-default}" "$(nproc)" "$DURATION" "$CONNECTIONS" "$THREADS" "$ROUNDS" "$WARMUP" "${json_sides#,}" >>"$RESULT_FILE"
   unset RPS P50 P99 BAD ERR M_RPS M_P99
 done
 

@@ -5,6 +5,7 @@
  * and one access-log line per request.
  */
 import { Elysia } from "elysia";
+import { certificateRoutes } from "./adapters/http/certificates.ts";
 import { cidrRoutes } from "./adapters/http/cidr.ts";
 import { envelopeOf, INTERNAL_ERROR, issuesFromSchemaFailures, STATUS_OF, type SchemaFailure } from "./adapters/http/errors.ts";
 import { healthRoutes } from "./adapters/http/health.ts";
@@ -12,7 +13,7 @@ import { readJsonBody } from "./adapters/http/json-body.ts";
 import { publicIpRoutes } from "./adapters/http/public-ip.ts";
 import type { Logger } from "./adapters/system/logger.ts";
 import { DomainError } from "./domain/errors.ts";
-import type { ClientAddressSource } from "./domain/ports.ts";
+import type { CertificateDecoder, ClientAddressSource, Clock, SignatureVerifier } from "./domain/ports.ts";
 
 /** Who may call the API from a browser on another origin (CONTRACT §1.3). */
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> } | { kind: "off" };
@@ -22,6 +23,9 @@ export interface AppDeps {
   logger: Logger;
   cors: CorsPolicy;
   clientAddress: ClientAddressSource;
+  clock: Clock;
+  decoder: CertificateDecoder;
+  verifier: SignatureVerifier;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
 }
@@ -137,7 +141,8 @@ export function buildApp(deps: AppDeps) {
     })
     .use(healthRoutes())
     .use(cidrRoutes())
-    .use(publicIpRoutes(deps.clientAddress));
+    .use(publicIpRoutes(deps.clientAddress))
+    .use(certificateRoutes({ clock: deps.clock, decoder: deps.decoder, verifier: deps.verifier }));
 
   for (const route of app.routes) {
     const methods = allowed.get(route.path) ?? [];

@@ -2,7 +2,10 @@
  * The process entry point: the only module that reads the environment, builds the real
  * adapters and listens. Exit codes: 0 after a graceful stop, 2 for bad configuration.
  */
+import { PkijsCertificateDecoder } from "./adapters/crypto/decoder.ts";
+import { WebCryptoSignatureVerifier } from "./adapters/crypto/verifier.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
+import { systemClock } from "./adapters/system/clock.ts";
 import { createJsonLogger } from "./adapters/system/logger.ts";
 import { buildApp } from "./app.ts";
 import { ConfigError, type Config, loadConfig } from "./config.ts";
@@ -29,7 +32,14 @@ const clientAddress = new ProxyAwareClientAddressSource(
   config.trustedProxies,
   config.trustedProxyHeader,
 );
-const app = buildApp({ logger, cors: config.cors, clientAddress });
+const app = buildApp({
+  logger,
+  cors: config.cors,
+  clientAddress,
+  clock: systemClock,
+  decoder: new PkijsCertificateDecoder(),
+  verifier: new WebCryptoSignatureVerifier(),
+});
 
 app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: TRANSPORT_BODY_LIMIT });
 const server = app.server;

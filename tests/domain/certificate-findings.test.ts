@@ -78,7 +78,11 @@ describe("DUPLICATE_CERTIFICATE", () => {
   });
 
   test("each repeat gets its own per-certificate findings", async () => {
-    const expired = makeCertificate({ subject: "CN=old", issuer: "CN=gone", notAfter: "2025-06-01T00:00:00Z" });
+    const expired = makeCertificate({
+      subject: "CN=old",
+      issuer: "CN=gone",
+      notAfter: "2025-06-01T00:00:00Z",
+    });
     const { result } = await run([expired, expired]);
     expect(findingsOf(result, "CERTIFICATE_EXPIRED").map((f) => f.certificateIndexes)).toEqual([[0], [1]]);
     expect(findingsOf(result, "ISSUER_NOT_IN_BUNDLE").map((f) => f.certificateIndexes)).toEqual([[0], [1]]);
@@ -100,7 +104,8 @@ describe("validity at three instants", () => {
         code: "CERTIFICATE_NOT_YET_VALID",
         severity: "error",
         certificateIndexes: [0],
-        observed: "Certificate 0 is not valid before 2025-01-01T00:00:00Z; the evaluation time is 2024-12-31T23:59:59Z.",
+        observed:
+          "Certificate 0 is not valid before 2025-01-01T00:00:00Z; the evaluation time is 2024-12-31T23:59:59Z.",
         evidence: { notBefore: "2025-01-01T00:00:00Z", evaluatedAt: "2024-12-31T23:59:59Z" },
         nextAction: expect.any(String) as unknown as string,
       },
@@ -125,7 +130,8 @@ describe("validity at three instants", () => {
         code: "CERTIFICATE_EXPIRED",
         severity: "error",
         certificateIndexes: [0],
-        observed: "Certificate 0 expired at 2026-01-01T00:00:00Z; the evaluation time is 2026-01-01T00:00:01Z.",
+        observed:
+          "Certificate 0 expired at 2026-01-01T00:00:00Z; the evaluation time is 2026-01-01T00:00:01Z.",
         evidence: { notAfter: "2026-01-01T00:00:00Z", evaluatedAt: "2026-01-01T00:00:01Z" },
         nextAction: expect.any(String) as unknown as string,
       },
@@ -145,9 +151,9 @@ describe("self-signatures", () => {
     const selfSigned = makeCertificate({ subject: "CN=localhost", sans: ["localhost"] });
     const { result } = await run([selfSigned]);
     expect(result.certificates[0]!.selfSignature).toBe("verified");
-    expect(findingsOf(result, "SELF_SIGNED_CERTIFICATE").map((f) => [f.certificateIndexes, f.evidence])).toEqual([
-      [[0], { ca: false }],
-    ]);
+    expect(
+      findingsOf(result, "SELF_SIGNED_CERTIFICATE").map((f) => [f.certificateIndexes, f.evidence]),
+    ).toEqual([[[0], { ca: false }]]);
     expect(codes(result)).not.toContain("ISSUER_NOT_IN_BUNDLE");
   });
 
@@ -155,9 +161,9 @@ describe("self-signatures", () => {
     const forged = makeCertificate({ subject: "CN=Root", ca: true, signedBy: "key:someone-else" });
     const { result } = await run([forged]);
     expect(result.certificates[0]!.selfSignature).toBe("failed");
-    expect(findingsOf(result, "SELF_SIGNATURE_FAILED").map((f) => [f.severity, f.certificateIndexes, f.evidence])).toEqual([
-      ["error", [0], { signatureAlgorithm: "sha256WithRSAEncryption" }],
-    ]);
+    expect(
+      findingsOf(result, "SELF_SIGNATURE_FAILED").map((f) => [f.severity, f.certificateIndexes, f.evidence]),
+    ).toEqual([["error", [0], { signatureAlgorithm: "sha256WithRSAEncryption" }]]);
     expect(codes(result)).not.toContain("SELF_SIGNED_CERTIFICATE");
     expect(codes(result)).not.toContain("ISSUER_NOT_IN_BUNDLE");
   });
@@ -174,14 +180,19 @@ describe("self-signatures", () => {
 
 describe("SIGNATURE_UNSUPPORTED and SIGNATURE_CHECK_UNAVAILABLE", () => {
   test("a self-check that is unsupported: certificateIndexes [i]", async () => {
-    const root = makeCertificate({ subject: "CN=Old Root", ca: true, signatureAlgorithm: "md5WithRSAEncryption" });
+    const root = makeCertificate({
+      subject: "CN=Old Root",
+      ca: true,
+      signatureAlgorithm: "md5WithRSAEncryption",
+    });
     const { result } = await run([root], {
-      script: (child) => (child.signatureAlgorithm.startsWith("md5") ? { outcome: "unsupported" } : undefined),
+      script: (child) =>
+        child.signatureAlgorithm.startsWith("md5") ? { outcome: "unsupported" } : undefined,
     });
     expect(result.certificates[0]!.selfSignature).toBe("unsupported");
-    expect(findingsOf(result, "SIGNATURE_UNSUPPORTED").map((f) => [f.severity, f.certificateIndexes, f.evidence])).toEqual([
-      ["warning", [0], { signatureAlgorithm: "md5WithRSAEncryption" }],
-    ]);
+    expect(
+      findingsOf(result, "SIGNATURE_UNSUPPORTED").map((f) => [f.severity, f.certificateIndexes, f.evidence]),
+    ).toEqual([["warning", [0], { signatureAlgorithm: "md5WithRSAEncryption" }]]);
     expect(codes(result)).not.toContain("SELF_SIGNED_CERTIFICATE");
   });
 
@@ -193,26 +204,35 @@ describe("SIGNATURE_UNSUPPORTED and SIGNATURE_CHECK_UNAVAILABLE", () => {
       signatureAlgorithm: "dsa_with_SHA256",
     });
     const { result } = await run([leaf, intermediate, root], {
-      script: (child) => (child.signatureAlgorithm.startsWith("dsa") ? { outcome: "unsupported" } : undefined),
+      script: (child) =>
+        child.signatureAlgorithm.startsWith("dsa") ? { outcome: "unsupported" } : undefined,
     });
     expect(result.relationships[0]!.signature).toBe("unsupported");
-    expect(findingsOf(result, "SIGNATURE_UNSUPPORTED").map((f) => [f.certificateIndexes, f.evidence])).toEqual([
-      [[0, 1], { signatureAlgorithm: "dsa_with_SHA256" }],
-    ]);
+    expect(
+      findingsOf(result, "SIGNATURE_UNSUPPORTED").map((f) => [f.certificateIndexes, f.evidence]),
+    ).toEqual([[[0, 1], { signatureAlgorithm: "dsa_with_SHA256" }]]);
     // An unsupported check is not `failed`: the issuer still counts as present.
     expect(codes(result)).not.toContain("ISSUER_NOT_IN_BUNDLE");
   });
 
   test("unavailable checks carry the verifier's reason, self [i] and candidate [child, issuer]", async () => {
     const root = makeCertificate({ subject: "CN=Broken Key Root", ca: true, key: "broken" });
-    const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=Broken Key Root", signatureAlgorithm: "ecdsa-with-SHA256" });
+    const leaf = makeCertificate({
+      subject: "CN=leaf",
+      issuer: "CN=Broken Key Root",
+      signatureAlgorithm: "ecdsa-with-SHA256",
+    });
     const { result } = await run([leaf, root], {
       script: (_, issuer) =>
-        issuer.subject === "CN=Broken Key Root" ? { outcome: "unavailable", reason: "unusable issuer key" } : undefined,
+        issuer.subject === "CN=Broken Key Root"
+          ? { outcome: "unavailable", reason: "unusable issuer key" }
+          : undefined,
     });
     expect(result.certificates[1]!.selfSignature).toBe("unavailable");
     expect(result.relationships.map((r) => r.signature)).toEqual(["unavailable"]);
-    expect(findingsOf(result, "SIGNATURE_CHECK_UNAVAILABLE").map((f) => [f.certificateIndexes, f.evidence])).toEqual([
+    expect(
+      findingsOf(result, "SIGNATURE_CHECK_UNAVAILABLE").map((f) => [f.certificateIndexes, f.evidence]),
+    ).toEqual([
       [[0, 1], { signatureAlgorithm: "ecdsa-with-SHA256", reason: "unusable issuer key" }],
       [[1], { signatureAlgorithm: "sha256WithRSAEncryption", reason: "unusable issuer key" }],
     ]);
@@ -241,7 +261,12 @@ describe("SIGNATURE_UNSUPPORTED and SIGNATURE_CHECK_UNAVAILABLE", () => {
 
   test("not raised when every check is verified or failed", async () => {
     const { root, intermediate, leaf } = chain();
-    const stranger = makeCertificate({ subject: "CN=Example Root,O=Example", ca: true, key: "other", variant: "x" });
+    const stranger = makeCertificate({
+      subject: "CN=Example Root,O=Example",
+      ca: true,
+      key: "other",
+      variant: "x",
+    });
     const { result } = await run([leaf, intermediate, root, stranger]);
     expect(codes(result)).not.toContain("SIGNATURE_UNSUPPORTED");
     expect(codes(result)).not.toContain("SIGNATURE_CHECK_UNAVAILABLE");
@@ -268,7 +293,9 @@ describe("ISSUER_NOT_IN_BUNDLE", () => {
     const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=CA" });
     const impostor = makeCertificate({ subject: "CN=CA", ca: true, key: "impostor" });
     const { result } = await run([leaf, impostor]);
-    expect(result.relationships.map((r) => [r.childIndex, r.issuerIndex, r.signature])).toEqual([[0, 1, "failed"]]);
+    expect(result.relationships.map((r) => [r.childIndex, r.issuerIndex, r.signature])).toEqual([
+      [0, 1, "failed"],
+    ]);
     expect(findingsOf(result, "ISSUER_NOT_IN_BUNDLE").map((f) => f.certificateIndexes)).toEqual([[0]]);
   });
 
@@ -290,7 +317,12 @@ describe("ISSUER_NOT_IN_BUNDLE", () => {
 describe("candidate-issuer findings", () => {
   test("CANDIDATE_SIGNATURE_FAILED for a same-name CA with another key; nothing else about that pair", async () => {
     const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=CA", authorityKeyIdentifier: "01" });
-    const real = makeCertificate({ subject: "CN=CA", issuer: "CN=Root", ca: true, subjectKeyIdentifier: "01" });
+    const real = makeCertificate({
+      subject: "CN=CA",
+      issuer: "CN=Root",
+      ca: true,
+      subjectKeyIdentifier: "01",
+    });
     const wrong = makeCertificate({
       subject: "CN=CA",
       issuer: "CN=Root",
@@ -320,11 +352,21 @@ describe("candidate-issuer findings", () => {
     [false, "it has no basicConstraints extension"],
     [true, "its basicConstraints has cA false"],
   ])("ISSUER_NOT_CA (basicConstraintsPresent %p)", async (present, phrase) => {
-    const issuer = makeCertificate({ subject: "CN=NotCA", issuer: "CN=Root", basicConstraintsPresent: present });
+    const issuer = makeCertificate({
+      subject: "CN=NotCA",
+      issuer: "CN=Root",
+      basicConstraintsPresent: present,
+    });
     const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=NotCA" });
     const { result } = await run([leaf, issuer]);
     expect(result.relationships).toEqual([
-      { childIndex: 0, issuerIndex: 1, signature: "verified", issuerEligible: false, keyIdentifierMatch: null },
+      {
+        childIndex: 0,
+        issuerIndex: 1,
+        signature: "verified",
+        issuerEligible: false,
+        keyIdentifierMatch: null,
+      },
     ]);
     const [notCa] = findingsOf(result, "ISSUER_NOT_CA");
     expect(notCa!.severity).toBe("error");
@@ -345,7 +387,12 @@ describe("candidate-issuer findings", () => {
   });
 
   test("ISSUER_KEY_USAGE_REJECTED when keyUsage lacks keyCertSign; eligible when keyUsage is absent", async () => {
-    const noCertSign = makeCertificate({ subject: "CN=CA1", issuer: "CN=Root", ca: true, keyCertSign: false });
+    const noCertSign = makeCertificate({
+      subject: "CN=CA1",
+      issuer: "CN=Root",
+      ca: true,
+      keyCertSign: false,
+    });
     const noKeyUsage = makeCertificate({ subject: "CN=CA2", issuer: "CN=Root", ca: true, keyCertSign: null });
     const leaf1 = makeCertificate({ subject: "CN=leaf1", issuer: "CN=CA1" });
     const leaf2 = makeCertificate({ subject: "CN=leaf2", issuer: "CN=CA2" });
@@ -354,9 +401,13 @@ describe("candidate-issuer findings", () => {
       [0, 1, false],
       [2, 3, true],
     ]);
-    expect(findingsOf(result, "ISSUER_KEY_USAGE_REJECTED").map((f) => [f.severity, f.certificateIndexes, f.evidence])).toEqual([
-      ["error", [0, 1], { childIndex: 0, issuerIndex: 1 }],
-    ]);
+    expect(
+      findingsOf(result, "ISSUER_KEY_USAGE_REJECTED").map((f) => [
+        f.severity,
+        f.certificateIndexes,
+        f.evidence,
+      ]),
+    ).toEqual([["error", [0, 1], { childIndex: 0, issuerIndex: 1 }]]);
     expect(codes(result)).not.toContain("ISSUER_NOT_CA");
   });
 
@@ -372,7 +423,12 @@ describe("candidate-issuer findings", () => {
   });
 
   test("ISSUER_KEY_ID_MISMATCH when AKI and SKI differ; keyIdentifierMatch null when either is absent", async () => {
-    const ca = makeCertificate({ subject: "CN=CA", issuer: "CN=Root", ca: true, subjectKeyIdentifier: "AB:CD" });
+    const ca = makeCertificate({
+      subject: "CN=CA",
+      issuer: "CN=Root",
+      ca: true,
+      subjectKeyIdentifier: "AB:CD",
+    });
     const mismatched = makeCertificate({ subject: "CN=a", issuer: "CN=CA", authorityKeyIdentifier: "12:34" });
     const matched = makeCertificate({ subject: "CN=b", issuer: "CN=CA", authorityKeyIdentifier: "ab:cd" });
     const absent = makeCertificate({ subject: "CN=c", issuer: "CN=CA" });
@@ -388,7 +444,12 @@ describe("candidate-issuer findings", () => {
         severity: "warning",
         certificateIndexes: [0, 3],
         observed: expect.any(String) as unknown as string,
-        evidence: { childIndex: 0, issuerIndex: 3, authorityKeyIdentifier: "12:34", subjectKeyIdentifier: "AB:CD" },
+        evidence: {
+          childIndex: 0,
+          issuerIndex: 3,
+          authorityKeyIdentifier: "12:34",
+          subjectKeyIdentifier: "AB:CD",
+        },
         nextAction: expect.any(String) as unknown as string,
       },
     ]);
@@ -434,7 +495,8 @@ describe("MULTIPLE_ISSUERS", () => {
     expect(codes(result)).not.toContain("MULTIPLE_ISSUERS");
     const otherKey = makeCertificate({ subject: "CN=CA", issuer: "CN=Root B", ca: true, key: "other" });
     const unsupported = await run([leaf, caByRootA, otherKey], {
-      script: (_, issuer) => (issuer.publicKeyKey === otherKey.publicKeyKey ? { outcome: "unsupported" } : undefined),
+      script: (_, issuer) =>
+        issuer.publicKeyKey === otherKey.publicKeyKey ? { outcome: "unsupported" } : undefined,
     });
     expect(unsupported.result.relationships.map((r) => r.signature)).toEqual(["verified", "unsupported"]);
     expect(codes(unsupported.result)).not.toContain("MULTIPLE_ISSUERS");
@@ -514,9 +576,9 @@ describe("leaves and hostname", () => {
     const { root, intermediate, leaf } = chain();
     const { result } = await run([leaf, intermediate, root], { hostname: "192-0-2-1.example.com" });
     expect(result.hostname).toEqual({ expected: "192-0-2-1.example.com", status: "mismatched" });
-    expect(findingsOf(result, "HOSTNAME_MISMATCH").map((f) => [f.severity, f.certificateIndexes, f.evidence])).toEqual([
-      ["error", [0], { hostname: "192-0-2-1.example.com", dnsNameCount: 2 }],
-    ]);
+    expect(
+      findingsOf(result, "HOSTNAME_MISMATCH").map((f) => [f.severity, f.certificateIndexes, f.evidence]),
+    ).toEqual([["error", [0], { hostname: "192-0-2-1.example.com", dnsNameCount: 2 }]]);
     const cnOnly = makeCertificate({ subject: "CN=www.example.com", issuer: "CN=CA" });
     const cn = await run([cnOnly], { hostname: "www.example.com" });
     expect(cn.result.hostname!.status).toBe("mismatched");
@@ -589,10 +651,26 @@ describe("ordering", () => {
       authorityKeyIdentifier: "99",
     });
     const notCa = makeCertificate({ subject: "CN=CA", issuer: "CN=Root", subjectKeyIdentifier: "01" });
-    const impostor = makeCertificate({ subject: "CN=CA", issuer: "CN=Root", ca: true, key: "impostor", variant: "i" });
-    const root = makeCertificate({ subject: "CN=Root", ca: true, notBefore: "2027-01-01T00:00:00Z", notAfter: "2030-01-01T00:00:00Z" });
-    const { result } = await run([leaf, notCa, impostor, root, leaf], { hostname: "other.example", leafIndex: 4 });
-    expect(result.findings.map((f) => `${f.severity} ${f.code}${JSON.stringify(f.certificateIndexes)}`)).toEqual([
+    const impostor = makeCertificate({
+      subject: "CN=CA",
+      issuer: "CN=Root",
+      ca: true,
+      key: "impostor",
+      variant: "i",
+    });
+    const root = makeCertificate({
+      subject: "CN=Root",
+      ca: true,
+      notBefore: "2027-01-01T00:00:00Z",
+      notAfter: "2030-01-01T00:00:00Z",
+    });
+    const { result } = await run([leaf, notCa, impostor, root, leaf], {
+      hostname: "other.example",
+      leafIndex: 4,
+    });
+    expect(
+      result.findings.map((f) => `${f.severity} ${f.code}${JSON.stringify(f.certificateIndexes)}`),
+    ).toEqual([
       "error CERTIFICATE_EXPIRED[0]",
       "error ISSUER_NOT_CA[0,1]",
       "error CERTIFICATE_NOT_YET_VALID[3]",

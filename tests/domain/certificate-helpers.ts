@@ -80,7 +80,8 @@ export function checkFindingInvariants(result: CertificateBundleResult, pem: str
     expect(Object.keys(finding.evidence)).toEqual(EVIDENCE_KEYS[finding.code]);
     for (const [key, value] of Object.entries(finding.evidence)) {
       expect(value === null || ["string", "number", "boolean"].includes(typeof value)).toBe(true);
-      if (["notAfter", "notBefore", "evaluatedAt"].includes(key)) expect(value as string).toMatch(RFC3339_SECONDS);
+      if (["notAfter", "notBefore", "evaluatedAt"].includes(key))
+        expect(value as string).toMatch(RFC3339_SECONDS);
     }
     for (const sentence of [finding.observed, finding.nextAction]) {
       expect(sentence).toMatch(/^[A-Z][^\n]*\.$/);

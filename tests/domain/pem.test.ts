@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import {
   CERTIFICATE_LABEL,
   checkPemSize,
@@ -315,7 +316,11 @@ describe("scanPem: rejected blocks", () => {
     const pem = `${BEGIN}\n\n${END}`;
     const scan = scanPem(pem);
     expect(scan.issues).toEqual([
-      { message: "this CERTIFICATE block is empty", path: ["pem"], location: { line: 1, offset: 0, end: 54 } },
+      {
+        message: "this CERTIFICATE block is empty",
+        path: ["pem"],
+        location: { line: 1, offset: 0, end: 54 },
+      },
     ]);
   });
 });
@@ -329,7 +334,10 @@ describe("scanPem: whole-text rules", () => {
 
   test("a private key alone: the key issue and the missing-certificate issue", () => {
     const scan = scanPem(PRIVATE_KEY_BLOCK);
-    expect(scan.issues.map((i) => i.message)).toEqual([PRIVATE_KEY_MESSAGE, "pem contains no CERTIFICATE block"]);
+    expect(scan.issues.map((i) => i.message)).toEqual([
+      PRIVATE_KEY_MESSAGE,
+      "pem contains no CERTIFICATE block",
+    ]);
     expect(scan.issues[1]!.location).toBeUndefined();
   });
 
@@ -390,7 +398,9 @@ describe("scanPem: whole-text rules", () => {
   test(`over ${MAX_PEM_LENGTH} UTF-16 code units: path pem, no location, nothing scanned`, () => {
     const pem = `${block()}\n${" ".repeat(MAX_PEM_LENGTH)}`;
     const scan = scanPem(pem);
-    expect(scan.issues).toEqual([{ message: `pem is longer than ${MAX_PEM_LENGTH} characters`, path: ["pem"] }]);
+    expect(scan.issues).toEqual([
+      { message: `pem is longer than ${MAX_PEM_LENGTH} characters`, path: ["pem"] },
+    ]);
     expect(scan.scanned).toBe(false);
     expect(scan.blocks).toEqual([]);
   });
@@ -462,4 +472,93 @@ describe("decodeBase64", () => {
 
 test("CERTIFICATE is the only accepted label", () => {
   expect(CERTIFICATE_LABEL).toBe("CERTIFICATE");
+});
+
+describe("scanPem properties", () => {
+  const separator = fc.constantFrom(" ", "\t", "\n", "\r\n", "\r", "\u00A0", "\uFEFF");
+  const eol = fc.constantFrom("\n", "\r\n", "\r");
+  /** One-based line of `offset`, counting LF, CRLF and lone CR as one break each. */
+  const lineOf = (text: string, offset: number) => text.slice(0, offset).split(/\r\n|\r|\n/).length;
+
+  test("well-formed blocks between arbitrary whitespace: every block found, located exactly", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.array(separator, { minLength: 1, maxLength: 4 }),
+            eol,
+            fc.uint8Array({ minLength: 1, maxLength: 80 }),
+          ),
+          {
+            minLength: 1,
+            maxLength: MAX_CERTIFICATES,
+          },
+        ),
+        fc.array(separator, { maxLength: 4 }),
+        (parts, tail) => {
+          let pem = "";
+          const expected: { text: string; offset: number; der: number[] }[] = [];
+          for (const [before, lineEnd, der] of parts) {
+            pem += before.join("");
+            // Keep blocks on their own lines.
+            if (pem !== "" && !/[\r\n]$/.test(pem)) pem += lineEnd;
+            const body = (
+              Buffer.from(der)
+                .toString("base64")
+                .match(/.{1,64}/g) ?? []
+            ).join(lineEnd);
+            const text = `${BEGIN}${lineEnd}${body}${lineEnd}${END}`;
+            expected.push({ text, offset: pem.length, der: [...der] });
+            pem += `${text}${lineEnd}`;
+          }
+          pem += tail.join("");
+          const scan = scanPem(pem);
+          expect(scan.issues).toEqual([]);
+          expect(scan.blocks).toHaveLength(expected.length);
+          for (const [i, block] of scan.blocks.entries()) {
+            const want = expected[i]!;
+            expect(block.index).toBe(i);
+            expect(block.location.offset).toBe(want.offset);
+            expect(pem.slice(block.location.offset, block.location.end)).toBe(want.text);
+            expect(block.line).toBe(lineOf(pem, want.offset));
+            expect(block.location.line).toBe(block.line);
+            expect([...block.der]).toEqual(want.der);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test("any text: never throws, every location lies inside the text on the line it names", () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        BEGIN,
+        END,
+        "-----BEGIN PRIVATE KEY-----",
+        "-----END PUBLIC KEY-----",
+        BODY,
+        "😀",
+        "\r",
+        "\n",
+        "\r\n",
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const pem = pieces.join("");
+        const scan = scanPem(pem);
+        for (const issue of scan.issues) {
+          expect(issue.path).toEqual(["pem"]);
+          if (!issue.location) continue;
+          const { line, offset, end } = issue.location;
+          expect(0 <= offset && offset < end && end <= pem.length).toBe(true);
+          expect(line).toBe(lineOf(pem, offset));
+          expect(/\s/.test(pem[offset]!)).toBe(false);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -69,7 +69,8 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     serialNumber: spec.serialNumber ?? "01",
     signatureAlgorithm: spec.signatureAlgorithm ?? "sha256WithRSAEncryption",
     signatureAlgorithmOid: spec.signatureAlgorithmOid ?? "1.2.840.113549.1.1.11",
-    commonName: spec.commonName === undefined ? (/^CN=([^,]*)/.exec(spec.subject)?.[1] ?? null) : spec.commonName,
+    commonName:
+      spec.commonName === undefined ? (/^CN=([^,]*)/.exec(spec.subject)?.[1] ?? null) : spec.commonName,
     variant: spec.variant ?? null,
   };
   const der = new TextEncoder().encode(FAKE_DER_PREFIX + JSON.stringify(fields));

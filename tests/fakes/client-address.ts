@@ -15,4 +15,6 @@ export function fixedClientAddress(ip: string | null): ClientAddressSource {
 }
 
 /** The loopback default used by tests that do not care about the client address. */
-export const loopbackClient = { clientAddress: () => ({ ok: true, address: IpAddr.v4(0x7f000001) }) } satisfies ClientAddressSource;
+export const loopbackClient = {
+  clientAddress: () => ({ ok: true, address: IpAddr.v4(0x7f000001) }),
+} satisfies ClientAddressSource;

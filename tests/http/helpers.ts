@@ -1,13 +1,24 @@
 /** Builds the app with fakes and sends requests through `app.handle` (no sockets). */
 import { createMemoryLogger } from "../../src/adapters/system/logger.ts";
 import { type AppDeps, buildApp } from "../../src/app.ts";
+import { fakeDecoder } from "../fakes/certificates.ts";
 import { loopbackClient } from "../fakes/client-address.ts";
+import { fixedClock } from "../fakes/clock.ts";
+import { scriptedVerifier } from "../fakes/verifier.ts";
 
 export const BASE = "http://localhost";
 
 export function testApp(overrides: Partial<AppDeps> = {}) {
   const logger = createMemoryLogger();
-  const app = buildApp({ logger, cors: { kind: "any" }, clientAddress: loopbackClient, ...overrides });
+  const app = buildApp({
+    logger,
+    cors: { kind: "any" },
+    clientAddress: loopbackClient,
+    clock: fixedClock("2026-06-01T12:00:00Z"),
+    decoder: fakeDecoder([]),
+    verifier: scriptedVerifier(),
+    ...overrides,
+  });
   return { app, logger };
 }
 

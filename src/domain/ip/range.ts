@@ -22,7 +22,7 @@ export class IpRange {
   static of(first: IpAddr, last: IpAddr): IpRange {
     if (first.family !== last.family) throw new RangeError("range endpoints of different families");
     if (first.compare(last) > 0) throw new RangeError(`range reversed: ${first} is after ${last}`);
-    return IpRange.of(first, last);
+    return new IpRange(first, last);
   }
 
   /** The range of every address in `prefix`. */

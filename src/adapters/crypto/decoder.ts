@@ -1,0 +1,396 @@
+/**
+ * DER → CertificateData (CONTRACT §4.2), with every text field as OpenSSL 3 prints it.
+ *
+ * The certificate is read with the strict DER reader in `der.ts` (see there why not asn1js/pkijs);
+ * the fingerprint comes from WebCrypto. Anything that is not exactly one well-formed X.509
+ * certificate gives `{ ok: false, reason }` with a short reason that quotes nothing from the
+ * input. `decode` never throws.
+ */
+import type { CertificateData, SubjectAltName } from "../../domain/certificates/model.ts";
+import { IpAddr } from "../../domain/ip/addr.ts";
+import type { CertificateDecodeResult, CertificateDecoder } from "../../domain/ports.ts";
+import {
+  children,
+  hexColons,
+  hexLower,
+  hexUpper,
+  isContext,
+  isUniversal,
+  readOid,
+  readTime,
+  readTlv,
+  sequence,
+  TAG,
+  type Tlv,
+  UNIVERSAL,
+} from "./der.ts";
+import { attributeText, formatName, nameEntries, opensslLongName } from "./openssl-names.ts";
+
+const OID_COMMON_NAME = "2.5.4.3";
+const OID_SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
+const OID_KEY_USAGE = "2.5.29.15";
+const OID_SUBJECT_ALT_NAME = "2.5.29.17";
+const OID_BASIC_CONSTRAINTS = "2.5.29.19";
+const OID_AUTHORITY_KEY_IDENTIFIER = "2.5.29.35";
+
+/** What a decode failure says: a short phrase about the structure, never certificate content. */
+class Malformed {
+  constructor(readonly reason: string) {}
+}
+
+type Parsed = Omit<CertificateData, "fingerprintSha256">;
+
+/**
+ * Decodes one DER certificate into plain data. Named for the project's X.509 stack (pkijs); it
+ * reads DER directly because asn1js is too slow for a 16-certificate request (see `der.ts`).
+ */
+export class DerCertificateDecoder implements CertificateDecoder {
+  async decode(der: Uint8Array): Promise<CertificateDecodeResult> {
+    try {
+      const bytes = der.slice();
+      const parsed = parseCertificate(bytes);
+      if (parsed instanceof Malformed) return { ok: false, reason: parsed.reason };
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      return { ok: true, certificate: { ...parsed, fingerprintSha256: hexColons(digest) } };
+    } catch {
+      // Not expected: every reader above returns null on bad input. Kept so hostile bytes can never throw.
+      return { ok: false, reason: "not a valid X.509 certificate" };
+    }
+  }
+}
+
+/** The name main.ts and the architecture notes use for this adapter. */
+export { DerCertificateDecoder as PkijsCertificateDecoder };
+
+function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
+  if (buf.length === 0) return new Malformed("empty certificate data");
+  const cert = readTlv(buf, 0, buf.length);
+  if (cert === null || !isUniversal(cert, TAG.SEQUENCE, true)) {
+    return new Malformed("not a DER-encoded X.509 certificate");
+  }
+  if (cert.end !== buf.length) return new Malformed("trailing bytes after the certificate");
+  const top = children(buf, cert);
+  if (top === null || top.length !== 3) return new Malformed("not a DER-encoded X.509 certificate");
+  const [tbs, outerAlg, signature] = top as [Tlv, Tlv, Tlv];
+  const tbsParts = sequence(buf, tbs);
+  if (tbsParts === null) return new Malformed("malformed certificate body");
+  const sigOid = algorithmOid(buf, outerAlg);
+  if (sigOid === null) return new Malformed("malformed signature algorithm");
+  if (!isUniversal(signature, TAG.BIT_STRING, false) || signature.end === signature.body || buf[signature.body]! > 7) {
+    return new Malformed("malformed signature value");
+  }
+
+  let i = 0;
+  let version = 0;
+  if (isContext(tbsParts[0], 0, true)) {
+    const inner = children(buf, tbsParts[0]);
+    const v = inner?.[0];
+    if (inner === null || inner.length !== 1 || !isUniversal(v, TAG.INTEGER, false) || v.end - v.body !== 1) {
+      return new Malformed("malformed version");
+    }
+    version = buf[v.body]!;
+    if (version > 2) return new Malformed("unsupported certificate version");
+    i++;
+  }
+  const serial = tbsParts[i++];
+  const innerAlg = tbsParts[i++];
+  const issuer = tbsParts[i++];
+  const validity = tbsParts[i++];
+  const subject = tbsParts[i++];
+  const spki = tbsParts[i++];
+  if (spki === undefined) return new Malformed("malformed certificate body");
+
+  const serialNumber = serialText(buf, serial);
+  if (serialNumber === null) return new Malformed("malformed serial number");
+  if (algorithmOid(buf, innerAlg) === null) return new Malformed("malformed signature algorithm");
+
+  const issuerText = isUniversal(issuer, TAG.SEQUENCE, true) ? formatName(buf, issuer) : null;
+  if (issuerText === null) return new Malformed("malformed issuer name");
+  const subjectText = isUniversal(subject, TAG.SEQUENCE, true) ? formatName(buf, subject) : null;
+  if (subjectText === null) return new Malformed("malformed subject name");
+
+  const times = sequence(buf, validity);
+  const notBefore = times?.length === 2 ? readTime(buf, times[0]) : null;
+  const notAfter = times?.length === 2 ? readTime(buf, times[1]) : null;
+  if (notBefore === null || notAfter === null) return new Malformed("malformed validity");
+
+  const spkiParts = sequence(buf, spki);
+  if (
+    spkiParts === null ||
+    spkiParts.length !== 2 ||
+    algorithmOid(buf, spkiParts[0]) === null ||
+    !isUniversal(spkiParts[1], TAG.BIT_STRING, false)
+  ) {
+    return new Malformed("malformed public key");
+  }
+
+  // Optional issuerUniqueID [1], subjectUniqueID [2] (v2 and v3), extensions [3] (v3 only), in order.
+  let extensionsTlv: Tlv | undefined;
+  for (const [tag, minVersion] of [
+    [1, 1],
+    [2, 1],
+  ] as const) {
+    const t = tbsParts[i];
+    if (t !== undefined && t.cls === 2 && t.tag === tag) {
+      if (version < minVersion) return new Malformed("unique identifiers need certificate version 2 or 3");
+      i++;
+    }
+  }
+  if (isContext(tbsParts[i], 3, true)) {
+    if (version < 2) return new Malformed("extensions need certificate version 3");
+    extensionsTlv = tbsParts[i++];
+  }
+  if (i !== tbsParts.length) return new Malformed("malformed certificate body");
+
+  const ext = extensionsTlv === undefined ? new Map<string, Tlv>() : readExtensions(buf, extensionsTlv);
+  if (ext instanceof Malformed) return ext;
+
+  const sans = readSubjectAltNames(buf, ext.get(OID_SUBJECT_ALT_NAME));
+  if (sans instanceof Malformed) return sans;
+  const basicConstraints = readBasicConstraints(buf, ext.get(OID_BASIC_CONSTRAINTS));
+  if (basicConstraints instanceof Malformed) return basicConstraints;
+  const keyCertSign = readKeyCertSign(buf, ext.get(OID_KEY_USAGE));
+  if (keyCertSign instanceof Malformed) return keyCertSign;
+  const ski = readSubjectKeyIdentifier(buf, ext.get(OID_SUBJECT_KEY_IDENTIFIER));
+  if (ski instanceof Malformed) return ski;
+  const aki = readAuthorityKeyIdentifier(buf, ext.get(OID_AUTHORITY_KEY_IDENTIFIER));
+  if (aki instanceof Malformed) return aki;
+
+  return {
+    der: buf,
+    subject: subjectText,
+    issuer: issuerText,
+    subjectNameKey: hexLower(buf, subject!.start, subject!.end),
+    issuerNameKey: hexLower(buf, issuer!.start, issuer!.end),
+    commonName: lastCommonName(buf, subject!),
+    serialNumber,
+    sans,
+    notBefore,
+    notAfter,
+    basicConstraintsPresent: basicConstraints !== null,
+    ca: basicConstraints === true,
+    keyCertSign,
+    subjectKeyIdentifier: ski,
+    authorityKeyIdentifier: aki,
+    signatureAlgorithm: opensslLongName(sigOid),
+    signatureAlgorithmOid: sigOid,
+    publicKeyKey: hexLower(buf, spki.start, spki.end),
+  };
+}
+
+/** The OID of an AlgorithmIdentifier (SEQUENCE { OID, parameters OPTIONAL }), or null. */
+function algorithmOid(buf: Uint8Array, t: Tlv | undefined): string | null {
+  const parts = sequence(buf, t);
+  if (parts === null || parts.length < 1 || parts.length > 2) return null;
+  return readOid(buf, parts[0]);
+}
+
+/**
+ * The serial as `openssl x509 -serial` prints it: uppercase hex of the magnitude, `-` before a
+ * negative one, `00` for zero. Null for an encoding OpenSSL refuses (empty, or padded with a
+ * redundant 00/FF octet). OpenSSL breaks serials over 35 octets with `\` and a newline; this
+ * does not.
+ */
+function serialText(buf: Uint8Array, t: Tlv | undefined): string | null {
+  if (!isUniversal(t, TAG.INTEGER, false)) return null;
+  const len = t.end - t.body;
+  if (len === 0) return null;
+  const first = buf[t.body]!;
+  if (len > 1) {
+    const second = buf[t.body + 1]!;
+    if ((first === 0x00 && second < 0x80) || (first === 0xff && second >= 0x80)) return null;
+  }
+  if (first < 0x80) return hexUpper(buf, first === 0 && len > 1 ? t.body + 1 : t.body, t.end);
+  // Negative: the magnitude is the two's complement of the content octets.
+  const magnitude = new Uint8Array(len);
+  let carry = 1;
+  for (let k = len - 1; k >= 0; k--) {
+    const v = (~buf[t.body + k]! & 0xff) + carry;
+    magnitude[k] = v & 0xff;
+    carry = v >> 8;
+  }
+  let s = 0;
+  while (s < len - 1 && magnitude[s] === 0) s++;
+  return `-${hexUpper(magnitude, s)}`;
+}
+
+/** The text of the last (most specific) CN attribute of a Name, or null. */
+function lastCommonName(buf: Uint8Array, name: Tlv): string | null {
+  const entries = nameEntries(buf, name);
+  if (entries === null) return null;
+  for (let k = entries.length - 1; k >= 0; k--) {
+    const entry = entries[k]!;
+    if (entry.oid === OID_COMMON_NAME) return attributeText(buf, entry.value);
+  }
+  return null;
+}
+
+/** extnID → extnValue content (the OCTET STRING), rejecting malformed or repeated extensions. */
+function readExtensions(buf: Uint8Array, wrapper: Tlv): Map<string, Tlv> | Malformed {
+  const inner = children(buf, wrapper);
+  const list = inner?.length === 1 ? sequence(buf, inner[0]) : null;
+  if (list === null || list.length === 0) return new Malformed("malformed extensions");
+  const out = new Map<string, Tlv>();
+  for (const extension of list) {
+    const parts = sequence(buf, extension);
+    if (parts === null || parts.length < 2 || parts.length > 3) return new Malformed("malformed extensions");
+    const oid = readOid(buf, parts[0]);
+    if (oid === null) return new Malformed("malformed extensions");
+    if (parts.length === 3) {
+      const critical = parts[1];
+      if (!isUniversal(critical, TAG.BOOLEAN, false) || critical.end - critical.body !== 1) {
+        return new Malformed("malformed extensions");
+      }
+    }
+    const value = parts[parts.length - 1];
+    if (!isUniversal(value, TAG.OCTET_STRING, false)) return new Malformed("malformed extensions");
+    if (out.has(oid)) return new Malformed("duplicate extension");
+    out.set(oid, value);
+  }
+  return out;
+}
+
+/** The single TLV that exactly fills an extension's OCTET STRING, or null. */
+function extensionBody(buf: Uint8Array, octets: Tlv): Tlv | null {
+  const t = readTlv(buf, octets.body, octets.end);
+  return t !== null && t.end === octets.end ? t : null;
+}
+
+/** dNSName, rfc822Name and URI are IA5String; stray non-ASCII octets are read as UTF-8. */
+const ia5Text = new TextDecoder("utf-8");
+
+const SAN_TYPES = [
+  "otherName",
+  "email",
+  "dns",
+  "x400Address",
+  "directoryName",
+  "ediPartyName",
+  "uri",
+  "ip",
+  "registeredId",
+] as const;
+
+function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): SubjectAltName[] | Malformed {
+  if (octets === undefined) return [];
+  const bad = new Malformed("malformed subjectAltName extension");
+  const names = (() => {
+    const body = extensionBody(buf, octets);
+    return body === null ? null : sequence(buf, body);
+  })();
+  if (names === null || names.length === 0) return bad;
+  const out: SubjectAltName[] = [];
+  for (const gn of names) {
+    if (gn.cls !== 2 || gn.tag > 8) return bad;
+    const type = SAN_TYPES[gn.tag]!;
+    switch (gn.tag) {
+      case 1: // rfc822Name
+      case 2: // dNSName
+      case 6: // uniformResourceIdentifier
+        if (gn.constructed) return bad;
+        out.push({ type, value: ia5Text.decode(buf.subarray(gn.body, gn.end)) });
+        break;
+      case 7: {
+        if (gn.constructed) return bad;
+        out.push({ type, value: ipText(buf, gn) });
+        break;
+      }
+      case 8: {
+        const oid = gn.constructed ? null : readOidContent(buf, gn);
+        if (oid === null) return bad;
+        out.push({ type, value: oid });
+        break;
+      }
+      case 4: {
+        const inner = gn.constructed ? children(buf, gn) : null;
+        const name = inner?.length === 1 ? inner[0] : undefined;
+        const text = name !== undefined && isUniversal(name, TAG.SEQUENCE, true) ? formatName(buf, name) : null;
+        if (text === null) return bad;
+        out.push({ type, value: text });
+        break;
+      }
+      default: // otherName, x400Address, ediPartyName: the GeneralName's whole DER
+        out.push({ type, value: `#${hexUpper(buf, gn.start, gn.end)}` });
+    }
+  }
+  return out;
+}
+
+function readOidContent(buf: Uint8Array, t: Tlv): string | null {
+  // A registeredID is an IMPLICIT OBJECT IDENTIFIER: the content octets are the OID's.
+  return readOid(buf, { ...t, cls: UNIVERSAL, tag: TAG.OID });
+}
+
+/** Canonical address text (CONTRACT §2) for 4 or 16 octets, else `#` + hex of the octets. */
+function ipText(buf: Uint8Array, t: Tlv): string {
+  const len = t.end - t.body;
+  const word = (at: number) =>
+    ((buf[at]! << 24) | (buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!) >>> 0;
+  if (len === 4) return IpAddr.v4(word(t.body)).toString();
+  if (len === 16) {
+    return IpAddr.v6(word(t.body), word(t.body + 4), word(t.body + 8), word(t.body + 12)).toString();
+  }
+  return `#${hexUpper(buf, t.body, t.end)}`;
+}
+
+/** null without the extension, else its cA flag. */
+function readBasicConstraints(buf: Uint8Array, octets: Tlv | undefined): boolean | null | Malformed {
+  if (octets === undefined) return null;
+  const body = extensionBody(buf, octets);
+  const parts = body === null ? null : sequence(buf, body);
+  if (parts === null || parts.length > 2) return new Malformed("malformed basicConstraints extension");
+  const first = parts[0];
+  let ca = false;
+  let next = 0;
+  if (isUniversal(first, TAG.BOOLEAN, false)) {
+    if (first.end - first.body !== 1) return new Malformed("malformed basicConstraints extension");
+    ca = buf[first.body] !== 0;
+    next = 1;
+  }
+  if (next < parts.length && !isUniversal(parts[next], TAG.INTEGER, false)) {
+    return new Malformed("malformed basicConstraints extension");
+  }
+  if (parts.length - next > 1) return new Malformed("malformed basicConstraints extension");
+  return ca;
+}
+
+/** null without keyUsage, else its keyCertSign bit (bit 5). */
+function readKeyCertSign(buf: Uint8Array, octets: Tlv | undefined): boolean | null | Malformed {
+  if (octets === undefined) return null;
+  const bits = extensionBody(buf, octets) ?? undefined;
+  if (!isUniversal(bits, TAG.BIT_STRING, false) || bits.end === bits.body || buf[bits.body]! > 7) {
+    return new Malformed("malformed keyUsage extension");
+  }
+  const firstOctet = bits.body + 1;
+  return firstOctet < bits.end && (buf[firstOctet]! & 0x04) !== 0;
+}
+
+function readSubjectKeyIdentifier(buf: Uint8Array, octets: Tlv | undefined): string | null | Malformed {
+  if (octets === undefined) return null;
+  const id = extensionBody(buf, octets);
+  if (id === null || !isUniversal(id, TAG.OCTET_STRING, false)) {
+    return new Malformed("malformed subjectKeyIdentifier extension");
+  }
+  return hexColons(buf, id.body, id.end);
+}
+
+function readAuthorityKeyIdentifier(buf: Uint8Array, octets: Tlv | undefined): string | null | Malformed {
+  if (octets === undefined) return null;
+  const body = extensionBody(buf, octets);
+  const parts = body === null ? null : sequence(buf, body);
+  if (parts === null) return new Malformed("malformed authorityKeyIdentifier extension");
+  let last = -1;
+  let keyId: string | null = null;
+  for (const part of parts) {
+    // [0] keyIdentifier, [1] authorityCertIssuer, [2] authorityCertSerialNumber, each at most once, in order.
+    if (part.cls !== 2 || part.tag > 2 || part.tag <= last) {
+      return new Malformed("malformed authorityKeyIdentifier extension");
+    }
+    last = part.tag;
+    if (part.tag === 0) {
+      if (part.constructed) return new Malformed("malformed authorityKeyIdentifier extension");
+      keyId = hexColons(buf, part.body, part.end);
+    }
+  }
+  return keyId;
+}

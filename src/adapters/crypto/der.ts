@@ -1,0 +1,235 @@
+/**
+ * A small, strict DER reader: the parts of X.509 this adapter needs, with no exceptions.
+ *
+ * asn1js 4 was measured at 3–5 ms per certificate on Bun (most of it in `@peculiar/utils` type
+ * checks on every block), which would dominate a 16-certificate request; reading TLVs directly is
+ * about a hundred times cheaper. Every function returns `null` on malformed input instead of
+ * throwing: lengths are definite and minimal, and nothing reads past its parent's end.
+ */
+
+/** Identifier class bits (X.690 §8.1.2.2) shifted down to 0–3. */
+export const UNIVERSAL = 0;
+export const CONTEXT = 2;
+
+/** Universal tag numbers used here. */
+export const TAG = {
+  BOOLEAN: 1,
+  INTEGER: 2,
+  BIT_STRING: 3,
+  OCTET_STRING: 4,
+  NULL: 5,
+  OID: 6,
+  UTF8_STRING: 12,
+  SEQUENCE: 16,
+  SET: 17,
+  UTC_TIME: 23,
+  GENERALIZED_TIME: 24,
+} as const;
+
+/** One TLV: where it is in the buffer and what its identifier says. */
+export interface Tlv {
+  /** 0 universal, 1 application, 2 context-specific, 3 private. */
+  readonly cls: number;
+  readonly constructed: boolean;
+  readonly tag: number;
+  /** Offset of the identifier octet. */
+  readonly start: number;
+  /** Offset of the first content octet. */
+  readonly body: number;
+  /** Offset just past the last content octet. */
+  readonly end: number;
+}
+
+/** Reads the TLV at `pos`, which must end at or before `limit`. */
+export function readTlv(buf: Uint8Array, pos: number, limit: number): Tlv | null {
+  if (pos < 0 || pos >= limit || limit > buf.length) return null;
+  const first = buf[pos]!;
+  let p = pos + 1;
+  let tag = first & 0x1f;
+  if (tag === 0x1f) {
+    tag = 0;
+    for (let i = 0; ; i++) {
+      if (p >= limit || i >= 4) return null;
+      const b = buf[p++]!;
+      if (i === 0 && b === 0x80) return null;
+      tag = tag * 128 + (b & 0x7f);
+      if ((b & 0x80) === 0) break;
+    }
+    if (tag < 0x1f) return null;
+  }
+  if (p >= limit) return null;
+  let len = buf[p++]!;
+  if (len & 0x80) {
+    const n = len & 0x7f;
+    // n = 0 is the indefinite form (BER only); more than 4 octets cannot fit any input here.
+    if (n === 0 || n > 4 || p + n > limit || buf[p] === 0) return null;
+    len = 0;
+    for (let i = 0; i < n; i++) len = len * 256 + buf[p++]!;
+    if (len < 0x80) return null;
+  }
+  if (len > limit - p) return null;
+  return { cls: first >> 6, constructed: (first & 0x20) !== 0, tag, start: pos, body: p, end: p + len };
+}
+
+/** The TLVs that exactly fill `parent`'s content, or null. */
+export function children(buf: Uint8Array, parent: Tlv): Tlv[] | null {
+  const out: Tlv[] = [];
+  let pos = parent.body;
+  while (pos < parent.end) {
+    const t = readTlv(buf, pos, parent.end);
+    if (t === null) return null;
+    out.push(t);
+    pos = t.end;
+  }
+  return out;
+}
+
+/** True when `t` is the universal type `tag`, constructed as `constructed` says. */
+export function isUniversal(t: Tlv | undefined, tag: number, constructed: boolean): t is Tlv {
+  return t !== undefined && t.cls === UNIVERSAL && t.tag === tag && t.constructed === constructed;
+}
+
+/** True when `t` is context-specific `[tag]`. */
+export function isContext(t: Tlv | undefined, tag: number, constructed: boolean): t is Tlv {
+  return t !== undefined && t.cls === CONTEXT && t.tag === tag && t.constructed === constructed;
+}
+
+/** The children of a universal SEQUENCE, or null. */
+export function sequence(buf: Uint8Array, t: Tlv | undefined): Tlv[] | null {
+  return isUniversal(t, TAG.SEQUENCE, true) ? children(buf, t) : null;
+}
+
+/**
+ * Dotted text of an OBJECT IDENTIFIER's content octets (X.690 §8.19), or null when the encoding
+ * is invalid (empty, padded sub-identifier, truncated). Arcs of any size are exact.
+ */
+export function decodeOid(buf: Uint8Array, start: number, end: number): string | null {
+  if (start >= end || buf[end - 1]! & 0x80) return null;
+  const parts: string[] = [];
+  let value = 0;
+  let big: bigint | null = null;
+  let fresh = true;
+  for (let i = start; i < end; i++) {
+    const b = buf[i]!;
+    if (fresh && b === 0x80) return null;
+    fresh = false;
+    if (big !== null) big = (big << 7n) | BigInt(b & 0x7f);
+    else if (value > 0x3ffffffffff) big = (BigInt(value) << 7n) | BigInt(b & 0x7f);
+    else value = value * 128 + (b & 0x7f);
+    if ((b & 0x80) === 0) {
+      if (parts.length === 0) {
+        // The first sub-identifier holds two arcs: 40 * X + Y, X in 0–2.
+        if (big !== null) parts.push("2", String(big - 80n));
+        else if (value < 40) parts.push("0", String(value));
+        else if (value < 80) parts.push("1", String(value - 40));
+        else parts.push("2", String(value - 80));
+      } else {
+        parts.push(big !== null ? String(big) : String(value));
+      }
+      value = 0;
+      big = null;
+      fresh = true;
+    }
+  }
+  return parts.join(".");
+}
+
+/** The dotted OID of a universal OBJECT IDENTIFIER TLV, or null. */
+export function readOid(buf: Uint8Array, t: Tlv | undefined): string | null {
+  return isUniversal(t, TAG.OID, false) ? decodeOid(buf, t.body, t.end) : null;
+}
+
+const HEX_LOWER: string[] = [];
+const HEX_UPPER: string[] = [];
+for (let i = 0; i < 256; i++) {
+  HEX_LOWER.push(i.toString(16).padStart(2, "0"));
+  HEX_UPPER.push(HEX_LOWER[i]!.toUpperCase());
+}
+
+/** Lowercase hex of `bytes[start, end)`, no separators. */
+export function hexLower(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  let s = "";
+  for (let i = start; i < end; i++) s += HEX_LOWER[bytes[i]!];
+  return s;
+}
+
+/** Uppercase hex of `bytes[start, end)`, no separators. */
+export function hexUpper(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  let s = "";
+  for (let i = start; i < end; i++) s += HEX_UPPER[bytes[i]!];
+  return s;
+}
+
+/** Uppercase hex pairs joined by colons (`AB:CD:…`), as OpenSSL prints key identifiers. */
+export function hexColons(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  let s = "";
+  for (let i = start; i < end; i++) s += (i === start ? "" : ":") + HEX_UPPER[bytes[i]!];
+  return s;
+}
+
+/** Bytes of an even-length hex string (either case), or null. */
+export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> | null {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function digits(buf: Uint8Array, start: number, count: number): number {
+  let v = 0;
+  for (let i = start; i < start + count; i++) {
+    const d = buf[i]! - 0x30;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * The instant of an X.509 Time (RFC 5280 §4.1.2.5): UTCTime `YYMMDDHHMMSSZ` (years 50–99 are
+ * 19xx) or GeneralizedTime `YYYYMMDDHHMMSS[.f+]Z` (fractions are dropped: the API works to the
+ * second). Null for any other form or an impossible date.
+ */
+export function readTime(buf: Uint8Array, t: Tlv | undefined): Date | null {
+  if (t === undefined || t.cls !== UNIVERSAL || t.constructed) return null;
+  const len = t.end - t.body;
+  let p = t.body;
+  let year: number;
+  if (t.tag === TAG.UTC_TIME) {
+    if (len !== 13) return null;
+    const yy = digits(buf, p, 2);
+    if (yy < 0) return null;
+    year = yy >= 50 ? 1900 + yy : 2000 + yy;
+    p += 2;
+  } else if (t.tag === TAG.GENERALIZED_TIME) {
+    if (len < 15) return null;
+    year = digits(buf, p, 4);
+    if (year < 0) return null;
+    p += 4;
+  } else {
+    return null;
+  }
+  const month = digits(buf, p, 2);
+  const day = digits(buf, p + 2, 2);
+  const hour = digits(buf, p + 4, 2);
+  const minute = digits(buf, p + 6, 2);
+  const second = digits(buf, p + 8, 2);
+  p += 10;
+  if (t.tag === TAG.GENERALIZED_TIME && p < t.end - 1 && buf[p] === 0x2e) {
+    let q = p + 1;
+    while (q < t.end - 1 && buf[q]! >= 0x30 && buf[q]! <= 0x39) q++;
+    if (q === p + 1) return null;
+    p = q;
+  }
+  if (p !== t.end - 1 || buf[p] !== 0x5a) return null;
+  if (month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return null;
+  if (second < 0 || second > 59) return null;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  if (day > DAYS_IN_MONTH[month - 1]! || (month === 2 && day === 29 && !leap)) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  return date;
+}

@@ -1,0 +1,396 @@
+/**
+ * Signature checks with WebCrypto (CONTRACT §4.2): does the key in `issuer`'s
+ * SubjectPublicKeyInfo verify `child`'s signature?
+ *
+ * What is `unsupported` is decided up front from OIDs (the child's signature algorithm, the
+ * issuer's key type and curve), never by catching an exception. Verified: RSA PKCS#1 v1.5 with
+ * SHA-1/224/256/384/512, RSA-PSS (MGF1 with the same hash, SHA-1/224/256/384/512), ECDSA on
+ * P-256/P-384/P-521 with SHA-1/224/256/384/512, Ed25519. Unsupported: MD2/MD4/MD5, DSA, Ed448,
+ * other curves (secp256k1, brainpool…), SHA-3 and anything unknown. `verify` never throws.
+ */
+import type { CertificateData } from "../../domain/certificates/model.ts";
+import type { SignatureCheck, SignatureVerifier } from "../../domain/ports.ts";
+import {
+  children,
+  hexToBytes,
+  isContext,
+  isUniversal,
+  readOid,
+  readTlv,
+  sequence,
+  TAG,
+  type Tlv,
+} from "./der.ts";
+
+type Hash = "SHA-1" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512";
+
+const OID_RSA_ENCRYPTION = "1.2.840.113549.1.1.1";
+const OID_RSASSA_PSS = "1.2.840.113549.1.1.10";
+const OID_MGF1 = "1.2.840.113549.1.1.8";
+const OID_EC_PUBLIC_KEY = "1.2.840.10045.2.1";
+const OID_ED25519 = "1.3.101.112";
+
+const RSA_PKCS1: Record<string, Hash> = {
+  "1.2.840.113549.1.1.5": "SHA-1",
+  "1.3.14.3.2.29": "SHA-1",
+  "1.2.840.113549.1.1.14": "SHA-224",
+  "1.2.840.113549.1.1.11": "SHA-256",
+  "1.2.840.113549.1.1.12": "SHA-384",
+  "1.2.840.113549.1.1.13": "SHA-512",
+};
+
+const ECDSA: Record<string, Hash> = {
+  "1.2.840.10045.4.1": "SHA-1",
+  "1.2.840.10045.4.3.1": "SHA-224",
+  "1.2.840.10045.4.3.2": "SHA-256",
+  "1.2.840.10045.4.3.3": "SHA-384",
+  "1.2.840.10045.4.3.4": "SHA-512",
+};
+
+const HASHES: Record<string, Hash> = {
+  "1.3.14.3.2.26": "SHA-1",
+  "2.16.840.1.101.3.4.2.4": "SHA-224",
+  "2.16.840.1.101.3.4.2.1": "SHA-256",
+  "2.16.840.1.101.3.4.2.2": "SHA-384",
+  "2.16.840.1.101.3.4.2.3": "SHA-512",
+};
+
+/** Named curves WebCrypto implements, with their field size in octets. */
+const CURVES: Record<string, { name: "P-256" | "P-384" | "P-521"; size: number }> = {
+  "1.2.840.10045.3.1.7": { name: "P-256", size: 32 },
+  "1.3.132.0.34": { name: "P-384", size: 48 },
+  "1.3.132.0.35": { name: "P-521", size: 66 },
+};
+
+/** Known algorithms this verifier does not implement, with the reason it gives. */
+const UNSUPPORTED: Record<string, string> = {
+  "1.2.840.113549.1.1.2": "MD2 signatures are not supported",
+  "1.2.840.113549.1.1.3": "MD4 signatures are not supported",
+  "1.2.840.113549.1.1.4": "MD5 signatures are not supported",
+  "1.3.14.3.2.3": "MD5 signatures are not supported",
+  "1.3.14.3.2.25": "MD5 signatures are not supported",
+  "1.3.101.113": "Ed448 signatures are not supported",
+  "1.2.840.10040.4.3": "DSA signatures are not supported",
+  "1.3.14.3.2.13": "DSA signatures are not supported",
+  "1.3.14.3.2.27": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.1": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.2": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.3": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.4": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.5": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.6": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.7": "DSA signatures are not supported",
+  "2.16.840.1.101.3.4.3.8": "DSA signatures are not supported",
+};
+
+const SECP256K1 = "1.3.132.0.10";
+
+/** How to check one signature, once every OID has been judged. */
+type Plan =
+  | { kind: "rsa"; hash: Hash }
+  | { kind: "pss"; hash: Hash; saltLength: number }
+  | { kind: "ecdsa"; hash: Hash; curve: "P-256" | "P-384" | "P-521"; size: number }
+  | { kind: "ed25519" };
+
+/** The parts of a certificate a signature check reads. */
+interface SignedParts {
+  tbs: Uint8Array<ArrayBuffer>;
+  innerAlg: Uint8Array;
+  outerAlg: Uint8Array;
+  oid: string;
+  params: Tlv | undefined;
+  buf: Uint8Array<ArrayBuffer>;
+  /** The BIT STRING content after the unused-bits octet; null when that octet is not 0. */
+  signature: Uint8Array<ArrayBuffer> | null;
+}
+
+interface KeyInfo {
+  buf: Uint8Array<ArrayBuffer>;
+  oid: string;
+  params: Tlv | undefined;
+  /** The subjectPublicKey BIT STRING TLV. */
+  key: Tlv;
+}
+
+const unavailable = (reason: string): SignatureCheck => ({ outcome: "unavailable", reason });
+const unsupported = (reason: string): SignatureCheck => ({ outcome: "unsupported", reason });
+const FAILED: SignatureCheck = { outcome: "failed" };
+const VERIFIED: SignatureCheck = { outcome: "verified" };
+
+/** Imported keys are kept by algorithm and SPKI, up to this many (oldest dropped first). */
+const KEY_CACHE_SIZE = 256;
+
+export class WebCryptoSignatureVerifier implements SignatureVerifier {
+  private readonly keys = new Map<string, Promise<CryptoKey>>();
+
+  async verify(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
+    try {
+      return await this.check(child, issuer);
+    } catch {
+      return unavailable("the signature check could not run");
+    }
+  }
+
+  private async check(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
+    const signed = signedParts(child.der);
+    if (signed === null) return unavailable("the certificate could not be read");
+    const key = keyInfo(issuer.publicKeyKey);
+    if (key === null) return unavailable("the issuer public key could not be read");
+
+    const plan = planFor(signed, key);
+    if ("outcome" in plan) return plan;
+    // RFC 5280 §4.1.1.2: the algorithm inside the signed part must be the one outside it.
+    if (!sameBytes(signed.innerAlg, signed.outerAlg)) return FAILED;
+    if (signed.signature === null) return FAILED;
+
+    let data: Uint8Array<ArrayBuffer> = signed.signature;
+    if (plan.kind === "ecdsa") {
+      const raw = ecdsaRaw(data, plan.size);
+      if (raw === null) return FAILED;
+      data = raw;
+    } else if (plan.kind === "ed25519" && data.length !== 64) {
+      return FAILED;
+    }
+
+    let cryptoKey: CryptoKey;
+    try {
+      cryptoKey = await this.importKey(plan, key, issuer.publicKeyKey);
+    } catch {
+      return unavailable("the issuer public key could not be imported");
+    }
+    const ok = await crypto.subtle.verify(verifyParams(plan), cryptoKey, data, signed.tbs);
+    return ok ? VERIFIED : FAILED;
+  }
+
+  private importKey(plan: Plan, key: KeyInfo, publicKeyKey: string): Promise<CryptoKey> {
+    const algorithm = importParams(plan);
+    const cacheKey = `${plan.kind} ${"hash" in algorithm ? algorithm.hash : ""} ${publicKeyKey}`;
+    const cached = this.keys.get(cacheKey);
+    if (cached !== undefined) {
+      this.keys.delete(cacheKey);
+      this.keys.set(cacheKey, cached);
+      return cached;
+    }
+    const spki = key.oid === OID_RSASSA_PSS ? asRsaEncryption(key) : key.buf;
+    const pending = crypto.subtle.importKey("spki", spki, algorithm, false, ["verify"]);
+    pending.catch(() => this.keys.delete(cacheKey));
+    this.keys.set(cacheKey, pending);
+    if (this.keys.size > KEY_CACHE_SIZE) {
+      const oldest = this.keys.keys().next().value;
+      if (oldest !== undefined) this.keys.delete(oldest);
+    }
+    return pending;
+  }
+}
+
+/** Decides, from OIDs and parameters only, how to check the signature — or why it cannot be. */
+function planFor(signed: SignedParts, key: KeyInfo): Plan | SignatureCheck {
+  const oid = signed.oid;
+  const mismatch = unavailable("the issuer key type does not match the signature algorithm");
+  const rsaHash = RSA_PKCS1[oid];
+  if (rsaHash !== undefined) {
+    return key.oid === OID_RSA_ENCRYPTION ? { kind: "rsa", hash: rsaHash } : mismatch;
+  }
+  const ecHash = ECDSA[oid];
+  if (ecHash !== undefined) {
+    if (key.oid !== OID_EC_PUBLIC_KEY) return mismatch;
+    const curveOid = readOid(key.buf, key.params);
+    if (curveOid === SECP256K1) return unsupported("the secp256k1 curve is not supported");
+    const curve = curveOid === null ? undefined : CURVES[curveOid];
+    if (curve === undefined) return unsupported("this elliptic curve is not supported");
+    return { kind: "ecdsa", hash: ecHash, curve: curve.name, size: curve.size };
+  }
+  if (oid === OID_RSASSA_PSS) {
+    if (key.oid !== OID_RSA_ENCRYPTION && key.oid !== OID_RSASSA_PSS) return mismatch;
+    const pss = pssParams(signed.buf, signed.params);
+    if (pss === null) return FAILED;
+    if ("outcome" in pss) return pss;
+    if (key.oid === OID_RSASSA_PSS && key.params !== undefined) {
+      // A key restricted to RSA-PSS may restrict the hash and the minimum salt length (RFC 4055 §1.2).
+      const limits = pssParams(key.buf, key.params);
+      if (limits === null) return unavailable("the issuer public key could not be read");
+      if ("outcome" in limits) return limits;
+      if (limits.hash !== pss.hash || pss.saltLength < limits.saltLength) return FAILED;
+    }
+    return { kind: "pss", hash: pss.hash, saltLength: pss.saltLength };
+  }
+  if (oid === OID_ED25519) {
+    return key.oid === OID_ED25519 && key.params === undefined ? { kind: "ed25519" } : mismatch;
+  }
+  return unsupported(UNSUPPORTED[oid] ?? "this signature algorithm is not supported");
+}
+
+/** RSASSA-PSS-params (RFC 4055 §3.1) as WebCrypto can use them, `unsupported`, or null when malformed. */
+function pssParams(
+  buf: Uint8Array,
+  params: Tlv | undefined,
+): { hash: Hash; saltLength: number } | SignatureCheck | null {
+  const fields = sequence(buf, params);
+  if (fields === null) return null;
+  let hashOid = "1.3.14.3.2.26";
+  let mgfHashOid = "1.3.14.3.2.26";
+  let saltLength = 20;
+  let last = -1;
+  for (const field of fields) {
+    if (field.cls !== 2 || !field.constructed || field.tag > 3 || field.tag <= last) return null;
+    last = field.tag;
+    const inner = children(buf, field);
+    if (inner === null || inner.length !== 1) return null;
+    const value = inner[0]!;
+    if (field.tag === 0) {
+      const alg = algorithm(buf, value);
+      if (alg === null) return null;
+      hashOid = alg.oid;
+    } else if (field.tag === 1) {
+      const mgf = algorithm(buf, value);
+      if (mgf === null) return null;
+      if (mgf.oid !== OID_MGF1) return unsupported("this RSA-PSS mask generation function is not supported");
+      const mgfHash = algorithm(buf, mgf.params);
+      if (mgfHash === null) return null;
+      mgfHashOid = mgfHash.oid;
+    } else {
+      const n = smallInteger(buf, value);
+      if (n === null) return null;
+      if (field.tag === 2) saltLength = n;
+      else if (n !== 1) return null;
+    }
+  }
+  const hash = HASHES[hashOid];
+  if (hash === undefined) return unsupported("this RSA-PSS hash is not supported");
+  if (HASHES[mgfHashOid] !== hash) return unsupported("RSA-PSS with a different MGF1 hash is not supported");
+  return { hash, saltLength };
+}
+
+function smallInteger(buf: Uint8Array, t: Tlv): number | null {
+  if (!isUniversal(t, TAG.INTEGER, false)) return null;
+  const len = t.end - t.body;
+  if (len < 1 || len > 4 || buf[t.body]! & 0x80) return null;
+  let n = 0;
+  for (let k = t.body; k < t.end; k++) n = n * 256 + buf[k]!;
+  return n;
+}
+
+function algorithm(buf: Uint8Array, t: Tlv | undefined): { oid: string; params: Tlv | undefined } | null {
+  const parts = sequence(buf, t);
+  if (parts === null || parts.length < 1 || parts.length > 2) return null;
+  const oid = readOid(buf, parts[0]);
+  return oid === null ? null : { oid, params: parts[1] };
+}
+
+/** The signed body, both algorithm identifiers and the signature of a certificate's DER. */
+function signedParts(der: Uint8Array): SignedParts | null {
+  const buf = der.slice();
+  const cert = readTlv(buf, 0, buf.length);
+  const top = cert === null ? null : sequence(buf, cert);
+  if (top === null || top.length !== 3) return null;
+  const [tbs, outer, sig] = top as [Tlv, Tlv, Tlv];
+  const tbsParts = sequence(buf, tbs);
+  if (tbsParts === null) return null;
+  const inner = isContext(tbsParts[0], 0, true) ? tbsParts[2] : tbsParts[1];
+  const alg = algorithm(buf, outer);
+  if (alg === null || inner === undefined || !isUniversal(sig, TAG.BIT_STRING, false) || sig.end === sig.body) {
+    return null;
+  }
+  return {
+    tbs: buf.slice(tbs.start, tbs.end),
+    innerAlg: buf.subarray(inner.start, inner.end),
+    outerAlg: buf.subarray(outer.start, outer.end),
+    oid: alg.oid,
+    params: alg.params,
+    buf,
+    signature: buf[sig.body] === 0 ? buf.slice(sig.body + 1, sig.end) : null,
+  };
+}
+
+/** The algorithm and key of a SubjectPublicKeyInfo given as lowercase hex (`publicKeyKey`). */
+function keyInfo(hex: string): KeyInfo | null {
+  const buf = hexToBytes(hex);
+  if (buf === null) return null;
+  const spki = readTlv(buf, 0, buf.length);
+  const parts = spki === null || spki.end !== buf.length ? null : sequence(buf, spki);
+  if (parts === null || parts.length !== 2) return null;
+  const alg = algorithm(buf, parts[0]);
+  const key = parts[1];
+  if (alg === null || !isUniversal(key, TAG.BIT_STRING, false)) return null;
+  return { buf, oid: alg.oid, params: alg.params, key };
+}
+
+/**
+ * The same RSA key as an rsaEncryption SPKI: WebCrypto imports RSA keys only under that OID,
+ * while an RSASSA-PSS key (RFC 4055) carries the same RSAPublicKey under id-RSASSA-PSS.
+ */
+function asRsaEncryption(key: KeyInfo): Uint8Array<ArrayBuffer> {
+  const algId = Uint8Array.of(0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00);
+  const bits = key.buf.subarray(key.key.start, key.key.end);
+  return derSequence([algId, bits]);
+}
+
+function derSequence(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const len = parts.reduce((n, p) => n + p.length, 0);
+  const header =
+    len < 0x80
+      ? [0x30, len]
+      : len < 0x100
+        ? [0x30, 0x81, len]
+        : len < 0x10000
+          ? [0x30, 0x82, len >> 8, len & 0xff]
+          : [0x30, 0x83, len >> 16, (len >> 8) & 0xff, len & 0xff];
+  const out = new Uint8Array(header.length + len);
+  out.set(header, 0);
+  let at = header.length;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** ECDSA-Sig-Value (SEQUENCE { r, s }) → the fixed-size r‖s WebCrypto wants, or null. */
+function ecdsaRaw(der: Uint8Array, size: number): Uint8Array<ArrayBuffer> | null {
+  const seq = readTlv(der, 0, der.length);
+  const parts = seq === null || seq.end !== der.length ? null : sequence(der, seq);
+  if (parts === null || parts.length !== 2) return null;
+  const out = new Uint8Array(size * 2);
+  for (let k = 0; k < 2; k++) {
+    const n = parts[k]!;
+    if (!isUniversal(n, TAG.INTEGER, false) || n.end === n.body || der[n.body]! & 0x80) return null;
+    let start = n.body;
+    while (start < n.end - 1 && der[start] === 0) start++;
+    const len = n.end - start;
+    if (len > size) return null;
+    out.set(der.subarray(start, n.end), size * (k + 1) - len);
+  }
+  return out;
+}
+
+function importParams(plan: Plan): RsaHashedImportParams | EcKeyImportParams | Algorithm {
+  switch (plan.kind) {
+    case "rsa":
+      return { name: "RSASSA-PKCS1-v1_5", hash: plan.hash };
+    case "pss":
+      return { name: "RSA-PSS", hash: plan.hash };
+    case "ecdsa":
+      return { name: "ECDSA", namedCurve: plan.curve };
+    case "ed25519":
+      return { name: "Ed25519" };
+  }
+}
+
+function verifyParams(plan: Plan): AlgorithmIdentifier | RsaPssParams | EcdsaParams {
+  switch (plan.kind) {
+    case "rsa":
+      return { name: "RSASSA-PKCS1-v1_5" };
+    case "pss":
+      return { name: "RSA-PSS", saltLength: plan.saltLength };
+    case "ecdsa":
+      return { name: "ECDSA", hash: plan.hash };
+    case "ed25519":
+      return { name: "Ed25519" };
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}

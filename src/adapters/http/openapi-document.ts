@@ -1,0 +1,330 @@
+/**
+ * Completes the OpenAPI 3.1 document that @elysiajs/openapi generates from the routes' TypeBox
+ * schemas, in this one place (docs/decisions/0004-openapi.md). The plugin emits each route's
+ * request body and 200 schema inline; it cannot express the error responses every operation
+ * shares, named components, examples, response headers or a second (text/plain) representation.
+ * The schemas themselves are never rewritten, only moved into `components` and referenced.
+ */
+import type { ErrorCode } from "../../domain/errors.ts";
+import { MAX_BODY_BYTES, MAX_RESULT_CIDRS } from "../../domain/limits.ts";
+import { envelopeOf, INTERNAL_ERROR, STATUS_OF } from "./errors.ts";
+import { ErrorResponse } from "./schemas.ts";
+
+type JsonObject = Record<string, unknown>;
+
+/** The parts of an OpenAPI document this module reads and writes. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: JsonObject;
+  paths: Record<string, Record<string, JsonObject>>;
+  components?: JsonObject;
+  [key: string]: unknown;
+}
+
+/** One documented exchange: an optional request example and the response it gets. */
+export interface ExampleExchange {
+  summary: string;
+  /** The JSON request body, shown as a request example (operations with a body). */
+  request?: unknown;
+  status: number;
+  /** The response body: a JSON value, or the exact text of a text/plain response. */
+  response: unknown;
+  /** Media type of the response; JSON unless stated. */
+  mediaType?: "application/json" | "text/plain";
+}
+
+/** What the generated document lacks for one operation. */
+export interface OperationDoc {
+  operationId: string;
+  /** Component name for the request body schema (operations with a body). */
+  requestSchema?: string;
+  /** Component name for the JSON 200 body schema. */
+  resultSchema: string;
+  resultDescription: string;
+  /** Error codes by status, in addition to those every operation of its kind can answer. */
+  errors?: Partial<Record<number, ErrorCode[]>>;
+  /** Responses carry `Cache-Control: no-store`, errors included. */
+  noStore?: boolean;
+  /** A text/plain representation of the 200 response, chosen by `Accept`. */
+  text?: { description: string; schema: JsonObject };
+  /** `Vary: Accept` on the 200 response. */
+  varyAccept?: boolean;
+  /** Named examples; a request example and its response share the name. */
+  examples: Record<string, ExampleExchange>;
+}
+
+/** `METHOD /path` → what to add to that operation. */
+export type OperationDocs = Readonly<Record<string, OperationDoc>>;
+
+const JSON_MEDIA_TYPE = "application/json";
+const TEXT_MEDIA_TYPE = "text/plain";
+const ERROR_COMPONENT = "ErrorResponse";
+
+const REASONS: Record<number, string> = {
+  400: "Bad request",
+  404: "Not found",
+  405: "Method not allowed",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  429: "Too many requests",
+  500: "Internal error",
+  503: "Service unavailable",
+};
+
+/** When each error code is answered, one phrase each (spec part 7, CONTRACT §1, §3, §5). */
+const CODE_CONDITIONS: Record<ErrorCode, string> = {
+  INVALID_JSON: "the body is not UTF-8 JSON (an empty body included)",
+  INVALID_INPUT:
+    "the body is not an object, or a field is missing, of the wrong type, out of bounds or unknown; `issues` lists every problem (up to 100), each with its `path`",
+  MIXED_ADDRESS_FAMILIES: "IPv4 and IPv6 are mixed; the issue points at the first entry of the other family",
+  RESULT_TOO_LARGE: `the result would hold more than ${MAX_RESULT_CIDRS} CIDRs; no partial list is returned`,
+  PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES} bytes (decided from Content-Length when declared, else while reading)`,
+  UNSUPPORTED_MEDIA_TYPE: "the Content-Type media type is not application/json (a missing header included)",
+  METHOD_NOT_ALLOWED: "the path exists but does not accept this method; the `Allow` header lists the methods it does",
+  NOT_FOUND: "no endpoint exists at the path",
+  CLIENT_IP_UNAVAILABLE:
+    "no client address can be observed: the connection has no socket address, or a trusted proxy sent no usable forwarding header",
+  RATE_LIMITED: "the client's request budget is spent; retry after `Retry-After` seconds",
+  INTERNAL_ERROR: "an unexpected failure; the message is generic and the server keeps serving",
+};
+
+const ref = (kind: "schemas" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Response headers, as components. */
+const HEADERS: JsonObject = {
+  "X-Request-Id": {
+    description:
+      "The caller's `X-Request-Id` when it is 1 to 128 characters of `[A-Za-z0-9._-]`, otherwise a new random id. Also in the server's log line for the request.",
+    required: true,
+    schema: { type: "string", pattern: "^[A-Za-z0-9._-]{1,128}$" },
+  },
+  Allow: {
+    description: "The methods the path accepts.",
+    required: true,
+    schema: { type: "string", minLength: 1 },
+    example: "POST, OPTIONS",
+  },
+  "Cache-Control": {
+    description: "This response must not be stored by any cache.",
+    required: true,
+    schema: { type: "string", const: "no-store" },
+  },
+  Vary: {
+    description: "The representation depends on the `Accept` request header.",
+    required: true,
+    schema: { type: "string", const: "Accept" },
+  },
+};
+
+/** A TypeBox schema as plain JSON Schema (its symbol-keyed metadata dropped). */
+function jsonSchemaOf(schema: unknown): JsonObject {
+  return JSON.parse(JSON.stringify(schema)) as JsonObject;
+}
+
+/** Every error status of an operation with the codes it can carry there, in status order. */
+export function errorCodesOf(hasBody: boolean, doc: OperationDoc | undefined): Map<number, ErrorCode[]> {
+  const codes = new Map<number, ErrorCode[]>();
+  const add = (code: ErrorCode) => {
+    const status = STATUS_OF[code];
+    const list = codes.get(status) ?? [];
+    if (!list.includes(code)) list.push(code);
+    codes.set(status, list);
+  };
+  if (hasBody) {
+    for (const code of ["INVALID_JSON", "INVALID_INPUT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) {
+      add(code);
+    }
+  }
+  add("METHOD_NOT_ALLOWED");
+  add("INTERNAL_ERROR");
+  for (const [status, extra] of Object.entries(doc?.errors ?? {})) {
+    for (const code of extra ?? []) {
+      if (STATUS_OF[code] !== Number(status)) {
+        throw new Error(`${doc?.operationId}: ${code} is answered with ${STATUS_OF[code]}, not ${status}`);
+      }
+      add(code);
+    }
+  }
+  return new Map([...codes].sort(([a], [b]) => a - b));
+}
+
+/** The examples every operation of its kind gets: 405 and 500, and for a JSON body 400, 413, 415. */
+export function commonExamples(method: string, path: string, hasBody: boolean): Record<string, ExampleExchange> {
+  const allowed = method === "GET" ? "GET or HEAD" : method;
+  const other = method === "GET" ? "POST" : "GET";
+  const examples: Record<string, ExampleExchange> = {
+    methodNotAllowed: {
+      summary: `${other} instead of ${method}`,
+      status: 405,
+      response: {
+        error: { code: "METHOD_NOT_ALLOWED", message: `${path} does not accept ${other}; use ${allowed}.` },
+      },
+    },
+    internalError: {
+      summary: "Unexpected failure",
+      status: 500,
+      response: envelopeOf(INTERNAL_ERROR),
+    },
+  };
+  if (!hasBody) return examples;
+  return {
+    invalidJson: {
+      summary: "Body cut short",
+      status: 400,
+      response: { error: { code: "INVALID_JSON", message: "The request body is not valid JSON." } },
+    },
+    payloadTooLarge: {
+      summary: `Body over ${MAX_BODY_BYTES} bytes`,
+      status: 413,
+      response: {
+        error: {
+          code: "PAYLOAD_TOO_LARGE",
+          message: `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`,
+        },
+      },
+    },
+    unsupportedMediaType: {
+      summary: "Sent as text/plain",
+      status: 415,
+      response: {
+        error: {
+          code: "UNSUPPORTED_MEDIA_TYPE",
+          message: "The request body must be sent as Content-Type: application/json.",
+        },
+      },
+    },
+    ...examples,
+  };
+}
+
+function examplesFor(
+  exchanges: Record<string, ExampleExchange>,
+  status: number,
+  mediaType: string,
+): JsonObject | undefined {
+  const selected: JsonObject = {};
+  for (const [name, exchange] of Object.entries(exchanges)) {
+    if (exchange.status === status && (exchange.mediaType ?? JSON_MEDIA_TYPE) === mediaType) {
+      selected[name] = { summary: exchange.summary, value: exchange.response };
+    }
+  }
+  return Object.keys(selected).length === 0 ? undefined : selected;
+}
+
+function describeErrors(status: number, codes: readonly ErrorCode[]): string {
+  const lines = codes.map((code) => `- \`${code}\`: ${CODE_CONDITIONS[code]}.`);
+  return `${REASONS[status] ?? `Status ${status}`}, with the error envelope.\n\n${lines.join("\n")}`;
+}
+
+function completeOperation(
+  operation: JsonObject,
+  method: string,
+  path: string,
+  doc: OperationDoc | undefined,
+  schemas: JsonObject,
+): void {
+  const requestBody = operation.requestBody as { content?: Record<string, JsonObject> } | undefined;
+  const requestMedia = requestBody?.content?.[JSON_MEDIA_TYPE];
+  const hasBody = requestMedia !== undefined;
+  const exchanges = { ...commonExamples(method, path, hasBody), ...doc?.examples };
+  if (doc !== undefined) operation.operationId = doc.operationId;
+
+  if (requestBody !== undefined && requestMedia !== undefined) {
+    if (doc?.requestSchema !== undefined) {
+      schemas[doc.requestSchema] = requestMedia.schema;
+      requestMedia.schema = ref("schemas", doc.requestSchema);
+    }
+    const requests: JsonObject = {};
+    for (const [name, exchange] of Object.entries(exchanges)) {
+      if (exchange.request !== undefined) requests[name] = { summary: exchange.summary, value: exchange.request };
+    }
+    if (Object.keys(requests).length > 0) requestMedia.examples = requests;
+    requestBody.content = { [JSON_MEDIA_TYPE]: requestMedia };
+  }
+
+  const responses = (operation.responses ?? {}) as Record<string, JsonObject>;
+  const common = (): JsonObject => ({
+    "X-Request-Id": ref("headers", "X-Request-Id"),
+    ...(doc?.noStore ? { "Cache-Control": ref("headers", "Cache-Control") } : {}),
+  });
+  const success = responses["200"];
+  if (success !== undefined) {
+    const content = (success.content ?? {}) as Record<string, JsonObject>;
+    const json = content[JSON_MEDIA_TYPE];
+    if (json !== undefined && doc !== undefined) {
+      schemas[doc.resultSchema] = json.schema;
+      json.schema = ref("schemas", doc.resultSchema);
+    }
+    if (json !== undefined) {
+      const examples = examplesFor(exchanges, 200, JSON_MEDIA_TYPE);
+      if (examples !== undefined) json.examples = examples;
+    }
+    if (doc?.text !== undefined) {
+      const examples = examplesFor(exchanges, 200, TEXT_MEDIA_TYPE);
+      content[TEXT_MEDIA_TYPE] = { schema: doc.text.schema, ...(examples === undefined ? {} : { examples }) };
+    }
+    success.description = doc?.resultDescription ?? "Success.";
+    success.headers = { ...common(), ...(doc?.varyAccept ? { Vary: ref("headers", "Vary") } : {}) };
+    success.content = content;
+  }
+
+  const completed: Record<string, JsonObject> = success === undefined ? {} : { "200": success };
+  for (const [status, codes] of errorCodesOf(hasBody, doc)) {
+    const examples = examplesFor(exchanges, status, JSON_MEDIA_TYPE);
+    completed[String(status)] = {
+      description: describeErrors(status, codes),
+      headers: { ...common(), ...(status === 405 ? { Allow: ref("headers", "Allow") } : {}) },
+      content: {
+        [JSON_MEDIA_TYPE]: {
+          schema: {
+            allOf: [
+              ref("schemas", ERROR_COMPONENT),
+              { properties: { error: { properties: { code: { enum: codes } } } } },
+            ],
+          },
+          ...(examples === undefined ? {} : { examples }),
+        },
+      },
+    };
+  }
+  operation.responses = completed;
+}
+
+/**
+ * Returns a completed copy of `generated`: named schema components, every error status with
+ * the shared ErrorResponse component, response headers, text/plain where an operation has
+ * it, and named examples. Operations without an entry in `operations` still get their error
+ * responses (the completeness test insists on an entry for each).
+ */
+export function completeDocument(generated: OpenApiDocument, operations: OperationDocs): OpenApiDocument {
+  const document = structuredClone(generated);
+  const components = (document.components ?? {}) as JsonObject;
+  const schemas: JsonObject = { ...(components.schemas as JsonObject | undefined) };
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const verb = method.toUpperCase();
+      completeOperation(operation, verb, path, operations[`${verb} ${path}`], schemas);
+    }
+  }
+  const errorResponse = jsonSchemaOf(ErrorResponse);
+  errorResponse.description =
+    "The one error envelope of every operation: `error.code` says what went wrong, `error.message` is one human sentence, `error.issues` (validation errors) locates each problem.";
+  document.components = {
+    ...components,
+    schemas: { ...schemas, [ERROR_COMPONENT]: errorResponse },
+    responses: {
+      NotFound: {
+        description: describeErrors(404, ["NOT_FOUND"]),
+        headers: { "X-Request-Id": ref("headers", "X-Request-Id") },
+        content: {
+          [JSON_MEDIA_TYPE]: {
+            schema: ref("schemas", ERROR_COMPONENT),
+            example: { error: { code: "NOT_FOUND", message: "No endpoint exists at /v1/cidr-cvoer." } },
+          },
+        },
+      },
+    },
+    headers: HEADERS,
+  };
+  return document;
+}
