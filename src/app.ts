@@ -7,7 +7,14 @@
 import { Elysia } from "elysia";
 import { certificateRoutes } from "./adapters/http/certificates.ts";
 import { cidrRoutes } from "./adapters/http/cidr.ts";
-import { envelopeOf, INTERNAL_ERROR, issuesFromSchemaFailures, STATUS_OF, type SchemaFailure } from "./adapters/http/errors.ts";
+import { docsRoutes } from "./adapters/http/docs.ts";
+import {
+  envelopeOf,
+  INTERNAL_ERROR,
+  issuesFromSchemaFailures,
+  type SchemaFailure,
+  STATUS_OF,
+} from "./adapters/http/errors.ts";
 import { healthRoutes } from "./adapters/http/health.ts";
 import { readJsonBody } from "./adapters/http/json-body.ts";
 import { publicIpRoutes } from "./adapters/http/public-ip.ts";
@@ -104,7 +111,9 @@ export function buildApp(deps: AppDeps) {
         const failures = (error.all as SchemaFailure[] | undefined) ?? [];
         const issues = issuesFromSchemaFailures(failures);
         const message =
-          issues.length === 1 && issues[0] ? issues[0].message : `The request has ${issues.length} invalid values.`;
+          issues.length === 1 && issues[0]
+            ? issues[0].message
+            : `The request has ${issues.length} invalid values.`;
         return fail(new DomainError("INVALID_INPUT", message, issues), set);
       }
       if (code === "NOT_FOUND") {
@@ -115,7 +124,10 @@ export function buildApp(deps: AppDeps) {
         }
         set.headers.allow = [...methods, "OPTIONS"].join(", ");
         return fail(
-          new DomainError("METHOD_NOT_ALLOWED", `${path} does not accept ${request.method}; use ${methods.join(" or ")}.`),
+          new DomainError(
+            "METHOD_NOT_ALLOWED",
+            `${path} does not accept ${request.method}; use ${methods.join(" or ")}.`,
+          ),
           set,
         );
       }
@@ -142,7 +154,8 @@ export function buildApp(deps: AppDeps) {
     .use(healthRoutes())
     .use(cidrRoutes())
     .use(publicIpRoutes(deps.clientAddress))
-    .use(certificateRoutes({ clock: deps.clock, decoder: deps.decoder, verifier: deps.verifier }));
+    .use(certificateRoutes({ clock: deps.clock, decoder: deps.decoder, verifier: deps.verifier }))
+    .use(docsRoutes());
 
   for (const route of app.routes) {
     const methods = allowed.get(route.path) ?? [];

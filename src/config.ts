@@ -3,10 +3,11 @@
  * default, so the service starts with no configuration at all. A bad value is reported
  * with a clear message and the process exits with code 2 (see main.ts).
  */
-import { isLogLevel, type LogLevel } from "./adapters/system/logger.ts";
-import type { CorsPolicy } from "./app.ts";
+
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
+import { isLogLevel, type LogLevel } from "./adapters/system/logger.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
+import type { CorsPolicy } from "./app.ts";
 
 export interface Config {
   port: number;
@@ -35,7 +36,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined || raw.trim() === "") return fallback;
   const text = raw.trim();
   if (!/^(0|[1-9][0-9]*)$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}.`);
+    throw new ConfigError(
+      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}.`,
+    );
   }
   return Number(text);
 }
@@ -52,7 +55,9 @@ function parseCors(raw: string | undefined): CorsPolicy {
     return { kind: "any" };
   }
   for (const origin of entries) {
-    if (!/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/.test(origin)) {
+    if (
+      !/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$/.test(origin)
+    ) {
       throw new ConfigError(
         `CORS_ORIGINS entries must be origins like https://example.com (scheme, host, optional port), not ${JSON.stringify(origin)}.`,
       );
@@ -67,31 +72,41 @@ function parseCors(raw: string | undefined): CorsPolicy {
  */
 export function loadConfig(env: Env, cpuCount: number): Config {
   const host = (env.HOST ?? "0.0.0.0").trim();
-  if (host === "" || /[\s/]/.test(host)) throw new ConfigError(`HOST must be an address or host name, not ${JSON.stringify(env.HOST)}.`);
+  if (host === "" || /[\s/]/.test(host))
+    throw new ConfigError(`HOST must be an address or host name, not ${JSON.stringify(env.HOST)}.`);
 
   const logLevel = (env.LOG_LEVEL ?? "info").trim().toLowerCase();
   if (!isLogLevel(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of debug, info, warn, error, not ${JSON.stringify(env.LOG_LEVEL)}.`);
+    throw new ConfigError(
+      `LOG_LEVEL must be one of debug, info, warn, error, not ${JSON.stringify(env.LOG_LEVEL)}.`,
+    );
   }
 
   const workersRaw = (env.WORKERS ?? "1").trim().toLowerCase();
-  const workers = workersRaw === "auto" ? Math.max(1, cpuCount) : integer({ WORKERS: workersRaw }, "WORKERS", 1, 1, 64);
+  const workers =
+    workersRaw === "auto" ? Math.max(1, cpuCount) : integer({ WORKERS: workersRaw }, "WORKERS", 1, 1, 64);
 
   let trustedProxies: TrustedNetworks;
   try {
     trustedProxies = parseCidrList(env.TRUSTED_PROXIES ?? "");
   } catch (error) {
-    throw new ConfigError(`TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDRs: ${(error as Error).message}`);
+    throw new ConfigError(
+      `TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDRs: ${(error as Error).message}`,
+    );
   }
 
   const headerRaw = (env.TRUSTED_PROXY_HEADER ?? "x-forwarded-for").trim().toLowerCase();
   if (headerRaw !== "x-forwarded-for" && headerRaw !== "forwarded") {
-    throw new ConfigError(`TRUSTED_PROXY_HEADER must be x-forwarded-for or forwarded, not ${JSON.stringify(env.TRUSTED_PROXY_HEADER)}.`);
+    throw new ConfigError(
+      `TRUSTED_PROXY_HEADER must be x-forwarded-for or forwarded, not ${JSON.stringify(env.TRUSTED_PROXY_HEADER)}.`,
+    );
   }
 
   const rateRaw = env.RATE_LIMIT_PER_MINUTE;
   const rateLimitPerMinute =
-    rateRaw === undefined || rateRaw.trim() === "" ? null : integer(env, "RATE_LIMIT_PER_MINUTE", 0, 1, 1_000_000);
+    rateRaw === undefined || rateRaw.trim() === ""
+      ? null
+      : integer(env, "RATE_LIMIT_PER_MINUTE", 0, 1, 1_000_000);
 
   return {
     port: integer(env, "PORT", 3000, 0, 65_535),

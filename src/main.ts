@@ -8,7 +8,7 @@ import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.
 import { systemClock } from "./adapters/system/clock.ts";
 import { createJsonLogger } from "./adapters/system/logger.ts";
 import { buildApp } from "./app.ts";
-import { ConfigError, type Config, loadConfig } from "./config.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 
 /** Bun's own backstop; the 64 KiB API limit is enforced by the app with a proper envelope. */
 const TRANSPORT_BODY_LIMIT = 1024 * 1024;
@@ -41,12 +41,6 @@ const app = buildApp({
   verifier: new WebCryptoSignatureVerifier(),
 });
 
-app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: TRANSPORT_BODY_LIMIT });
-const server = app.server;
-if (server === null) throw new Error("the HTTP server did not start");
-logger.log({ level: "info", msg: "listening", host: config.host, port: server.port });
-logger.flush();
-
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -55,10 +49,10 @@ async function shutdown(signal: string): Promise<void> {
   const forced = setTimeout(() => {
     logger.log({ level: "warn", msg: "shutdown timeout reached: closing remaining connections" });
     logger.flush();
-    void server?.stop(true);
+    void app.server?.stop(true);
     process.exit(0);
   }, config.shutdownTimeoutMs);
-  await server?.stop(false);
+  await app.server?.stop(false);
   clearTimeout(forced);
   logger.log({ level: "info", msg: "stopped" });
   logger.flush();
@@ -66,3 +60,9 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+
+app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: TRANSPORT_BODY_LIMIT });
+const server = app.server;
+if (server === null) throw new Error("the HTTP server did not start");
+logger.log({ level: "info", msg: "listening", host: config.host, port: server.port });
+logger.flush();

@@ -16,7 +16,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 describe("dependency rule", () => {
   const files = sourceFiles(DOMAIN);
@@ -25,13 +26,16 @@ describe("dependency rule", () => {
     expect(files.length).toBeGreaterThan(5);
   });
 
-  test.each(files.map((file) => [file.slice(ROOT.length + 1), file]))("%s imports only the domain", (_name, file) => {
-    const text = readFileSync(file, "utf8");
-    for (const match of text.matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2] ?? "";
-      expect(specifier.startsWith(".")).toBe(true);
-      expect(resolve(dirname(file), specifier).startsWith(DOMAIN)).toBe(true);
-    }
-    expect(text).not.toMatch(/\bBun\.|\bprocess\.|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/);
-  });
+  test.each(files.map((file) => [file.slice(ROOT.length + 1), file]))(
+    "%s imports only the domain",
+    (_name, file) => {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(IMPORT)) {
+        const specifier = match[1] ?? match[2] ?? "";
+        expect(specifier.startsWith(".")).toBe(true);
+        expect(resolve(dirname(file), specifier).startsWith(DOMAIN)).toBe(true);
+      }
+      expect(text).not.toMatch(/\bBun\.|\bprocess\.|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/);
+    },
+  );
 });

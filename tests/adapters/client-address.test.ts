@@ -2,7 +2,10 @@
  * The real ClientAddressSource: socket peer, IPv4-mapped unmapping, trusted-proxy walks.
  */
 import { describe, expect, test } from "bun:test";
-import { type ForwardingHeader, ProxyAwareClientAddressSource } from "../../src/adapters/system/client-address.ts";
+import {
+  type ForwardingHeader,
+  ProxyAwareClientAddressSource,
+} from "../../src/adapters/system/client-address.ts";
 import { parseCidrList } from "../../src/adapters/system/trusted-proxies.ts";
 
 function observe(
@@ -33,7 +36,9 @@ describe("socket peer", () => {
   test("a client-sent X-Forwarded-For from an untrusted peer is ignored", () => {
     expect(observe("198.51.100.4", "", { "x-forwarded-for": "127.0.0.1" })).toBe("198.51.100.4");
     expect(observe("198.51.100.4", "10.0.0.0/8", { "x-forwarded-for": "127.0.0.1" })).toBe("198.51.100.4");
-    expect(observe("198.51.100.4", "10.0.0.0/8", { forwarded: "for=127.0.0.1" }, "forwarded")).toBe("198.51.100.4");
+    expect(observe("198.51.100.4", "10.0.0.0/8", { forwarded: "for=127.0.0.1" }, "forwarded")).toBe(
+      "198.51.100.4",
+    );
   });
 });
 

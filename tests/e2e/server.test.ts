@@ -64,7 +64,9 @@ describe("the running server", () => {
   test("every request is one JSON access-log line on stdout", async () => {
     await fetch(`${server.url}/v1/health`, { headers: { "x-request-id": "e2e-log-check" } });
     await Bun.sleep(100);
-    const line = server.lines.map((text) => JSON.parse(text)).find((record) => record.requestId === "e2e-log-check");
+    const line = server.lines
+      .map((text) => JSON.parse(text))
+      .find((record) => record.requestId === "e2e-log-check");
     expect(line).toMatchObject({ level: "info", method: "GET", route: "/v1/health", status: 200 });
     for (const key of ["time", "level", "msg", "requestId", "method", "route", "status", "durationMs"]) {
       expect(line).toHaveProperty(key);

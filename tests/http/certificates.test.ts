@@ -53,7 +53,13 @@ describe("POST /v1/certificate-bundle", () => {
     expect(body.evaluatedAt).toBe("2026-06-01T12:00:00Z");
     expect(body.hostname).toEqual({ expected: "shop.example.com", status: "matched" });
     expect(body.relationships).toEqual([
-      { childIndex: 0, issuerIndex: 1, signature: "verified", issuerEligible: true, keyIdentifierMatch: null },
+      {
+        childIndex: 0,
+        issuerIndex: 1,
+        signature: "verified",
+        issuerEligible: true,
+        keyIdentifierMatch: null,
+      },
     ]);
     expect(body.selectedLeafIndex).toBe(0);
   });
@@ -70,13 +76,18 @@ describe("POST /v1/certificate-bundle", () => {
   test("a private key is rejected, located, never echoed and never logged", async () => {
     const { app, logger } = certApp();
     const pem = `${bundleOf([leaf])}\n${PRIVATE_KEY}\n`;
-    const response = await call(app, "POST", "/v1/certificate-bundle", { json: { pem, hostname: "secret-host.example" } });
+    const response = await call(app, "POST", "/v1/certificate-bundle", {
+      json: { pem, hostname: "secret-host.example" },
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const text = await response.text();
     expect(text).not.toContain("MC4CAQAw");
     expect(text).not.toContain("secret-host");
-    const error = JSON.parse(text).error as { code: string; issues: { message: string; path: string[]; location: object }[] };
+    const error = JSON.parse(text).error as {
+      code: string;
+      issues: { message: string; path: string[]; location: object }[];
+    };
     expect(error.code).toBe("INVALID_INPUT");
     const issue = error.issues.find((entry) => entry.message === "private key material is not accepted");
     expect(issue?.path).toEqual(["pem"]);
@@ -115,7 +126,9 @@ describe("POST /v1/certificate-bundle", () => {
 
   test("a missing pem is INVALID_INPUT at pem", async () => {
     const { app } = certApp();
-    const error = await errorOf(await call(app, "POST", "/v1/certificate-bundle", { json: { hostname: "a.example" } }));
+    const error = await errorOf(
+      await call(app, "POST", "/v1/certificate-bundle", { json: { hostname: "a.example" } }),
+    );
     expect(error.issues?.map((issue) => issue.path)).toContainEqual(["pem"]);
   });
 });

@@ -15,7 +15,9 @@ describe("routing", () => {
     expect(response.headers.get("content-type")).toStartWith("application/json");
     const body = (await jsonOf(response)) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(["error"]);
-    expect(await errorOf(await call(app, "POST", "/v2/cidr-cover", { json: {} }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(await errorOf(await call(app, "POST", "/v2/cidr-cover", { json: {} }))).toMatchObject({
+      code: "NOT_FOUND",
+    });
   });
 
   test("a known path with the wrong method is 405 with Allow", async () => {
@@ -178,7 +180,9 @@ describe("input validation", () => {
   });
 
   test("a missing field is reported at its path with its field locator", async () => {
-    const error = await errorOf(await call(app, "POST", "/v1/range-to-cidrs", { json: { start: "10.0.0.0" } }));
+    const error = await errorOf(
+      await call(app, "POST", "/v1/range-to-cidrs", { json: { start: "10.0.0.0" } }),
+    );
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.issues).toContainEqual(expect.objectContaining({ path: ["end"], field: "end" }));
   });
@@ -194,24 +198,31 @@ describe("input validation", () => {
     expect(paths).toContainEqual(["include", 1]);
     expect(paths).toContainEqual(["exclude", 0]);
     expect(paths).toContainEqual(["extra"]);
-    expect(error.issues).toContainEqual(expect.objectContaining({ path: ["include", 1], list: "include", index: 1 }));
+    expect(error.issues).toContainEqual(
+      expect.objectContaining({ path: ["include", 1], list: "include", index: 1 }),
+    );
   });
 
-  test.each(["__proto__", "constructor", "prototype"])("an unknown %s key is rejected and pollutes nothing", async (key) => {
-    const body = `{"start":"10.0.0.0","end":"10.0.0.1","${key}":{"polluted":true}}`;
-    const response = await call(app, "POST", "/v1/range-to-cidrs", {
-      body,
-      headers: { "content-type": "application/json" },
-    });
-    expect(response.status).toBe(400);
-    const error = await errorOf(response);
-    expect(error.code).toBe("INVALID_INPUT");
-    expect(error.issues).toContainEqual(expect.objectContaining({ path: [key] }));
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
+  test.each(["__proto__", "constructor", "prototype"])(
+    "an unknown %s key is rejected and pollutes nothing",
+    async (key) => {
+      const body = `{"start":"10.0.0.0","end":"10.0.0.1","${key}":{"polluted":true}}`;
+      const response = await call(app, "POST", "/v1/range-to-cidrs", {
+        body,
+        headers: { "content-type": "application/json" },
+      });
+      expect(response.status).toBe(400);
+      const error = await errorOf(response);
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.issues).toContainEqual(expect.objectContaining({ path: [key] }));
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
 
   test("wrong types are INVALID_INPUT, integers are never read from strings", async () => {
-    const error = await errorOf(await call(app, "POST", "/v1/cidr-cover", { json: { inputs: "10.0.0.0/8" } }));
+    const error = await errorOf(
+      await call(app, "POST", "/v1/cidr-cover", { json: { inputs: "10.0.0.0/8" } }),
+    );
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.issues?.[0]?.path).toEqual(["inputs"]);
   });
@@ -248,11 +259,17 @@ describe("order of checks: route, method, size, media type, JSON, input", () => 
     expect(response.status).toBe(413);
   });
   test("media type wins over JSON", async () => {
-    const response = await call(app, "POST", "/v1/cidr-cover", { body: "{", headers: { "content-type": "text/plain" } });
+    const response = await call(app, "POST", "/v1/cidr-cover", {
+      body: "{",
+      headers: { "content-type": "text/plain" },
+    });
     expect(response.status).toBe(415);
   });
   test("JSON wins over input", async () => {
-    const response = await call(app, "POST", "/v1/cidr-cover", { body: "[", headers: { "content-type": "application/json" } });
+    const response = await call(app, "POST", "/v1/cidr-cover", {
+      body: "[",
+      headers: { "content-type": "application/json" },
+    });
     expect((await errorOf(response)).code).toBe("INVALID_JSON");
   });
 });
@@ -270,7 +287,9 @@ describe("unexpected failures", () => {
     expect(text).not.toContain("at ");
     expect(JSON.parse(text).error.code).toBe("INTERNAL_ERROR");
     expect(JSON.stringify(logger.records)).not.toContain("secret");
-    expect(logger.records).toContainEqual(expect.objectContaining({ level: "error", errorName: "TypeError" }));
+    expect(logger.records).toContainEqual(
+      expect.objectContaining({ level: "error", errorName: "TypeError" }),
+    );
     expect((await call(failing, "GET", "/v1/health")).status).toBe(200);
   });
 });
@@ -291,9 +310,11 @@ describe("headers on every response", () => {
 
   test("a well-formed caller request id is echoed; others are replaced", async () => {
     const good = "req_01.abc-DEF";
-    expect((await call(app, "GET", "/v1/health", { headers: { "x-request-id": good } })).headers.get("x-request-id")).toBe(
-      good,
-    );
+    expect(
+      (await call(app, "GET", "/v1/health", { headers: { "x-request-id": good } })).headers.get(
+        "x-request-id",
+      ),
+    ).toBe(good);
     for (const bad of ["a b", "x".repeat(129), "<script>", "é"]) {
       const echoed = (await call(app, "GET", "/v1/health", { headers: { "x-request-id": bad } })).headers.get(
         "x-request-id",

@@ -37,7 +37,10 @@ describe("representations", () => {
 
   test("IPv6 clients are reported in RFC 5952 text", async () => {
     const v6 = testApp({ clientAddress: fixedClientAddress("2001:DB8:0:0:0:0:0:1") }).app;
-    expect(await jsonOf(await call(v6, "GET", "/v1/public-ip"))).toEqual({ family: "ipv6", ip: "2001:db8::1" });
+    expect(await jsonOf(await call(v6, "GET", "/v1/public-ip"))).toEqual({
+      family: "ipv6",
+      ip: "2001:db8::1",
+    });
   });
 
   test("no observable address is 503 CLIENT_IP_UNAVAILABLE, not cached", async () => {

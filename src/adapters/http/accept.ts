@@ -19,7 +19,10 @@ function parseAccept(header: string): MediaRange[] {
     const slash = mediaRange.indexOf("/");
     if (slash === -1) continue;
     const type = mediaRange.slice(0, slash).trim().toLowerCase();
-    const subtype = mediaRange.slice(slash + 1).trim().toLowerCase();
+    const subtype = mediaRange
+      .slice(slash + 1)
+      .trim()
+      .toLowerCase();
     if (type === "" || subtype === "" || (type === "*" && subtype !== "*")) continue;
     let q = 1;
     for (const parameter of parameters) {

@@ -50,7 +50,9 @@ const CertificateEntry = Type.Object(
     issuer: Type.String(),
     commonName: Type.Union([Type.String(), Type.Null()]),
     serialNumber: Type.String(),
-    sans: Type.Array(Type.Object({ type: Type.String(), value: Type.String() }, { additionalProperties: false })),
+    sans: Type.Array(
+      Type.Object({ type: Type.String(), value: Type.String() }, { additionalProperties: false }),
+    ),
     notBefore: Instant,
     notAfter: Instant,
     ca: Type.Boolean(),
@@ -78,7 +80,9 @@ const Relationship = Type.Object(
  * The closed set of finding codes, built from the domain's list. `Unsafe` only re-types it for
  * Elysia's handler inference; the schema (and its validation) is the union of literals.
  */
-const FindingCodeSchema = Type.Unsafe<FindingCode>(Type.Union(FINDING_CODES.map((code) => Type.Literal(code))));
+const FindingCodeSchema = Type.Unsafe<FindingCode>(
+  Type.Union(FINDING_CODES.map((code) => Type.Literal(code))),
+);
 
 const Finding = Type.Object(
   {
@@ -86,7 +90,10 @@ const Finding = Type.Object(
     severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info")]),
     certificateIndexes: Type.Array(Position, { maxItems: MAX_CERTIFICATES }),
     observed: Type.String(),
-    evidence: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+    evidence: Type.Record(
+      Type.String(),
+      Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+    ),
     nextAction: Type.String(),
   },
   { additionalProperties: false },

@@ -10,8 +10,8 @@
  */
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import { completeDocument, type OpenApiDocument } from "./openapi-document.ts";
 import { OPERATION_DOCS } from "./openapi-operations.ts";
 
@@ -62,12 +62,12 @@ const SWAGGER_UI_OPTIONS = {
   displayRequestDuration: true,
 };
 
+/** Serves one embedded file; the common headers (request id, nosniff, CORS) are merged in. */
 function asset(path: string, contentType: string) {
-  return ({ set }: { set: { headers: Record<string, string | number> } }) => {
-    set.headers["content-type"] = contentType;
-    set.headers["cache-control"] = ASSET_CACHE_CONTROL;
-    return Bun.file(path);
-  };
+  return () =>
+    new Response(Bun.file(path), {
+      headers: { "content-type": contentType, "cache-control": ASSET_CACHE_CONTROL },
+    });
 }
 
 /** Mounts `/docs`, `/docs/json` and the two Swagger UI assets. */
@@ -101,7 +101,10 @@ export const docsRoutes = () => {
             license: { name: "MIT", identifier: "MIT" },
           },
           tags: [
-            { name: "CIDR", description: "Exact CIDR arithmetic on IPv4 or IPv6; addresses are never enumerated." },
+            {
+              name: "CIDR",
+              description: "Exact CIDR arithmetic on IPv4 or IPv6; addresses are never enumerated.",
+            },
             {
               name: "Certificates",
               description:

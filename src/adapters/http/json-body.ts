@@ -10,7 +10,10 @@ import { MAX_BODY_BYTES } from "../../domain/limits.ts";
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 const tooLarge = (): DomainError =>
-  new DomainError("PAYLOAD_TOO_LARGE", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
+  new DomainError(
+    "PAYLOAD_TOO_LARGE",
+    `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`,
+  );
 
 /** Whether a Content-Type header names `application/json` (case-insensitive, parameters allowed). */
 export function isJsonMediaType(header: string | null): boolean {
@@ -55,7 +58,10 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   const bytes = await readCapped(request);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
-    throw new DomainError("UNSUPPORTED_MEDIA_TYPE", "The request body must be sent as Content-Type: application/json.");
+    throw new DomainError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      "The request body must be sent as Content-Type: application/json.",
+    );
   }
   let text: string;
   try {
@@ -68,7 +74,9 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw new DomainError(
       "INVALID_JSON",
-      text.trim() === "" ? "The request body is empty; a JSON object is required." : "The request body is not valid JSON.",
+      text.trim() === ""
+        ? "The request body is empty; a JSON object is required."
+        : "The request body is not valid JSON.",
     );
   }
 }

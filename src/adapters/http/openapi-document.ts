@@ -80,7 +80,8 @@ const CODE_CONDITIONS: Record<ErrorCode, string> = {
   RESULT_TOO_LARGE: `the result would hold more than ${MAX_RESULT_CIDRS} CIDRs; no partial list is returned`,
   PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES} bytes (decided from Content-Length when declared, else while reading)`,
   UNSUPPORTED_MEDIA_TYPE: "the Content-Type media type is not application/json (a missing header included)",
-  METHOD_NOT_ALLOWED: "the path exists but does not accept this method; the `Allow` header lists the methods it does",
+  METHOD_NOT_ALLOWED:
+    "the path exists but does not accept this method; the `Allow` header lists the methods it does",
   NOT_FOUND: "no endpoint exists at the path",
   CLIENT_IP_UNAVAILABLE:
     "no client address can be observed: the connection has no socket address, or a trusted proxy sent no usable forwarding header",
@@ -131,7 +132,12 @@ export function errorCodesOf(hasBody: boolean, doc: OperationDoc | undefined): M
     codes.set(status, list);
   };
   if (hasBody) {
-    for (const code of ["INVALID_JSON", "INVALID_INPUT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"] as const) {
+    for (const code of [
+      "INVALID_JSON",
+      "INVALID_INPUT",
+      "PAYLOAD_TOO_LARGE",
+      "UNSUPPORTED_MEDIA_TYPE",
+    ] as const) {
       add(code);
     }
   }
@@ -149,7 +155,11 @@ export function errorCodesOf(hasBody: boolean, doc: OperationDoc | undefined): M
 }
 
 /** The examples every operation of its kind gets: 405 and 500, and for a JSON body 400, 413, 415. */
-export function commonExamples(method: string, path: string, hasBody: boolean): Record<string, ExampleExchange> {
+export function commonExamples(
+  method: string,
+  path: string,
+  hasBody: boolean,
+): Record<string, ExampleExchange> {
   const allowed = method === "GET" ? "GET or HEAD" : method;
   const other = method === "GET" ? "POST" : "GET";
   const examples: Record<string, ExampleExchange> = {
@@ -236,7 +246,8 @@ function completeOperation(
     }
     const requests: JsonObject = {};
     for (const [name, exchange] of Object.entries(exchanges)) {
-      if (exchange.request !== undefined) requests[name] = { summary: exchange.summary, value: exchange.request };
+      if (exchange.request !== undefined)
+        requests[name] = { summary: exchange.summary, value: exchange.request };
     }
     if (Object.keys(requests).length > 0) requestMedia.examples = requests;
     requestBody.content = { [JSON_MEDIA_TYPE]: requestMedia };

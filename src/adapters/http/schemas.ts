@@ -19,7 +19,10 @@ const AddressEntry = Type.String({
   maxLength: MAX_ENTRY_LENGTH,
   description: "An IP address or CIDR; surrounding whitespace is ignored.",
 });
-const Count = Type.String({ pattern: DECIMAL_COUNT, description: "Exact count as a base-10 decimal string." });
+const Count = Type.String({
+  pattern: DECIMAL_COUNT,
+  description: "Exact count as a base-10 decimal string.",
+});
 const Family = Type.Union([Type.Literal("ipv4"), Type.Literal("ipv6")]);
 const CanonicalCidr = Type.String({ minLength: 1, maxLength: 64 });
 const Range = Type.Object(
@@ -128,6 +131,12 @@ export const ErrorResponse = Type.Object(
 );
 
 export const PublicIpResult = Type.Union([
-  Type.Object({ family: Type.Literal("ipv4"), ip: Type.String({ format: "ipv4" }) }, { additionalProperties: false }),
-  Type.Object({ family: Type.Literal("ipv6"), ip: Type.String({ format: "ipv6" }) }, { additionalProperties: false }),
+  Type.Object(
+    { family: Type.Literal("ipv4"), ip: Type.String({ format: "ipv4" }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { family: Type.Literal("ipv6"), ip: Type.String({ format: "ipv6" }) },
+    { additionalProperties: false },
+  ),
 ]);

@@ -95,11 +95,15 @@ export class ProxyAwareClientAddressSource implements ClientAddressSource {
     const peerText = this.peerOf(request);
     const peer = peerText === null ? null : parseHop(peerText);
     if (peer === null) return { ok: false, reason: "the connection has no socket address" };
-    if (this.trusted.prefixes.length === 0 || !this.trusted.contains(peer)) return { ok: true, address: peer };
+    if (this.trusted.prefixes.length === 0 || !this.trusted.contains(peer))
+      return { ok: true, address: peer };
 
     const hops = hopsOf(request, this.header);
     if (hops === null) {
-      return { ok: false, reason: `the trusted proxy sent no ${this.header === "forwarded" ? "Forwarded" : "X-Forwarded-For"} header` };
+      return {
+        ok: false,
+        reason: `the trusted proxy sent no ${this.header === "forwarded" ? "Forwarded" : "X-Forwarded-For"} header`,
+      };
     }
     if (hops.length > MAX_FORWARDED_HOPS) {
       return { ok: false, reason: `the forwarding header lists more than ${MAX_FORWARDED_HOPS} hops` };
@@ -107,11 +111,14 @@ export class ProxyAwareClientAddressSource implements ClientAddressSource {
     let leftmost: IpAddr | null = null;
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = parseHop(hops[i] ?? null);
-      if (hop === null) return { ok: false, reason: "the forwarding header has an entry that is not an IP address" };
+      if (hop === null)
+        return { ok: false, reason: "the forwarding header has an entry that is not an IP address" };
       if (!this.trusted.contains(hop)) return { ok: true, address: hop };
       leftmost = hop;
     }
     // Every hop is a trusted proxy: the request started inside the trusted network.
-    return leftmost === null ? { ok: false, reason: "the forwarding header is empty" } : { ok: true, address: leftmost };
+    return leftmost === null
+      ? { ok: false, reason: "the forwarding header is empty" }
+      : { ok: true, address: leftmost };
   }
 }

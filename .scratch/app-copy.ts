@@ -1,0 +1,158 @@
+/**
+ * Composition root: wires the inbound HTTP adapters to the domain and the outbound
+ * adapters given in `deps`, and applies the rules every endpoint shares (CONTRACT §1):
+ * 404/405/OPTIONS, body limits and media type, the error envelope, common headers, CORS,
+ * and one access-log line per request.
+ */
+import { Elysia } from "elysia";
+import { certificateRoutes } from "../src/adapters/http/certificates.ts";
+import { cidrRoutes } from "../src/adapters/http/cidr.ts";
+import { docsRoutes } from "../src/adapters/http/docs.ts";
+import { envelopeOf, INTERNAL_ERROR, issuesFromSchemaFailures, STATUS_OF, type SchemaFailure } from "../src/adapters/http/errors.ts";
+import { healthRoutes } from "../src/adapters/http/health.ts";
+import { readJsonBody } from "../src/adapters/http/json-body.ts";
+import { publicIpRoutes } from "../src/adapters/http/public-ip.ts";
+import type { Logger } from "../src/adapters/system/logger.ts";
+import { DomainError } from "../src/domain/errors.ts";
+import type { CertificateDecoder, ClientAddressSource, Clock, SignatureVerifier } from "../src/domain/ports.ts";
+
+/** Who may call the API from a browser on another origin (CONTRACT §1.3). */
+export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> } | { kind: "off" };
+
+/** Everything the application needs from the outside world. */
+export interface AppDeps {
+  logger: Logger;
+  cors: CorsPolicy;
+  clientAddress: ClientAddressSource;
+  clock: Clock;
+  decoder: CertificateDecoder;
+  verifier: SignatureVerifier;
+  /** Makes a fresh request id; injectable for deterministic tests. */
+  newRequestId?: () => string;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+/** Paths whose responses, success or error, must never be cached. */
+const NO_STORE_PATHS = new Set(["/v1/certificate-bundle", "/v1/public-ip"]);
+const PREFLIGHT_ALLOW_HEADERS = "Content-Type, X-Request-Id";
+const PREFLIGHT_MAX_AGE = "86400";
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
+}
+
+function statusNumber(status: unknown): number {
+  return typeof status === "number" ? status : 200;
+}
+
+/**
+ * Builds the whole application. Tests call `buildApp(fakes).handle(new Request(...))`;
+ * `main.ts` builds it with real adapters and listens.
+ */
+export function buildApp(deps: AppDeps) {
+  const newRequestId = deps.newRequestId ?? (() => crypto.randomUUID());
+  const startedAt = new WeakMap<Request, number>();
+  /** Known path → allowed methods; filled once the routes are mounted. */
+  const allowed = new Map<string, string[]>();
+
+  const corsHeaders = (request: Request, headers: Record<string, string | number>): void => {
+    const policy = deps.cors;
+    if (policy.kind === "any") headers["access-control-allow-origin"] = "*";
+    else if (policy.kind === "list") {
+      headers.vary = "Origin";
+      const origin = request.headers.get("origin");
+      if (origin !== null && policy.origins.has(origin)) headers["access-control-allow-origin"] = origin;
+    }
+  };
+
+  const fail = (error: DomainError, set: { status?: unknown; headers: Record<string, string | number> }) => {
+    set.status = STATUS_OF[error.code];
+    set.headers["content-type"] = "application/json";
+    return envelopeOf(error);
+  };
+
+  const app = new Elysia({ normalize: false }).onError(({ error }) => { console.log("DEBUG", error); })
+    .onRequest(({ request, set }) => {
+      startedAt.set(request, performance.now());
+      const given = request.headers.get("x-request-id");
+      const headers = set.headers;
+      headers["x-request-id"] = given !== null && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
+      headers["x-content-type-options"] = "nosniff";
+      corsHeaders(request, headers);
+      const path = pathOf(request.url);
+      if (NO_STORE_PATHS.has(path)) headers["cache-control"] = "no-store";
+      if (request.method === "OPTIONS") {
+        const methods = allowed.get(path);
+        if (methods === undefined) return; // unknown path: 404 below
+        headers.allow = [...methods, "OPTIONS"].join(", ");
+        if (deps.cors.kind !== "off") {
+          headers["access-control-allow-methods"] = headers.allow;
+          headers["access-control-allow-headers"] = PREFLIGHT_ALLOW_HEADERS;
+          headers["access-control-max-age"] = PREFLIGHT_MAX_AGE;
+        }
+        set.status = 204;
+        return new Response(null, { status: 204, headers: headers as Record<string, string> });
+      }
+    })
+    .onParse(({ request }) => readJsonBody(request))
+    .onError(({ code, error, request, set }) => {
+      if (error instanceof DomainError) return fail(error, set);
+      if (code === "PARSE" && error.cause instanceof DomainError) return fail(error.cause, set);
+      if (code === "VALIDATION" && error.type !== "response") {
+        const failures = (error.all as SchemaFailure[] | undefined) ?? [];
+        const issues = issuesFromSchemaFailures(failures);
+        const message =
+          issues.length === 1 && issues[0] ? issues[0].message : `The request has ${issues.length} invalid values.`;
+        return fail(new DomainError("INVALID_INPUT", message, issues), set);
+      }
+      if (code === "NOT_FOUND") {
+        const path = pathOf(request.url);
+        const methods = allowed.get(path);
+        if (methods === undefined) {
+          return fail(new DomainError("NOT_FOUND", `No endpoint exists at ${path}.`), set);
+        }
+        set.headers.allow = [...methods, "OPTIONS"].join(", ");
+        return fail(
+          new DomainError("METHOD_NOT_ALLOWED", `${path} does not accept ${request.method}; use ${methods.join(" or ")}.`),
+          set,
+        );
+      }
+      deps.logger.log({
+        level: "error",
+        msg: code === "VALIDATION" ? "response failed its own schema" : "unexpected error",
+        requestId: String(set.headers["x-request-id"] ?? ""),
+        errorName: error instanceof Error ? error.name : typeof error,
+      });
+      return fail(INTERNAL_ERROR, set);
+    })
+    .onAfterResponse(({ request, set, route }) => {
+      const start = startedAt.get(request);
+      deps.logger.log({
+        level: "info",
+        msg: "request",
+        requestId: String(set.headers["x-request-id"] ?? ""),
+        method: request.method,
+        route: route || null,
+        status: statusNumber(set.status),
+        durationMs: start === undefined ? 0 : Math.round((performance.now() - start) * 1000) / 1000,
+      });
+    })
+    .use(healthRoutes())
+    .use(cidrRoutes())
+    .use(publicIpRoutes(deps.clientAddress))
+    .use(certificateRoutes({ clock: deps.clock, decoder: deps.decoder, verifier: deps.verifier }))
+    .use(docsRoutes());
+
+  for (const route of app.routes) {
+    const methods = allowed.get(route.path) ?? [];
+    if (!methods.includes(route.method)) methods.push(route.method);
+    if (route.method === "GET" && !methods.includes("HEAD")) methods.push("HEAD");
+    allowed.set(route.path, methods);
+  }
+  return app;
+}
+
+export type App = ReturnType<typeof buildApp>;

@@ -1,0 +1,10 @@
+import { testApp, call } from "../tests/http/helpers.ts";
+import { fixedClientAddress } from "../tests/fakes/client-address.ts";
+import { parseAddr } from "../src/domain/ip/addr.ts";
+const p = parseAddr("2001:db8::7"); console.log(p.ok && p.value.toString());
+const { app } = testApp({ clientAddress: fixedClientAddress("2001:db8::7") });
+const r = await call(app, "GET", "/v1/public-ip");
+console.log(r.status, await r.text());
+const { app: app2, logger } = testApp({ clientAddress: { clientAddress: () => { throw new TypeError("x"); } } });
+const r2 = await call(app2, "GET", "/v1/public-ip");
+console.log(r2.status, await r2.text());
