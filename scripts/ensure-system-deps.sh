@@ -3,6 +3,8 @@
 #   openssl          generates the certificate fixtures and is the oracle for certificate fields
 #   ca-certificates  its mozilla/ folder: every root must parse and self-verify
 #   python3          its ipaddress module is the independent oracle for CIDR results
+#   chromium         the real browser that tests the Swagger UI page (tests/browser)
+#   curl             runs the examples of docs/api.md (tests/docs/api-examples.test.ts)
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
 set -euo pipefail
@@ -10,6 +12,8 @@ missing=()
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 [[ -d /usr/share/ca-certificates/mozilla ]] || missing+=(ca-certificates)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+[[ -x /usr/bin/chromium ]] || missing+=(chromium)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
   for pkg in $EXTRA_SYSTEM_PACKAGES; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

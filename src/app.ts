@@ -12,12 +12,13 @@ import {
   envelopeOf,
   INTERNAL_ERROR,
   issuesFromSchemaFailures,
-  type SchemaFailure,
   STATUS_OF,
+  schemaFailuresOf,
 } from "./adapters/http/errors.ts";
 import { healthRoutes } from "./adapters/http/health.ts";
 import { readJsonBody } from "./adapters/http/json-body.ts";
 import { publicIpRoutes } from "./adapters/http/public-ip.ts";
+import { clientKey, type RateLimiter } from "./adapters/http/rate-limit.ts";
 import type { Logger } from "./adapters/system/logger.ts";
 import { DomainError } from "./domain/errors.ts";
 import type { CertificateDecoder, ClientAddressSource, Clock, SignatureVerifier } from "./domain/ports.ts";
@@ -35,6 +36,8 @@ export interface AppDeps {
   verifier: SignatureVerifier;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
+  /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
+  rateLimiter?: RateLimiter | null;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -42,6 +45,8 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 const NO_STORE_PATHS = new Set(["/v1/certificate-bundle", "/v1/public-ip"]);
 const PREFLIGHT_ALLOW_HEADERS = "Content-Type, X-Request-Id";
 const PREFLIGHT_MAX_AGE = "86400";
+/** Never rate limited: a platform probing once a second must not be refused (ADR 0006). */
+const HEALTH_PATH = "/v1/health";
 
 function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
@@ -61,8 +66,22 @@ function statusNumber(status: unknown): number {
 export function buildApp(deps: AppDeps) {
   const newRequestId = deps.newRequestId ?? (() => crypto.randomUUID());
   const startedAt = new WeakMap<Request, number>();
-  /** Known path → allowed methods; filled once the routes are mounted. */
+  /** Known path → allowed methods; filled once the routes are mounted (and again if one is added). */
   const allowed = new Map<string, string[]>();
+  let routes: () => readonly { path: string; method: string }[] = () => [];
+  let routeCount = -1;
+  const refreshAllowed = (): void => {
+    const all = routes();
+    if (all.length === routeCount) return;
+    routeCount = all.length;
+    allowed.clear();
+    for (const route of all) {
+      const methods = allowed.get(route.path) ?? [];
+      if (!methods.includes(route.method)) methods.push(route.method);
+      if (route.method === "GET" && !methods.includes("HEAD")) methods.push("HEAD");
+      allowed.set(route.path, methods);
+    }
+  };
 
   const corsHeaders = (request: Request, headers: Record<string, string | number>): void => {
     const policy = deps.cors;
@@ -72,6 +91,19 @@ export function buildApp(deps: AppDeps) {
       const origin = request.headers.get("origin");
       if (origin !== null && policy.origins.has(origin)) headers["access-control-allow-origin"] = origin;
     }
+  };
+
+  const methodNotAllowed = (
+    path: string,
+    method: string,
+    methods: readonly string[],
+    headers: Record<string, string | number>,
+  ): DomainError => {
+    headers.allow = [...methods, "OPTIONS"].join(", ");
+    return new DomainError(
+      "METHOD_NOT_ALLOWED",
+      `${path} does not accept ${method}; use ${methods.join(" or ")}.`,
+    );
   };
 
   const fail = (error: DomainError, set: { status?: unknown; headers: Record<string, string | number> }) => {
@@ -90,9 +122,23 @@ export function buildApp(deps: AppDeps) {
       corsHeaders(request, headers);
       const path = pathOf(request.url);
       if (NO_STORE_PATHS.has(path)) headers["cache-control"] = "no-store";
+      const limiter = deps.rateLimiter;
+      if (limiter && path !== HEALTH_PATH) {
+        const decision = limiter.take(clientKey(deps.clientAddress.clientAddress(request)));
+        if (!decision.ok) {
+          headers["retry-after"] = String(decision.retryAfterSeconds);
+          throw new DomainError(
+            "RATE_LIMITED",
+            `Too many requests from this address: the limit is ${limiter.perMinute} per minute; retry after ${decision.retryAfterSeconds} s.`,
+          );
+        }
+      }
+      // Paths are exact (no trailing-slash or case aliases), and a known path answers only its
+      // methods: decided here, for every method, so no alias escapes the rules above.
+      refreshAllowed();
+      const methods = allowed.get(path);
+      if (methods === undefined) throw new DomainError("NOT_FOUND", `No endpoint exists at ${path}.`);
       if (request.method === "OPTIONS") {
-        const methods = allowed.get(path);
-        if (methods === undefined) return; // unknown path: 404 below
         headers.allow = [...methods, "OPTIONS"].join(", ");
         if (deps.cors.kind !== "off") {
           headers["access-control-allow-methods"] = headers.allow;
@@ -102,13 +148,14 @@ export function buildApp(deps: AppDeps) {
         set.status = 204;
         return new Response(null, { status: 204, headers: headers as Record<string, string> });
       }
+      if (!methods.includes(request.method)) throw methodNotAllowed(path, request.method, methods, headers);
     })
     .onParse(({ request }) => readJsonBody(request))
     .onError(({ code, error, request, set }) => {
       if (error instanceof DomainError) return fail(error, set);
       if (code === "PARSE" && error.cause instanceof DomainError) return fail(error.cause, set);
       if (code === "VALIDATION" && error.type !== "response") {
-        const failures = (error.all as SchemaFailure[] | undefined) ?? [];
+        const failures = schemaFailuresOf(error);
         const issues = issuesFromSchemaFailures(failures);
         const message =
           issues.length === 1 && issues[0]
@@ -122,14 +169,7 @@ export function buildApp(deps: AppDeps) {
         if (methods === undefined) {
           return fail(new DomainError("NOT_FOUND", `No endpoint exists at ${path}.`), set);
         }
-        set.headers.allow = [...methods, "OPTIONS"].join(", ");
-        return fail(
-          new DomainError(
-            "METHOD_NOT_ALLOWED",
-            `${path} does not accept ${request.method}; use ${methods.join(" or ")}.`,
-          ),
-          set,
-        );
+        return fail(methodNotAllowed(path, request.method, methods, set.headers), set);
       }
       deps.logger.log({
         level: "error",
@@ -157,12 +197,8 @@ export function buildApp(deps: AppDeps) {
     .use(certificateRoutes({ clock: deps.clock, decoder: deps.decoder, verifier: deps.verifier }))
     .use(docsRoutes());
 
-  for (const route of app.routes) {
-    const methods = allowed.get(route.path) ?? [];
-    if (!methods.includes(route.method)) methods.push(route.method);
-    if (route.method === "GET" && !methods.includes("HEAD")) methods.push("HEAD");
-    allowed.set(route.path, methods);
-  }
+  routes = () => app.routes;
+  refreshAllowed();
   return app;
 }
 

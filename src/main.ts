@@ -1,32 +1,61 @@
 /**
  * The process entry point: the only module that reads the environment, builds the real
  * adapters and listens. Exit codes: 0 after a graceful stop, 2 for bad configuration.
+ * WORKERS > 1 makes this process a supervisor of N worker copies of itself (supervisor.ts);
+ * `healthcheck` as the first argument probes a running server instead (healthcheck.ts).
  */
-import { PkijsCertificateDecoder } from "./adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "./adapters/crypto/verifier.ts";
+import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
-import { systemClock } from "./adapters/system/clock.ts";
+import { probeHealth } from "./adapters/system/healthcheck.ts";
 import { createJsonLogger } from "./adapters/system/logger.ts";
+import {
+  isWorkerProcess,
+  pickFreePort,
+  reportReady,
+  selfCommand,
+  superviseWorkers,
+  watchParent,
+} from "./adapters/system/supervisor.ts";
 import { buildApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 
 /** Bun's own backstop; the 64 KiB API limit is enforced by the app with a proper envelope. */
 const TRANSPORT_BODY_LIMIT = 1024 * 1024;
 
-function readConfig(): Config {
+function readConfig(badConfigExitCode = 2): Config {
   try {
     return loadConfig(process.env, navigator.hardwareConcurrency);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`network-tools-api: configuration error: ${error.message}\n`);
-      process.exit(2);
+      process.exit(badConfigExitCode);
     }
     throw error;
   }
 }
 
+if (process.argv[2] === "healthcheck") {
+  const target = readConfig(1); // Docker reserves exit code 2 for health checks
+  process.exit(await probeHealth(target.host, target.port));
+}
+
 const config = readConfig();
 const logger = createJsonLogger(config.logLevel, (chunk) => process.stdout.write(chunk));
+const isWorker = isWorkerProcess(process.env);
+if (config.workers > 1 && !isWorker) {
+  process.exit(
+    await superviseWorkers({
+      workers: config.workers,
+      host: config.host,
+      port: config.port === 0 ? pickFreePort(config.host) : config.port,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      command: selfCommand(),
+      env: process.env,
+      logger,
+      output: process.stdout,
+    }),
+  );
+}
 const clientAddress = new ProxyAwareClientAddressSource(
   (request) => app.server?.requestIP(request)?.address ?? null,
   config.trustedProxies,
@@ -36,9 +65,7 @@ const app = buildApp({
   logger,
   cors: config.cors,
   clientAddress,
-  clock: systemClock,
-  decoder: new PkijsCertificateDecoder(),
-  verifier: new WebCryptoSignatureVerifier(),
+  ...realCertificateDeps(),
 });
 
 let stopping = false;
@@ -61,8 +88,17 @@ async function shutdown(signal: string): Promise<void> {
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
-app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: TRANSPORT_BODY_LIMIT });
+app.listen({
+  port: config.port,
+  hostname: config.host,
+  maxRequestBodySize: TRANSPORT_BODY_LIMIT,
+  ...(isWorker ? { reusePort: true } : {}),
+});
 const server = app.server;
 if (server === null) throw new Error("the HTTP server did not start");
-logger.log({ level: "info", msg: "listening", host: config.host, port: server.port });
+if (isWorker) {
+  logger.log({ level: "info", msg: "worker listening", pid: process.pid, port: server.port });
+  reportReady();
+  watchParent(() => void shutdown("supervisor gone"));
+} else logger.log({ level: "info", msg: "listening", host: config.host, port: server.port });
 logger.flush();

@@ -75,8 +75,14 @@ function tbsChildren(cert: Uint8Array): { tbs: Uint8Array[]; alg: Uint8Array; si
   const parsed = asn1js.fromBER(cert);
   if (parsed.offset === -1) throw new Error("not DER");
   const top = (parsed.result as asn1js.Sequence).valueBlock.value;
-  const tbs = (top[0] as asn1js.Sequence).valueBlock.value.map((b) => new Uint8Array(b.valueBeforeDecodeView));
-  return { tbs, alg: new Uint8Array(top[1]!.valueBeforeDecodeView), sig: new Uint8Array(top[2]!.valueBeforeDecodeView) };
+  const tbs = (top[0] as asn1js.Sequence).valueBlock.value.map(
+    (b) => new Uint8Array(b.valueBeforeDecodeView),
+  );
+  return {
+    tbs,
+    alg: new Uint8Array(top[1]!.valueBeforeDecodeView),
+    sig: new Uint8Array(top[2]!.valueBeforeDecodeView),
+  };
 }
 
 /** Index of the subject Name inside a v3 TBSCertificate (after [0] version). */
@@ -106,7 +112,10 @@ export function extension(type: string, value: Uint8Array, critical = false): Ui
 }
 
 /** `cert` with its TBS replaced piecewise: `edit` receives and returns the TBS children. */
-export function editTbs(cert: Uint8Array, edit: (tbs: Uint8Array[]) => Uint8Array[]): Uint8Array<ArrayBuffer> {
+export function editTbs(
+  cert: Uint8Array,
+  edit: (tbs: Uint8Array[]) => Uint8Array[],
+): Uint8Array<ArrayBuffer> {
   const { tbs, alg, sig } = tbsChildren(cert);
   return seq(seq(...edit(tbs)), alg, sig);
 }

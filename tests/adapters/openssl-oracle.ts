@@ -51,12 +51,21 @@ function parseDate(text: string): Date {
   return date;
 }
 
-/** Runs openssl on a PEM or DER certificate file and parses what it prints. */
-export async function opensslFacts(path: string, inform: "PEM" | "DER" = "PEM"): Promise<OpensslFacts> {
+/**
+ * Runs openssl on a PEM or DER certificate file and parses what it prints. With `brief`, one
+ * openssl run instead of three: `signatureAlgorithm` is "" and `commonNames` is empty.
+ */
+export async function opensslFacts(
+  path: string,
+  inform: "PEM" | "DER" = "PEM",
+  brief = false,
+): Promise<OpensslFacts> {
   const common = ["x509", "-inform", inform, "-in", path, "-noout"];
-  const [fields, text, names, pubkey] = await Promise.all([
+  const skip = Promise.resolve("");
+  const [fields, text, names] = await Promise.all([
     run([
       ...common,
+      "-pubkey",
       "-subject",
       "-issuer",
       "-serial",
@@ -68,13 +77,14 @@ export async function opensslFacts(path: string, inform: "PEM" | "DER" = "PEM"):
       "-nameopt",
       "RFC2253,-esc_msb",
     ]),
-    run([...common, "-text", "-certopt", "no_pubkey,no_sigdump,no_extensions"]),
-    run([...common, "-subject", "-nameopt", "utf8,sep_multiline,sname"]),
-    run([...common, "-pubkey"]),
+    brief ? skip : run([...common, "-text", "-certopt", "no_pubkey,no_sigdump,no_extensions"]),
+    brief ? skip : run([...common, "-subject", "-nameopt", "utf8,sep_multiline,sname"]),
   ]);
   const facts: Partial<OpensslFacts> = { extensions: new Map() };
   let current: OpensslExtension | null = null;
-  for (const line of fields.split("\n")) {
+  for (const line of fields
+    .replace(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/, "")
+    .split("\n")) {
     if (line.startsWith("    ") && current !== null) {
       current.lines.push(line.trim());
       continue;
@@ -103,7 +113,8 @@ export async function opensslFacts(path: string, inform: "PEM" | "DER" = "PEM"):
       if (part.startsWith("CN=")) facts.commonNames.push(part.slice(3));
     }
   }
-  const b64 = pubkey.replace(/-----[^-]+-----|\s/g, "");
+  const pem = /-----BEGIN PUBLIC KEY-----([\s\S]*?)-----END PUBLIC KEY-----/.exec(fields);
+  const b64 = (pem?.[1] ?? "").replace(/\s/g, "");
   facts.publicKeyHex = Buffer.from(b64, "base64").toString("hex");
   for (const k of ["subject", "issuer", "serial", "fingerprint", "notBefore", "notAfter"] as const) {
     if (facts[k] === undefined) throw new Error(`openssl printed no ${k} for ${path}`);
@@ -123,16 +134,37 @@ export async function opensslFactsForDer(der: Uint8Array): Promise<OpensslFacts>
   }
 }
 
-/** Maps `items` through `fn` with at most `limit` running at once, keeping order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const k = next++;
-      out[k] = await fn(items[k]!);
-    }
-  });
-  await Promise.all(workers);
-  return out;
+/** Whether `openssl x509` can load these DER bytes at all. */
+export async function opensslLoads(der: Uint8Array): Promise<boolean> {
+  const dir = mkdtempSync(join(tmpdir(), "oracle-"));
+  try {
+    const path = join(dir, "cert.der");
+    writeFileSync(path, der);
+    const proc = Bun.spawn(["openssl", "x509", "-inform", "DER", "-in", path, "-noout"], {
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    return (await proc.exited) === 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
+
+/** Runs at most `limit` tasks at once: `schedule(task)` resolves with the task's result when it has run. */
+export function limiter(limit: number): <R>(task: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async <R>(task: () => Promise<R>): Promise<R> => {
+    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+
+/** Generous per-test timeout for tests that wait on openssl processes (a loaded CI machine is slow). */
+export const ORACLE_TIMEOUT_MS = 60_000;

@@ -76,7 +76,11 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (tbsParts === null) return new Malformed("malformed certificate body");
   const sigOid = algorithmOid(buf, outerAlg);
   if (sigOid === null) return new Malformed("malformed signature algorithm");
-  if (!isUniversal(signature, TAG.BIT_STRING, false) || signature.end === signature.body || buf[signature.body]! > 7) {
+  if (
+    !isUniversal(signature, TAG.BIT_STRING, false) ||
+    signature.end === signature.body ||
+    buf[signature.body]! > 7
+  ) {
     return new Malformed("malformed signature value");
   }
 
@@ -228,8 +232,9 @@ function lastCommonName(buf: Uint8Array, name: Tlv): string | null {
 /** extnID → extnValue content (the OCTET STRING), rejecting malformed or repeated extensions. */
 function readExtensions(buf: Uint8Array, wrapper: Tlv): Map<string, Tlv> | Malformed {
   const inner = children(buf, wrapper);
+  // An empty list breaks RFC 5280's SIZE (1..MAX) but OpenSSL loads it: so does this.
   const list = inner?.length === 1 ? sequence(buf, inner[0]) : null;
-  if (list === null || list.length === 0) return new Malformed("malformed extensions");
+  if (list === null) return new Malformed("malformed extensions");
   const out = new Map<string, Tlv>();
   for (const extension of list) {
     const parts = sequence(buf, extension);
@@ -278,7 +283,7 @@ function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): SubjectA
     const body = extensionBody(buf, octets);
     return body === null ? null : sequence(buf, body);
   })();
-  if (names === null || names.length === 0) return bad;
+  if (names === null) return bad; // an empty list (against RFC 5280, accepted by OpenSSL) means no names
   const out: SubjectAltName[] = [];
   for (const gn of names) {
     if (gn.cls !== 2 || gn.tag > 8) return bad;
@@ -304,7 +309,8 @@ function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): SubjectA
       case 4: {
         const inner = gn.constructed ? children(buf, gn) : null;
         const name = inner?.length === 1 ? inner[0] : undefined;
-        const text = name !== undefined && isUniversal(name, TAG.SEQUENCE, true) ? formatName(buf, name) : null;
+        const text =
+          name !== undefined && isUniversal(name, TAG.SEQUENCE, true) ? formatName(buf, name) : null;
         if (text === null) return bad;
         out.push({ type, value: text });
         break;

@@ -48,9 +48,6 @@ function charWidth(tag: number): 0 | 1 | 2 | 4 | null {
     case 19: // PrintableString
     case 20: // T61String (read as Latin-1)
     case 22: // IA5String
-    case TAG.UTC_TIME:
-    case TAG.GENERALIZED_TIME:
-    case 26: // VisibleString
       return 1;
     case 30: // BMPString
       return 2;
@@ -88,13 +85,13 @@ function pushEscaped(out: number[], b: number, position: number): void {
   }
 }
 
+/** Appends a code point as UTF-8 (`validValue` has excluded surrogates and values past U+10FFFF). */
 function pushUtf8(out: number[], c: number, position: number): void {
   if (c < 0x80) pushEscaped(out, c, position);
   else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
   else if (c < 0x10000) {
-    if (c >= 0xd800 && c <= 0xdfff) return; // OpenSSL's UTF8_putc refuses surrogates: nothing is written
     out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-  } else if (c < 0x110000) {
+  } else {
     out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 0x3f), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
   }
 }
@@ -124,7 +121,11 @@ function pushValue(out: number[], buf: Uint8Array, value: Tlv, known: boolean): 
     } else if (width === 2) {
       pushUtf8(out, (buf[p]! << 8) | buf[p + 1]!, position);
     } else {
-      pushUtf8(out, ((buf[p]! << 24) | (buf[p + 1]! << 16) | (buf[p + 2]! << 8) | buf[p + 3]!) >>> 0, position);
+      pushUtf8(
+        out,
+        ((buf[p]! << 24) | (buf[p + 1]! << 16) | (buf[p + 2]! << 8) | buf[p + 3]!) >>> 0,
+        position,
+      );
     }
   }
 }
@@ -133,6 +134,46 @@ interface NameEntry {
   set: number;
   oid: string;
   value: Tlv;
+}
+
+/**
+ * Universal tags OpenSSL accepts as an attribute value (its ASN1_PRINTABLE: Numeric, Printable,
+ * T61, IA5, BIT STRING, Universal, BMP, UTF8String, SEQUENCE and the types it calls "unknown").
+ * A certificate with any other value type (OCTET STRING, VisibleString, a context tag…) does
+ * not load in OpenSSL, so it is not a certificate here either.
+ */
+const VALUE_TAGS = new Set([3, 7, 8, 9, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22, 28, 29, 30]);
+const STRING_TAGS = new Set([3, 12, 18, 19, 20, 22, 28, 30]);
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** OpenSSL converts every name string to UTF-8 when it loads a certificate; what fails that fails the load. */
+function validValue(buf: Uint8Array, v: Tlv): boolean {
+  if (v.cls !== UNIVERSAL || !VALUE_TAGS.has(v.tag)) return false;
+  if (v.tag === TAG.SEQUENCE) return v.constructed;
+  if (STRING_TAGS.has(v.tag) && v.constructed) return false;
+  const len = v.end - v.body;
+  if (v.tag === TAG.UTF8_STRING) {
+    try {
+      strictUtf8.decode(buf.subarray(v.body, v.end));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  if (v.tag === 30) {
+    if (len % 2 !== 0) return false;
+    for (let p = v.body; p < v.end; p += 2) if ((buf[p]! & 0xf8) === 0xd8) return false; // surrogates
+    return true;
+  }
+  if (v.tag === 28) {
+    if (len % 4 !== 0) return false;
+    for (let p = v.body; p < v.end; p += 4) {
+      const c = ((buf[p]! << 24) | (buf[p + 1]! << 16) | (buf[p + 2]! << 8) | buf[p + 3]!) >>> 0;
+      if (c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return false;
+    }
+  }
+  return true;
 }
 
 /** The attribute entries of a Name in encoding order, each with the index of its RDN; null when malformed. */
@@ -151,7 +192,7 @@ export function nameEntries(buf: Uint8Array, name: Tlv): NameEntry[] | null {
       const parts = children(buf, atv);
       if (parts === null || parts.length !== 2) return null;
       const oid = readOid(buf, parts[0]);
-      if (oid === null) return null;
+      if (oid === null || !validValue(buf, parts[1]!)) return null;
       entries.push({ set, oid, value: parts[1]! });
     }
   }

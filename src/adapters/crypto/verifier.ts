@@ -117,12 +117,8 @@ const unsupported = (reason: string): SignatureCheck => ({ outcome: "unsupported
 const FAILED: SignatureCheck = { outcome: "failed" };
 const VERIFIED: SignatureCheck = { outcome: "verified" };
 
-/** Imported keys are kept by algorithm and SPKI, up to this many (oldest dropped first). */
-const KEY_CACHE_SIZE = 256;
-
+/** Stateless: one instance can serve every request. */
 export class WebCryptoSignatureVerifier implements SignatureVerifier {
-  private readonly keys = new Map<string, Promise<CryptoKey>>();
-
   async verify(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
     try {
       return await this.check(child, issuer);
@@ -152,34 +148,16 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
       return FAILED;
     }
 
+    // Importing is cheap (a few microseconds on Bun, measured), so keys are not cached.
+    const spki = key.oid === OID_RSASSA_PSS ? asRsaEncryption(key) : key.buf;
     let cryptoKey: CryptoKey;
     try {
-      cryptoKey = await this.importKey(plan, key, issuer.publicKeyKey);
+      cryptoKey = await crypto.subtle.importKey("spki", spki, importParams(plan), false, ["verify"]);
     } catch {
       return unavailable("the issuer public key could not be imported");
     }
     const ok = await crypto.subtle.verify(verifyParams(plan), cryptoKey, data, signed.tbs);
     return ok ? VERIFIED : FAILED;
-  }
-
-  private importKey(plan: Plan, key: KeyInfo, publicKeyKey: string): Promise<CryptoKey> {
-    const algorithm = importParams(plan);
-    const cacheKey = `${plan.kind} ${"hash" in algorithm ? algorithm.hash : ""} ${publicKeyKey}`;
-    const cached = this.keys.get(cacheKey);
-    if (cached !== undefined) {
-      this.keys.delete(cacheKey);
-      this.keys.set(cacheKey, cached);
-      return cached;
-    }
-    const spki = key.oid === OID_RSASSA_PSS ? asRsaEncryption(key) : key.buf;
-    const pending = crypto.subtle.importKey("spki", spki, algorithm, false, ["verify"]);
-    pending.catch(() => this.keys.delete(cacheKey));
-    this.keys.set(cacheKey, pending);
-    if (this.keys.size > KEY_CACHE_SIZE) {
-      const oldest = this.keys.keys().next().value;
-      if (oldest !== undefined) this.keys.delete(oldest);
-    }
-    return pending;
   }
 }
 
@@ -288,7 +266,12 @@ function signedParts(der: Uint8Array): SignedParts | null {
   if (tbsParts === null) return null;
   const inner = isContext(tbsParts[0], 0, true) ? tbsParts[2] : tbsParts[1];
   const alg = algorithm(buf, outer);
-  if (alg === null || inner === undefined || !isUniversal(sig, TAG.BIT_STRING, false) || sig.end === sig.body) {
+  if (
+    alg === null ||
+    inner === undefined ||
+    !isUniversal(sig, TAG.BIT_STRING, false) ||
+    sig.end === sig.body
+  ) {
     return null;
   }
   return {
@@ -320,7 +303,23 @@ function keyInfo(hex: string): KeyInfo | null {
  * while an RSASSA-PSS key (RFC 4055) carries the same RSAPublicKey under id-RSASSA-PSS.
  */
 function asRsaEncryption(key: KeyInfo): Uint8Array<ArrayBuffer> {
-  const algId = Uint8Array.of(0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00);
+  const algId = Uint8Array.of(
+    0x30,
+    0x0d,
+    0x06,
+    0x09,
+    0x2a,
+    0x86,
+    0x48,
+    0x86,
+    0xf7,
+    0x0d,
+    0x01,
+    0x01,
+    0x01,
+    0x05,
+    0x00,
+  );
   const bits = key.buf.subarray(key.key.start, key.key.end);
   return derSequence([algId, bits]);
 }

@@ -8,12 +8,26 @@
  * The docs routes are hidden from the document and follow the common HTTP rules
  * (404, 405 with Allow, request id, nosniff) like every other route.
  */
-import { openapi } from "@elysiajs/openapi";
+import { FormatRegistry } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import { completeDocument, type OpenApiDocument } from "./openapi-document.ts";
 import { OPERATION_DOCS } from "./openapi-operations.ts";
+
+/**
+ * @elysiajs/openapi 1.4.16 bundles @sinclair/typemap, which on import re-registers TypeBox's
+ * global string formats (ipv4, ipv6, email, uuid, date …) with checks that throw a TypeError,
+ * so any schema using them (PublicIpResult does) fails validation with a 500. The plugin is
+ * therefore imported here, after Elysia has registered its formats, and the registry is put
+ * back exactly as it was: loading the docs changes no validation.
+ */
+const formatsBefore = new Map(FormatRegistry.Entries());
+const { openapi } = await import("@elysiajs/openapi");
+for (const name of [...FormatRegistry.Entries().keys()]) {
+  if (!formatsBefore.has(name)) FormatRegistry.Delete(name);
+}
+for (const [name, check] of formatsBefore) FormatRegistry.Set(name, check);
 
 export const DOCS_PAGE_PATH = "/docs";
 export const DOCS_JSON_PATH = "/docs/json";

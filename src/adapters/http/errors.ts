@@ -63,6 +63,25 @@ export interface SchemaFailure {
   value?: unknown;
 }
 
+/** Most schema failures read from one validation error; a 64 KiB body cannot hold more values. */
+const MAX_SCHEMA_FAILURES = 100_000;
+
+/**
+ * Every schema failure of an Elysia validation error. Elysia's own `error.all` stops at 64, which
+ * would make the envelope claim "64 invalid values" for a list of 20000 bad entries; the
+ * validator's iterator gives them all, so the envelope can count what it leaves out (CONTRACT §1.1).
+ */
+export function schemaFailuresOf(error: { validator?: unknown; value?: unknown; all?: unknown }): SchemaFailure[] {
+  const validator = error.validator as { Errors?: (value: unknown) => Iterable<SchemaFailure> } | undefined;
+  if (typeof validator?.Errors !== "function") return (error.all as SchemaFailure[] | undefined) ?? [];
+  const failures: SchemaFailure[] = [];
+  for (const failure of validator.Errors(error.value)) {
+    failures.push(failure);
+    if (failures.length >= MAX_SCHEMA_FAILURES) break;
+  }
+  return failures;
+}
+
 /** Converts a JSON Pointer (`/inputs/3`) into an issue path (`["inputs", 3]`). */
 export function pointerToPath(pointer: string): (string | number)[] {
   if (pointer === "") return [];
@@ -99,7 +118,11 @@ export function issuesFromSchemaFailures(failures: readonly SchemaFailure[]): Is
     const key = `${failure.path}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    issues.push({ message, path, ...legacyLocators(path) });
+    // Spec part 7: path elements are non-empty strings. An empty field name ("") cannot be
+    // named in a path, so the issue points at the object that holds it.
+    const empty = path.indexOf("");
+    const issuePath = empty === -1 ? path : path.slice(0, empty);
+    issues.push({ message, path: issuePath, ...legacyLocators(issuePath) });
   }
   return issues;
 }

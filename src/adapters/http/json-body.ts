@@ -4,10 +4,19 @@
  * anything is read; a body without one is read up to the limit first, so an oversized body is
  * a 413 whatever its media type. Failures are DomainErrors.
  */
-import { DomainError } from "../../domain/errors.ts";
+import { DomainError, invalidInput } from "../../domain/errors.ts";
 import { MAX_BODY_BYTES } from "../../domain/limits.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Deepest nesting of arrays and objects accepted in a body. No request of this API nests more
+ * than two levels (`{"inputs":[…]}`); the cap keeps pathological bodies (a 64 KiB body holds
+ * 32768 levels) away from code that recurses or re-serializes the value — Elysia's validation
+ * error stringifies the whole value with indentation, which is quadratic in the depth and
+ * overflows the stack on deep input.
+ */
+export const MAX_JSON_DEPTH = 32;
 
 const tooLarge = (): DomainError =>
   new DomainError(
@@ -69,9 +78,11 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw new DomainError("INVALID_JSON", "The request body is not valid UTF-8.");
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
+    // A SyntaxError, or a RangeError should the parser run out of stack: either way not JSON we take.
     throw new DomainError(
       "INVALID_JSON",
       text.trim() === ""
@@ -79,4 +90,28 @@ export async function readJsonBody(request: Request): Promise<unknown> {
         : "The request body is not valid JSON.",
     );
   }
+  if (nestingExceeds(value, MAX_JSON_DEPTH)) {
+    throw invalidInput([
+      {
+        message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs more than 2.`,
+        path: [],
+      },
+    ]);
+  }
+  return value;
+}
+
+/** Whether `value` nests arrays/objects deeper than `limit`; iterative, so any depth is safe. */
+export function nestingExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= limit) return true;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

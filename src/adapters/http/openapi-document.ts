@@ -45,6 +45,8 @@ export interface OperationDoc {
   errors?: Partial<Record<number, ErrorCode[]>>;
   /** Responses carry `Cache-Control: no-store`, errors included. */
   noStore?: boolean;
+  /** Exempt from the optional per-client rate limit (the health probe). */
+  notRateLimited?: boolean;
   /** A text/plain representation of the 200 response, chosen by `Accept`. */
   text?: { description: string; schema: JsonObject };
   /** `Vary: Accept` on the 200 response. */
@@ -85,7 +87,8 @@ const CODE_CONDITIONS: Record<ErrorCode, string> = {
   NOT_FOUND: "no endpoint exists at the path",
   CLIENT_IP_UNAVAILABLE:
     "no client address can be observed: the connection has no socket address, or a trusted proxy sent no usable forwarding header",
-  RATE_LIMITED: "the client's request budget is spent; retry after `Retry-After` seconds",
+  RATE_LIMITED:
+    "only when the operator sets RATE_LIMIT_PER_MINUTE: this client address has used its requests for now; retry after `Retry-After` seconds",
   INTERNAL_ERROR: "an unexpected failure; the message is generic and the server keeps serving",
 };
 
@@ -110,6 +113,11 @@ const HEADERS: JsonObject = {
     required: true,
     schema: { type: "string", const: "no-store" },
   },
+  "Retry-After": {
+    description: "Whole seconds until the client may send its next request.",
+    required: true,
+    schema: { type: "string", pattern: "^[1-9][0-9]*$" },
+  },
   Vary: {
     description: "The representation depends on the `Accept` request header.",
     required: true,
@@ -120,6 +128,24 @@ const HEADERS: JsonObject = {
 /** A TypeBox schema as plain JSON Schema (its symbol-keyed metadata dropped). */
 function jsonSchemaOf(schema: unknown): JsonObject {
   return JSON.parse(JSON.stringify(schema)) as JsonObject;
+}
+
+/**
+ * The plugin turns a union of literals into `{type: "string", enum}` and then folds a
+ * `| null` alternative into `type: [..., "null"]`, leaving null out of the enum: such a schema
+ * would reject the nulls the route really sends (`selfSignature`). Puts null back in the enum.
+ */
+function repairNullableEnums(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) repairNullableEnums(item);
+    return;
+  }
+  if (value === null || typeof value !== "object") return;
+  const schema = value as JsonObject;
+  if (Array.isArray(schema.type) && schema.type.includes("null") && Array.isArray(schema.enum)) {
+    if (!schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  }
+  for (const child of Object.values(schema)) repairNullableEnums(child);
 }
 
 /** Every error status of an operation with the codes it can carry there, in status order. */
@@ -142,6 +168,7 @@ export function errorCodesOf(hasBody: boolean, doc: OperationDoc | undefined): M
     }
   }
   add("METHOD_NOT_ALLOWED");
+  if (!doc?.notRateLimited) add("RATE_LIMITED");
   add("INTERNAL_ERROR");
   for (const [status, extra] of Object.entries(doc?.errors ?? {})) {
     for (const code of extra ?? []) {
@@ -159,6 +186,7 @@ export function commonExamples(
   method: string,
   path: string,
   hasBody: boolean,
+  rateLimited: boolean,
 ): Record<string, ExampleExchange> {
   const allowed = method === "GET" ? "GET or HEAD" : method;
   const other = method === "GET" ? "POST" : "GET";
@@ -170,6 +198,20 @@ export function commonExamples(
         error: { code: "METHOD_NOT_ALLOWED", message: `${path} does not accept ${other}; use ${allowed}.` },
       },
     },
+    ...(rateLimited
+      ? {
+          rateLimited: {
+            summary: "Over RATE_LIMIT_PER_MINUTE=60",
+            status: 429,
+            response: {
+              error: {
+                code: "RATE_LIMITED",
+                message: "Too many requests from this address: the limit is 60 per minute; retry after 1 s.",
+              },
+            },
+          },
+        }
+      : {}),
     internalError: {
       summary: "Unexpected failure",
       status: 500,
@@ -236,7 +278,10 @@ function completeOperation(
   const requestBody = operation.requestBody as { content?: Record<string, JsonObject> } | undefined;
   const requestMedia = requestBody?.content?.[JSON_MEDIA_TYPE];
   const hasBody = requestMedia !== undefined;
-  const exchanges = { ...commonExamples(method, path, hasBody), ...doc?.examples };
+  // The operation's own examples first (Swagger UI shows the first), then the common ones.
+  const exchanges: Record<string, ExampleExchange> = { ...doc?.examples };
+  for (const [name, exchange] of Object.entries(commonExamples(method, path, hasBody, !doc?.notRateLimited)))
+    exchanges[name] ??= exchange;
   if (doc !== undefined) operation.operationId = doc.operationId;
 
   if (requestBody !== undefined && requestMedia !== undefined) {
@@ -284,13 +329,22 @@ function completeOperation(
     const examples = examplesFor(exchanges, status, JSON_MEDIA_TYPE);
     completed[String(status)] = {
       description: describeErrors(status, codes),
-      headers: { ...common(), ...(status === 405 ? { Allow: ref("headers", "Allow") } : {}) },
+      headers: {
+        ...common(),
+        ...(status === 405 ? { Allow: ref("headers", "Allow") } : {}),
+        ...(status === 429 ? { "Retry-After": ref("headers", "Retry-After") } : {}),
+      },
       content: {
         [JSON_MEDIA_TYPE]: {
           schema: {
             allOf: [
               ref("schemas", ERROR_COMPONENT),
-              { properties: { error: { properties: { code: { enum: codes } } } } },
+              {
+                type: "object",
+                properties: {
+                  error: { type: "object", properties: { code: { type: "string", enum: codes } } },
+                },
+              },
             ],
           },
           ...(examples === undefined ? {} : { examples }),
@@ -317,6 +371,7 @@ export function completeDocument(generated: OpenApiDocument, operations: Operati
       completeOperation(operation, verb, path, operations[`${verb} ${path}`], schemas);
     }
   }
+  repairNullableEnums(schemas);
   const errorResponse = jsonSchemaOf(ErrorResponse);
   errorResponse.description =
     "The one error envelope of every operation: `error.code` says what went wrong, `error.message` is one human sentence, `error.issues` (validation errors) locates each problem.";

@@ -6,6 +6,7 @@
  * fails until it has one).
  */
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
+import { certificateBundleDoc } from "./certificate-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 
 const health: OperationDoc = {
@@ -13,6 +14,7 @@ const health: OperationDoc = {
   resultSchema: "HealthResult",
   resultDescription:
     "The service is up. Nothing else is checked, so it is cheap enough for a one-second probe.",
+  notRateLimited: true,
   examples: { ok: { summary: "Up", status: 200, response: { status: "ok" } } },
 };
 
@@ -324,7 +326,8 @@ const publicIp: OperationDoc = {
       response: {
         error: {
           code: "CLIENT_IP_UNAVAILABLE",
-          message: "REPLACE",
+          message:
+            "The client's address could not be observed: the trusted proxy sent no X-Forwarded-For header.",
         },
       },
     },
@@ -338,4 +341,5 @@ export const OPERATION_DOCS: OperationDocs = {
   "POST /v1/cidr-subtract": cidrSubtract,
   "POST /v1/range-to-cidrs": rangeToCidrs,
   "GET /v1/public-ip": publicIp,
+  "POST /v1/certificate-bundle": certificateBundleDoc,
 };

@@ -21,6 +21,12 @@ export interface LogRecord {
   /** Listening address, on the start-up line. */
   host?: string;
   port?: number;
+  /** Worker supervision (WORKERS > 1): the worker's process id, how it ended, the restart delay. */
+  pid?: number;
+  workers?: number;
+  exitCode?: number | null;
+  signal?: string | null;
+  restartInMs?: number;
 }
 
 export interface Logger {

@@ -2,7 +2,7 @@
  * cidr-cover (spec §2.2, §2.3, §4.1): the smallest single CIDR that contains every input.
  */
 import type { Issue } from "../errors.ts";
-import { IpPrefix } from "../ip/prefix.ts";
+import { formatPrefixes, IpPrefix } from "../ip/prefix.ts";
 import { countAddresses, IpRange, mergeRanges } from "../ip/range.ts";
 import { commonPrefixLength } from "../ip/u128.ts";
 import { MAX_COVER_INPUTS } from "../limits.ts";
@@ -56,14 +56,7 @@ export function coverCidrs(inputs: readonly string[]): CidrCoverResult {
     });
   }
 
-  const normalizedInputs = new Array<string>(prefixes.length);
-  const ranges = new Array<IpRange>(prefixes.length);
-  for (let i = 0; i < prefixes.length; i++) {
-    const p = prefixes[i]!;
-    normalizedInputs[i] = p.toString();
-    ranges[i] = IpRange.ofPrefix(p);
-  }
-  const union = mergeRanges(ranges);
+  const union = mergeRanges(prefixes.map(IpRange.ofPrefix));
   const low = union[0]!.first;
   const high = union[union.length - 1]!.last;
   const cidr = IpPrefix.from(low, commonPrefixLength(low, high) - (128 - low.bitLength));
@@ -71,7 +64,7 @@ export function coverCidrs(inputs: readonly string[]): CidrCoverResult {
   const covered = cidr.addressCount();
   return {
     family: familyName(low.family),
-    normalizedInputs,
+    normalizedInputs: formatPrefixes(prefixes),
     cidr: cidr.toString(),
     range: { first: cidr.first.toString(), last: cidr.last.toString() },
     inputAddressCount: input.toString(),

@@ -4,7 +4,8 @@
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpAddr, parseAddr, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
-import { IpRange } from "../ip/range.ts";
+import { IpRange, splitRange } from "../ip/range.ts";
+import { TextBatch } from "../ip/text.ts";
 import { entryBoundsProblem, type FamilyName, familyName, invalidEntries, issueAt, mixedFamilies } from "./entries.ts";
 
 /** The result of range-to-cidrs, field for field and in the order of spec §2.7. */
@@ -42,7 +43,12 @@ export function rangeToCidrs(start: string, end: string): RangeToCidrsResult {
     throw new DomainError("INVALID_INPUT", message, [issueAt(message, { path: ["start"], field: "start" })]);
   }
   const range = IpRange.of(first, last);
-  const cidrs = range.prefixes().map(String);
+  const batch = new TextBatch();
+  splitRange(range, (w0, w1, w2, w3, bits) => {
+    batch.add(first.family, w0, w1, w2, w3, bits);
+    return true;
+  });
+  const cidrs = batch.toStrings();
   return {
     family: familyName(first.family),
     range: { first: first.toString(), last: last.toString() },

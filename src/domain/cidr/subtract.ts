@@ -3,8 +3,9 @@
  * minimal sorted CIDR list.
  */
 import { DomainError, type Issue } from "../errors.ts";
-import type { IpPrefix } from "../ip/prefix.ts";
-import { countAddresses, forEachRangePrefix, IpRange, mergeRanges, subtractRanges } from "../ip/range.ts";
+import { formatPrefixes, type IpPrefix } from "../ip/prefix.ts";
+import { countAddresses, IpRange, mergeRanges, type PrefixSink, splitRange, subtractRanges } from "../ip/range.ts";
+import { TextBatch } from "../ip/text.ts";
 import { MAX_RESULT_CIDRS, MAX_SUBTRACT_ENTRIES } from "../limits.ts";
 import {
   type FamilyName,
@@ -79,14 +80,15 @@ export function subtractCidrs(include: readonly string[], exclude: readonly stri
   const includeUnion = mergeRanges(incPrefixes.map(IpRange.ofPrefix));
   const excludeUnion = mergeRanges(excPrefixes.map(IpRange.ofPrefix));
   const remaining = subtractRanges(includeUnion, excludeUnion);
-  const cidrs: string[] = [];
-  const collect = (p: IpPrefix): boolean => {
+  const family = all[0]!.family;
+  const cidrs = new TextBatch();
+  const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
     if (cidrs.length === MAX_RESULT_CIDRS) return false;
-    cidrs.push(p.toString());
+    cidrs.add(family, w0, w1, w2, w3, bits);
     return true;
   };
   for (const range of remaining) {
-    if (!forEachRangePrefix(range, collect)) {
+    if (!splitRange(range, collect)) {
       throw new DomainError(
         "RESULT_TOO_LARGE",
         `The result would have more than ${MAX_RESULT_CIDRS} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
@@ -96,10 +98,10 @@ export function subtractCidrs(include: readonly string[], exclude: readonly stri
   const included = countAddresses(includeUnion);
   const left = countAddresses(remaining);
   return {
-    family: familyName(all[0]!.family),
-    normalizedInclude: incPrefixes.map(String),
-    normalizedExclude: excPrefixes.map(String),
-    cidrs,
+    family: familyName(family),
+    normalizedInclude: formatPrefixes(incPrefixes),
+    normalizedExclude: formatPrefixes(excPrefixes),
+    cidrs: cidrs.toStrings(),
     includedAddressCount: included.toString(),
     removedAddressCount: (included - left).toString(),
     remainingAddressCount: left.toString(),

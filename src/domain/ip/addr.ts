@@ -5,6 +5,7 @@
  * wrong; canonical text is one function (RFC 5952, `::ffff:a.b.c.d` for IPv4-mapped addresses).
  * The rules are those of CONTRACT §2.
  */
+import { formatWords } from "./text.ts";
 import { bigIntWord, compareU128, type U128, u128ToBigInt, WORD_MAX } from "./u128.ts";
 
 /** Address family: 4 for IPv4, 6 for IPv6. IPv4-mapped IPv6 text (`::ffff:1.2.3.4`) is family 6. */
@@ -116,7 +117,7 @@ export class IpAddr implements U128 {
    * (RFC 5952 §5).
    */
   toString(): string {
-    return this.family === 4 ? formatV4(this.w3) : formatV6(this.w0, this.w1, this.w2, this.w3);
+    return formatWords(this.family, this.w0, this.w1, this.w2, this.w3);
   }
 }
 
@@ -421,56 +422,4 @@ function explainV6(s: string): string {
     return `it has ${groupCount} groups besides "::", but "::" must stand for at least one zero group`;
   }
   return "it is not an RFC 4291 IPv6 address";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Canonical text
-
-/** "0" … "255": printing an octet is a table look-up. */
-const DECIMAL: readonly string[] = Array.from({ length: 256 }, (_, i) => String(i));
-
-function formatV4(v: number): string {
-  return `${DECIMAL[v >>> 24]}.${DECIMAL[(v >>> 16) & 0xff]}.${DECIMAL[(v >>> 8) & 0xff]}.${DECIMAL[v & 0xff]}`;
-}
-
-function formatV6(w0: number, w1: number, w2: number, w3: number): string {
-  if (w0 === 0 && w1 === 0 && w2 === 0xffff) return `::ffff:${formatV4(w3)}`;
-  const g = groups;
-  g[0] = w0 >>> 16;
-  g[1] = w0;
-  g[2] = w1 >>> 16;
-  g[3] = w1;
-  g[4] = w2 >>> 16;
-  g[5] = w2;
-  g[6] = w3 >>> 16;
-  g[7] = w3;
-  // RFC 5952 §4.2: the longest run of two or more zero groups, the first one on a tie
-  let bestStart = -1;
-  let bestLen = 1;
-  let runStart = -1;
-  for (let i = 0; i < 8; i++) {
-    if (g[i] === 0) {
-      if (runStart < 0) runStart = i;
-      if (i - runStart + 1 > bestLen) {
-        bestLen = i - runStart + 1;
-        bestStart = runStart;
-      }
-    } else {
-      runStart = -1;
-    }
-  }
-  const afterRun = bestStart + bestLen;
-  let out = "";
-  let i = 0;
-  while (i < 8) {
-    if (i === bestStart) {
-      out += "::";
-      i = afterRun;
-      continue;
-    }
-    if (i > 0 && i !== afterRun) out += ":";
-    out += g[i]!.toString(16);
-    i++;
-  }
-  return out;
 }

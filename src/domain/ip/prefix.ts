@@ -15,6 +15,7 @@ import {
   scanAddr,
   trimAsciiWhitespace,
 } from "./addr.ts";
+import { formatWords, TextBatch } from "./text.ts";
 import { maskWord } from "./u128.ts";
 
 /** A CIDR block: `addr` is its first address (host bits zero) and `bits` its prefix length. */
@@ -86,8 +87,19 @@ export class IpPrefix {
 
   /** Canonical text: canonical address, `/`, decimal prefix length (`2001:db8::/32`, `::ffff:10.0.0.0/104`). */
   toString(): string {
-    return `${this.addr.toString()}/${this.bits}`;
+    const a = this.addr;
+    return formatWords(a.family, a.w0, a.w1, a.w2, a.w3, this.bits);
   }
+}
+
+/** The canonical texts of many prefixes, in order: `prefixes.map(String)`, several times faster (one decoding step). */
+export function formatPrefixes(prefixes: readonly IpPrefix[]): string[] {
+  const batch = new TextBatch();
+  for (const p of prefixes) {
+    const a = p.addr;
+    batch.add(a.family, a.w0, a.w1, a.w2, a.w3, p.bits);
+  }
+  return batch.toStrings();
 }
 
 /** True when `prefix` contains `addr` (same family, inside the block). See {@link IpPrefix.contains}. */

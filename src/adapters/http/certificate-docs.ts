@@ -1,0 +1,222 @@
+/**
+ * Documentation of POST /v1/certificate-bundle for the OpenAPI document (see openapi-operations.ts).
+ * The bundle is a real leaf and its issuing CA (ECDSA P-256, made with openssl for these examples;
+ * the root stays out, as usual). Every result is exactly what the service answers at the
+ * example's `evaluatedAt`: tests/docs/openapi.test.ts replays each one with a clock fixed there.
+ */
+import type { OperationDoc } from "./openapi-document.ts";
+
+/** `www.example.com` issued by "Example Issuing CA E1", then that CA's certificate. */
+const BUNDLE = `${[
+  "-----BEGIN CERTIFICATE-----",
+  "MIIB8DCCAZagAwIBAgIDKhs8MAoGCCqGSM49BAMCMEUxCzAJBgNVBAYTAlVTMRYw",
+  "FAYDVQQKDA1FeGFtcGxlIFRydXN0MR4wHAYDVQQDDBVFeGFtcGxlIElzc3Vpbmcg",
+  "Q0EgRTEwHhcNMjYxMTIyMDc0NzQyWhcNMjcwMjIwMDc0NzQyWjAaMRgwFgYDVQQD",
+  "DA93d3cuZXhhbXBsZS5jb20wWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARG/5SV",
+  "gignYIetPnkZ8FEqZi23hFJEMevH6HbM4ANex2T7GD47PY1m27laOP1AeV98rntL",
+  "aVjPdPx92T6x1W6do4GfMIGcMAwGA1UdEwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeA",
+  "MBMGA1UdJQQMMAoGCCsGAQUFBwMBMCcGA1UdEQQgMB6CD3d3dy5leGFtcGxlLmNv",
+  "bYILZXhhbXBsZS5jb20wHQYDVR0OBBYEFLVTHi4veoXNTQiF7L2HfIdPiqiGMB8G",
+  "A1UdIwQYMBaAFNhvSbY/41OXH5ht3ooyAQT6by4/MAoGCCqGSM49BAMCA0gAMEUC",
+  "IQDPdG3otFQSiBJvNefH6HBmyCYz5a8xItRs/a9MS5SOhwIgSW3JKLDv1wcXPihy",
+  "2TDgWUhUWfNCZKztpNg5TOOO6fc=",
+  "-----END CERTIFICATE-----",
+  "-----BEGIN CERTIFICATE-----",
+  "MIIB3TCCAYOgAwIBAgICEAEwCgYIKoZIzj0EAwIwQjELMAkGA1UEBhMCVVMxFjAU",
+  "BgNVBAoMDUV4YW1wbGUgVHJ1c3QxGzAZBgNVBAMMEkV4YW1wbGUgUm9vdCBDQSBS",
+  "MTAeFw0yNjExMjIwNzQ3NDJaFw0zMTExMjEwNzQ3NDJaMEUxCzAJBgNVBAYTAlVT",
+  "MRYwFAYDVQQKDA1FeGFtcGxlIFRydXN0MR4wHAYDVQQDDBVFeGFtcGxlIElzc3Vp",
+  "bmcgQ0EgRTEwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAASvKB6AeLZ/VpGanuHV",
+  "xxlu5NlH8GjqBxGhYzvne1pY4KzGUpyuptN1bI3u3cdDangnuUD7tCvNIS32vjmi",
+  "k4VCo2YwZDASBgNVHRMBAf8ECDAGAQH/AgEAMA4GA1UdDwEB/wQEAwIBBjAdBgNV",
+  "HQ4EFgQU2G9Jtj/jU5cfmG3eijIBBPpvLj8wHwYDVR0jBBgwFoAUXh/rAg1cavnF",
+  "Orcbo+6Pwn4AXnIwCgYIKoZIzj0EAwIDSAAwRQIhAOukiS46oT+GQvyKT4wasIyN",
+  "BA1T2Y+aSMLi0rovk28UAiAt2lKrLqx4E98uz6+PEhID1Ey2iOfTKtoD39iHi+E/",
+  "7Q==",
+  "-----END CERTIFICATE-----",
+].join("\n")}\n`;
+
+const CHAIN_RESULT = {
+  evaluatedAt: "2026-12-01T12:00:00Z",
+  certificates: [
+    {
+      index: 0,
+      line: 1,
+      subject: "CN=www.example.com",
+      issuer: "CN=Example Issuing CA E1,O=Example Trust,C=US",
+      commonName: "www.example.com",
+      serialNumber: "2A1B3C",
+      sans: [
+        {
+          type: "dns",
+          value: "www.example.com",
+        },
+        {
+          type: "dns",
+          value: "example.com",
+        },
+      ],
+      notBefore: "2026-11-22T07:47:42Z",
+      notAfter: "2027-02-20T07:47:42Z",
+      ca: false,
+      basicConstraintsPresent: true,
+      keyCertSign: false,
+      fingerprintSha256:
+        "3F:EF:2B:39:4C:50:86:61:2D:9C:7A:25:42:3E:24:A9:C6:0B:5A:C8:67:D4:FF:C4:7D:FA:22:A4:1C:10:95:0B",
+      signatureAlgorithm: "ecdsa-with-SHA256",
+      selfSignature: null,
+    },
+    {
+      index: 1,
+      line: 14,
+      subject: "CN=Example Issuing CA E1,O=Example Trust,C=US",
+      issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
+      commonName: "Example Issuing CA E1",
+      serialNumber: "1001",
+      sans: [],
+      notBefore: "2026-11-22T07:47:42Z",
+      notAfter: "2031-11-21T07:47:42Z",
+      ca: true,
+      basicConstraintsPresent: true,
+      keyCertSign: true,
+      fingerprintSha256:
+        "E1:D7:FF:AE:52:39:DA:6B:4B:49:16:D0:A6:D4:50:C9:85:B7:1E:07:C9:F4:00:E6:66:94:2A:3D:88:CB:08:6D",
+      signatureAlgorithm: "ecdsa-with-SHA256",
+      selfSignature: null,
+    },
+  ],
+  relationships: [
+    {
+      childIndex: 0,
+      issuerIndex: 1,
+      signature: "verified",
+      issuerEligible: true,
+      keyIdentifierMatch: true,
+    },
+  ],
+  leafIndexes: [0],
+  selectedLeafIndex: 0,
+  hostname: {
+    expected: "www.example.com",
+    status: "matched",
+  },
+  findings: [
+    {
+      code: "HOSTNAME_MATCH",
+      severity: "info",
+      certificateIndexes: [0],
+      observed: "Certificate 0 covers the hostname with one of its DNS subjectAltNames.",
+      evidence: {
+        hostname: "www.example.com",
+        matchedName: "www.example.com",
+      },
+      nextAction: "No action is needed for the hostname.",
+    },
+    {
+      code: "ISSUER_NOT_IN_BUNDLE",
+      severity: "info",
+      certificateIndexes: [1],
+      observed: "No certificate in the bundle carries the issuer name of certificate 1.",
+      evidence: {
+        issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
+      },
+      nextAction:
+        "If the issuer of certificate 1 is an intermediate CA, add its certificate to the bundle; a root that clients already trust can stay out.",
+    },
+  ],
+};
+
+export const certificateBundleDoc: OperationDoc = {
+  operationId: "certificateBundle",
+  requestSchema: "CertificateBundleRequest",
+  resultSchema: "CertificateBundleResult",
+  resultDescription:
+    "Every certificate in input order, every candidate issuer link with its signature outcome, the possible leaves, the hostname check and the findings. An observation, not RFC 5280 path validation, a trust decision or revocation checking. Never cached.",
+  noStore: true,
+  examples: {
+    chain: {
+      summary: "A leaf and its issuing CA, hostname matched",
+      request: { pem: BUNDLE, hostname: "www.example.com" },
+      status: 200,
+      response: CHAIN_RESULT,
+    },
+    hostnameMismatch: {
+      summary: "The same bundle for a name it does not cover",
+      request: { pem: BUNDLE, hostname: "shop.example.org" },
+      status: 200,
+      response: {
+        ...CHAIN_RESULT,
+        hostname: {
+          expected: "shop.example.org",
+          status: "mismatched",
+        },
+        findings: [
+          {
+            code: "HOSTNAME_MISMATCH",
+            severity: "error",
+            certificateIndexes: [0],
+            observed: "None of the 2 DNS subjectAltNames of certificate 0 matches the hostname.",
+            evidence: {
+              hostname: "shop.example.org",
+              dnsNameCount: 2,
+            },
+            nextAction:
+              "Reissue certificate 0 with the hostname among its DNS subjectAltNames, or check that the right certificate is deployed; the Common Name is not used.",
+          },
+          {
+            code: "ISSUER_NOT_IN_BUNDLE",
+            severity: "info",
+            certificateIndexes: [1],
+            observed: "No certificate in the bundle carries the issuer name of certificate 1.",
+            evidence: {
+              issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
+            },
+            nextAction:
+              "If the issuer of certificate 1 is an intermediate CA, add its certificate to the bundle; a root that clients already trust can stay out.",
+          },
+        ],
+      },
+    },
+    hostnameIsUrl: {
+      summary: "A URL where a hostname is required",
+      request: { pem: BUNDLE, hostname: "https://www.example.com/" },
+      status: 400,
+      response: {
+        error: {
+          code: "INVALID_INPUT",
+          message: "hostname must be a bare DNS name, not a URL",
+          issues: [
+            {
+              message: "hostname must be a bare DNS name, not a URL",
+              path: ["hostname"],
+            },
+          ],
+        },
+      },
+    },
+    textOutsideBlocks: {
+      summary: "Text before the first block, located without echoing it",
+      request: { pem: `subject=CN = www.example.com\n${BUNDLE}` },
+      status: 400,
+      response: {
+        error: {
+          code: "INVALID_INPUT",
+          message:
+            "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
+          issues: [
+            {
+              message:
+                "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
+              path: ["pem"],
+              location: {
+                line: 1,
+                offset: 0,
+                end: 28,
+              },
+            },
+          ],
+        },
+      },
+    },
+  },
+};

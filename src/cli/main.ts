@@ -1,0 +1,461 @@
+#!/usr/bin/env bun
+/**
+ * `nettools`: the command-line adapter of the Network Tools API (issue 8).
+ *
+ * The CIDR and certificate commands run the domain in this process (no server needed); with
+ * `--server URL` (or NETTOOLS_SERVER) they call that server through the typed client instead.
+ * Either way the result is the API's result: `--json` prints it exactly as the API returns it.
+ *
+ * Exit codes: 0 ok · 1 certificate findings of severity error · 2 invalid input or usage ·
+ * 3 network or server failure.
+ */
+import { parseArgs } from "node:util";
+import type { Static, TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { CertificateBundleRequest } from "../adapters/http/certificate-schemas.ts";
+import { envelopeOf, issuesFromSchemaFailures, STATUS_OF } from "../adapters/http/errors.ts";
+import { CidrCoverRequest, CidrSubtractRequest, RangeToCidrsRequest } from "../adapters/http/schemas.ts";
+import { realCertificateDeps } from "../adapters/real-deps.ts";
+import { type ApiResult, type Client, createClient, type ErrorIssue } from "../client/index.ts";
+import { inspectCertificateBundle } from "../domain/certificates/inspect.ts";
+import { coverCidrs } from "../domain/cidr/cover.ts";
+import { rangeToCidrs } from "../domain/cidr/range-to-cidrs.ts";
+import { subtractCidrs } from "../domain/cidr/subtract.ts";
+import { DomainError, invalidInput } from "../domain/errors.ts";
+import {
+  chooseStyle,
+  renderCertificates,
+  renderCover,
+  renderError,
+  renderRange,
+  renderSubtract,
+  type Style,
+} from "./render.ts";
+
+export const EXIT = { ok: 0, findings: 1, invalidInput: 2, failure: 3 } as const;
+
+const COMMON_HELP = `
+Common options:
+  --server URL    call the API at URL through the typed client instead of running in-process
+                  (default: $NETTOOLS_SERVER when set)
+  --timeout MS    with --server: limit for each request (default 10000)
+  --json          print exactly the API's JSON result (or its error envelope) on stdout
+  -h, --help      show this help
+
+Exit codes: 0 ok, 1 certificate findings of severity error, 2 invalid input, 3 network or server failure.
+Colour only on a terminal; NO_COLOR turns it off.`;
+
+const HELP: Record<string, string> = {
+  main: `nettools — exact CIDR arithmetic, certificate-bundle diagnostics and "what is my IP"
+
+Usage: nettools <command> [options] [arguments]
+
+Commands:
+  cover      smallest single CIDR containing every address or CIDR given
+  subtract   included address space minus excluded ranges, as a minimal CIDR list
+  range      an inclusive address range as a minimal CIDR list
+  cert       inspect a PEM certificate bundle (issuer links, validity, hostname, findings)
+  myip       the address your connection comes from, as a server sees it (needs --server)
+  serve      run the HTTP API and its web page
+
+Run "nettools <command> --help" for a command's options.
+${COMMON_HELP}`,
+  cover: `Usage: nettools cover [options] ENTRY... | -
+
+Smallest single CIDR that contains every given IP address or CIDR (one family).
+ENTRY is an address or CIDR; "-" reads entries from stdin, one a line (blank lines and
+lines starting with # are skipped).
+
+Options:
+  -f, --file FILE   read entries from FILE, one a line ("-" = stdin); repeatable
+${COMMON_HELP}
+
+Example: nettools cover 10.0.0.0/24 10.0.1.7`,
+  subtract: `Usage: nettools subtract [options] INCLUDE... [-x EXCLUDE]...
+
+Removes the excluded address space from the included address space and prints the minimal
+sorted CIDR list of what remains. INCLUDE and EXCLUDE are addresses or CIDRs of one family;
+"-" as an INCLUDE reads include entries from stdin, one a line.
+
+Options:
+  -x, --exclude ENTRY       an entry to remove; repeatable
+  -f, --file FILE           read include entries from FILE ("-" = stdin); repeatable
+  -X, --exclude-file FILE   read exclude entries from FILE ("-" = stdin); repeatable
+${COMMON_HELP}
+
+Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`,
+  range: `Usage: nettools range [options] START END | START-END | -
+
+Minimal CIDR list covering exactly the inclusive range START–END (bare addresses of one
+family, START at or before END). "-" reads START and END from stdin.
+${COMMON_HELP}
+
+Example: nettools range 192.0.2.10 192.0.2.20`,
+  cert: `Usage: nettools cert [options] FILE | -
+
+Inspects a PEM bundle of certificates (FILE, or "-" for stdin): every certificate, candidate
+issuer links and their signatures, possible leaves, an optional hostname check, and findings
+grouped by severity. An observation only: not RFC 5280 path validation or a trust decision.
+Exits 1 when a finding has severity error.
+
+Options:
+  -H, --hostname NAME   check NAME against the leaf's DNS SANs
+  --leaf-index N        the position of the leaf to check, when there are several
+${COMMON_HELP}
+
+Example: nettools cert --hostname example.com chain.pem`,
+  myip: `Usage: nettools myip --server URL [--json]
+
+Prints the IP address your connection to the server comes from (a VPN or proxy changes it).
+${COMMON_HELP}`,
+  serve: `Usage: nettools serve [--port N] [--host ADDRESS]
+
+Runs the HTTP API, its documentation (/docs) and its web page (/) — the same server as
+"npm start". Every variable of the server's configuration applies (PORT, HOST,
+TRUSTED_PROXIES, CORS_ORIGINS, LOG_LEVEL, SHUTDOWN_TIMEOUT_MS, WORKERS, …); --port and
+--host override PORT and HOST.
+
+Options:
+  --port N          TCP port (default: $PORT or 3000)
+  --host ADDRESS    listen address (default: $HOST or 0.0.0.0)
+  -h, --help        show this help`,
+};
+
+/** Wrong usage: printed with a pointer to the help, exit code 2. */
+class UsageError extends Error {}
+
+const COMMON_OPTIONS = {
+  server: { type: "string" },
+  timeout: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+interface Io {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdoutIsTty: boolean;
+  stderrIsTty: boolean;
+  readStdin: () => Promise<string>;
+  readFile: (path: string) => Promise<string>;
+}
+
+/** Options every command run shares once parsed. */
+interface Run {
+  io: Io;
+  json: boolean;
+  client: Client | null;
+  out: Style;
+  err: Style;
+}
+
+/** Reads stdin once, however many inputs name "-". */
+function stdinOnce(io: Io): () => Promise<string> {
+  let text: Promise<string> | null = null;
+  return () => {
+    text ??= io.readStdin();
+    return text;
+  };
+}
+
+/** One entry a line; blank lines and `#` comments skipped; surrounding whitespace kept for the API to trim. */
+export function entriesOf(text: string): string[] {
+  return text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== "" && !line.trim().startsWith("#"));
+}
+
+async function readSource(name: string, run: Run, stdin: () => Promise<string>): Promise<string> {
+  if (name === "-") return stdin();
+  try {
+    return await run.io.readFile(name);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`cannot read ${name}: ${reason}`);
+  }
+}
+
+/** Entries from positionals (`-` = stdin) and files. */
+async function collectEntries(
+  positionals: readonly string[],
+  files: readonly string[],
+  run: Run,
+  stdin: () => Promise<string>,
+): Promise<string[]> {
+  const entries: string[] = [];
+  for (const value of positionals) {
+    if (value === "-") entries.push(...entriesOf(await stdin()));
+    else entries.push(value);
+  }
+  for (const file of files) entries.push(...entriesOf(await readSource(file, run, stdin)));
+  return entries;
+}
+
+/** The server's first check, done here too: the request against its TypeBox schema. */
+function checkRequest<S extends TSchema>(schema: S, body: unknown): asserts body is Static<S> {
+  if (Value.Check(schema, body)) return;
+  throw invalidInput(issuesFromSchemaFailures([...Value.Errors(schema, body)]));
+}
+
+/** Runs a use case in-process, turning a DomainError into the envelope the server would send. */
+async function inProcess<T>(work: () => T | Promise<T>): Promise<ApiResult<T>> {
+  try {
+    return { ok: true, status: 200, value: await work() };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { ok: false, status: STATUS_OF[error.code], error: envelopeOf(error).error };
+  }
+}
+
+/** Exit code of a failed call: 2 when the input was rejected, 3 for anything else. */
+function failureExit(result: Exclude<ApiResult<unknown>, { ok: true }>): number {
+  if (result.error.code === "NETWORK_ERROR" || result.error.code === "INVALID_RESPONSE") return EXIT.failure;
+  return result.status === 400 || result.status === 413 || result.status === 415
+    ? EXIT.invalidInput
+    : EXIT.failure;
+}
+
+/** Prints a result; returns the exit code. `source` is the user's PEM, for showing located lines. */
+function report<T>(
+  result: ApiResult<T>,
+  run: Run,
+  render: (value: T, style: Style) => string,
+  source?: string,
+): number {
+  if (result.ok) {
+    run.io.stdout(run.json ? `${JSON.stringify(result.value)}\n` : render(result.value, run.out));
+    return EXIT.ok;
+  }
+  if (run.json) run.io.stdout(`${JSON.stringify({ error: result.error })}\n`);
+  else
+    run.io.stderr(
+      renderError(result.error as { code: string; message: string; issues?: ErrorIssue[] }, run.err, source),
+    );
+  return failureExit(result);
+}
+
+function parse<O extends Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>>(
+  args: string[],
+  options: O,
+) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...COMMON_OPTIONS, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function makeRun(io: Io, values: { server?: string; timeout?: string; json?: boolean }): Run {
+  const server = values.server ?? io.env.NETTOOLS_SERVER;
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutMs = Number(values.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+      throw new UsageError(
+        `--timeout must be a positive whole number of milliseconds, not "${values.timeout}"`,
+      );
+    }
+  }
+  let client: Client | null = null;
+  if (server !== undefined && server !== "") {
+    if (!/^https?:\/\//i.test(server))
+      throw new UsageError(`--server must be an http:// or https:// URL, not "${server}"`);
+    client = createClient({ baseUrl: server, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  }
+  return {
+    io,
+    json: values.json === true,
+    client,
+    out: chooseStyle(io.stdoutIsTty, io.env),
+    err: chooseStyle(io.stderrIsTty, io.env),
+  };
+}
+
+async function cover(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { file: { type: "string", short: "f", multiple: true } });
+  if (values.help) return help(io, "cover");
+  const run = makeRun(io, values);
+  const stdin = stdinOnce(io);
+  const inputs = await collectEntries(positionals, values.file ?? [], run, stdin);
+  if (inputs.length === 0) throw new UsageError("cover needs at least one address or CIDR");
+  const request = { inputs };
+  const result = run.client
+    ? await run.client.cidrCover(request)
+    : await inProcess(() => {
+        checkRequest(CidrCoverRequest, request);
+        return coverCidrs(request.inputs);
+      });
+  return report(result, run, renderCover);
+}
+
+async function subtract(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    exclude: { type: "string", short: "x", multiple: true },
+    file: { type: "string", short: "f", multiple: true },
+    "exclude-file": { type: "string", short: "X", multiple: true },
+  });
+  if (values.help) return help(io, "subtract");
+  const run = makeRun(io, values);
+  const stdin = stdinOnce(io);
+  const include = await collectEntries(positionals, values.file ?? [], run, stdin);
+  const exclude = await collectEntries(values.exclude ?? [], values["exclude-file"] ?? [], run, stdin);
+  if (include.length === 0) throw new UsageError("subtract needs at least one address or CIDR to include");
+  const request = { include, exclude };
+  const result = run.client
+    ? await run.client.cidrSubtract(request)
+    : await inProcess(() => {
+        checkRequest(CidrSubtractRequest, request);
+        return subtractCidrs(request.include, request.exclude);
+      });
+  return report(result, run, renderSubtract);
+}
+
+async function range(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  if (values.help) return help(io, "range");
+  const run = makeRun(io, values);
+  let endpoints: string[] = positionals;
+  if (positionals.length === 1 && positionals[0] === "-") {
+    endpoints = (await stdinOnce(io)()).split(/\s+/).filter((word) => word !== "" && word !== "-");
+  } else if (positionals.length === 1 && positionals[0]!.includes("-") && !positionals[0]!.startsWith("-")) {
+    endpoints = positionals[0]!.split("-");
+  }
+  if (endpoints.length !== 2) throw new UsageError("range needs exactly two addresses: START END");
+  const request = { start: endpoints[0]!, end: endpoints[1]! };
+  const result = run.client
+    ? await run.client.rangeToCidrs(request)
+    : await inProcess(() => {
+        checkRequest(RangeToCidrsRequest, request);
+        return rangeToCidrs(request.start, request.end);
+      });
+  return report(result, run, renderRange);
+}
+
+async function cert(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    hostname: { type: "string", short: "H" },
+    "leaf-index": { type: "string" },
+  });
+  if (values.help) return help(io, "cert");
+  const run = makeRun(io, values);
+  if (positionals.length !== 1) throw new UsageError('cert needs exactly one PEM file, or "-" for stdin');
+  const pem = await readSource(positionals[0]!, run, stdinOnce(io));
+  const request: Static<typeof CertificateBundleRequest> = { pem };
+  if (values.hostname !== undefined) request.hostname = values.hostname;
+  if (values["leaf-index"] !== undefined) {
+    const leafIndex = Number(values["leaf-index"]);
+    if (!/^\d+$/.test(values["leaf-index"])) {
+      throw new UsageError(`--leaf-index must be a whole number, not "${values["leaf-index"]}"`);
+    }
+    request.leafIndex = leafIndex;
+  }
+  const result = run.client
+    ? await run.client.certificateBundle(request)
+    : await inProcess(() => {
+        checkRequest(CertificateBundleRequest, request);
+        return inspectCertificateBundle(request, realCertificateDeps());
+      });
+  const code = report(result, run, renderCertificates, pem);
+  if (result.ok && result.value.findings.some((finding) => finding.severity === "error"))
+    return EXIT.findings;
+  return code;
+}
+
+async function myip(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {});
+  if (values.help) return help(io, "myip");
+  if (positionals.length > 0) throw new UsageError("myip takes no arguments");
+  const run = makeRun(io, values);
+  if (run.client === null) {
+    throw new UsageError(
+      "myip needs a server to observe your address: pass --server URL or set NETTOOLS_SERVER",
+    );
+  }
+  const result = await run.client.publicIp();
+  return report(result, run, (value) => `${value.ip}\n`);
+}
+
+/** Starts the server in this process (src/main.ts); resolves only if it fails to start. */
+async function serve(args: string[], io: Io): Promise<number | "running"> {
+  let values: { port?: string; host?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: { port: { type: "string" }, host: { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return help(io, "serve");
+  if (values.port !== undefined) process.env.PORT = values.port;
+  if (values.host !== undefined) process.env.HOST = values.host;
+  await import("../main.ts");
+  return "running";
+}
+
+function help(io: Io, topic: string): number {
+  io.stdout(`${HELP[topic] ?? HELP.main}\n`);
+  return EXIT.ok;
+}
+
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number | "running">> = {
+  cover,
+  subtract,
+  range,
+  cert,
+  myip,
+  serve,
+};
+
+/** Runs one command line; returns the exit code, or "running" when a server was started. */
+export async function main(io: Io): Promise<number | "running"> {
+  const [command, ...rest] = io.argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    const topic = command === "help" ? rest[0] : undefined;
+    if (command === undefined) {
+      io.stderr(`${HELP.main}\n`);
+      return EXIT.invalidInput;
+    }
+    return help(io, topic ?? "main");
+  }
+  const handler = COMMANDS[command];
+  const style = chooseStyle(io.stderrIsTty, io.env);
+  if (handler === undefined) {
+    io.stderr(`${style.red("error")}: unknown command "${command}"; run "nettools --help" for the list\n`);
+    return EXIT.invalidInput;
+  }
+  try {
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`${style.red("error")}: ${error.message}\nRun "nettools ${command} --help" for usage.\n`);
+      return EXIT.invalidInput;
+    }
+    const name = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    io.stderr(`${style.red("error")} INTERNAL_ERROR: ${name}\n`);
+    return EXIT.failure;
+  }
+}
+
+if (import.meta.main) {
+  // Worker copies started by the server's supervisor (WORKERS > 1) re-run this program without
+  // arguments: they are servers.
+  const argv = process.env.NETWORK_TOOLS_API_WORKER === "1" ? ["serve"] : process.argv.slice(2);
+  const code = await main({
+    argv,
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stdoutIsTty: process.stdout.isTTY === true,
+    stderrIsTty: process.stderr.isTTY === true,
+    readStdin: () => Bun.stdin.text(),
+    readFile: (path) => Bun.file(path).text(),
+  });
+  if (code !== "running") process.exitCode = code;
+}

@@ -1,0 +1,233 @@
+/**
+ * Human-readable output of the command-line tool: aligned tables, findings grouped by severity,
+ * error envelopes with their issues (and, for PEM, the offending line of the user's own input).
+ * Colour is decided by the caller (`Style`); nothing here writes anywhere.
+ */
+import type {
+  CertificateBundleResultType,
+  CidrCoverResultType,
+  CidrSubtractResultType,
+  ErrorIssue,
+  Finding,
+  RangeToCidrsResultType,
+} from "../client/index.ts";
+import { locateLine } from "../client/text-location.ts";
+import { coverCidrs } from "../domain/cidr/cover.ts";
+
+/** ANSI styling, or none. */
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+  green(text: string): string;
+}
+
+const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+
+export const COLOUR: Style = {
+  bold: ansi(1, 22),
+  dim: ansi(2, 22),
+  red: ansi(31, 39),
+  yellow: ansi(33, 39),
+  cyan: ansi(36, 39),
+  green: ansi(32, 39),
+};
+
+const same = (text: string) => text;
+export const PLAIN: Style = { bold: same, dim: same, red: same, yellow: same, cyan: same, green: same };
+
+/**
+ * Colour only on a terminal, and never when NO_COLOR is set to anything non-empty
+ * (https://no-color.org). FORCE_COLOR (non-empty, not `0`) asks for colour off a terminal.
+ */
+export function chooseStyle(isTty: boolean, env: Record<string, string | undefined>): Style {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return PLAIN;
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "" && env.FORCE_COLOR !== "0";
+  return isTty || forced ? COLOUR : PLAIN;
+}
+
+/** Rows as columns padded to the widest cell; `header` is styled bold. The last column is not padded. */
+export function table(header: string[] | null, rows: string[][], style: Style, indent = ""): string {
+  const all = header ? [header, ...rows] : rows;
+  const widths: number[] = [];
+  for (const row of all) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  const line = (row: string[]) =>
+    indent +
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  const out: string[] = [];
+  if (header) out.push(style.bold(line(header)));
+  for (const row of rows) out.push(line(row));
+  return `${out.join("\n")}\n`;
+}
+
+/** First address, last address and size of one canonical CIDR, through the domain's own cover. */
+function describeCidr(cidr: string): [string, string, string, string] {
+  const cover = coverCidrs([cidr]);
+  return [cidr, cover.range.first, cover.range.last, cover.coveredAddressCount];
+}
+
+function cidrTable(cidrs: readonly string[], style: Style): string {
+  if (cidrs.length === 0) return `${style.dim("(no CIDRs: nothing remains)")}\n`;
+  return table(["CIDR", "FIRST", "LAST", "ADDRESSES"], cidrs.map(describeCidr), style);
+}
+
+export function renderCover(result: CidrCoverResultType, style: Style): string {
+  return `${table(
+    null,
+    [
+      ["cidr", style.bold(result.cidr)],
+      ["family", result.family],
+      ["range", `${result.range.first} – ${result.range.last}`],
+      ["input addresses", result.inputAddressCount],
+      ["covered addresses", result.coveredAddressCount],
+      ["additional addresses", result.additionalAddressCount],
+    ],
+    style,
+  )}\n${style.bold("normalized inputs")}\n${result.normalizedInputs.map((c) => `  ${c}\n`).join("")}`;
+}
+
+export function renderSubtract(result: CidrSubtractResultType, style: Style): string {
+  return `${cidrTable(result.cidrs, style)}\n${table(
+    null,
+    [
+      ["family", result.family],
+      ["included addresses", result.includedAddressCount],
+      ["removed addresses", result.removedAddressCount],
+      ["remaining addresses", result.remainingAddressCount],
+      ["CIDRs", String(result.cidrs.length)],
+    ],
+    style,
+  )}`;
+}
+
+export function renderRange(result: RangeToCidrsResultType, style: Style): string {
+  return `${cidrTable(result.cidrs, style)}\n${table(
+    null,
+    [
+      ["family", result.family],
+      ["range", `${result.range.first} – ${result.range.last}`],
+      ["addresses", result.addressCount],
+      ["CIDRs", String(result.cidrCount)],
+    ],
+    style,
+  )}`;
+}
+
+const SEVERITIES = ["error", "warning", "info"] as const;
+
+function severityStyle(severity: Finding["severity"], style: Style): (text: string) => string {
+  return severity === "error" ? style.red : severity === "warning" ? style.yellow : style.cyan;
+}
+
+function yesNo(value: boolean | null): string {
+  return value === null ? "-" : value ? "yes" : "no";
+}
+
+/** Findings grouped by severity, each with its certificates, observation and next action. */
+export function renderFindings(findings: readonly Finding[], style: Style): string {
+  let out = "";
+  for (const severity of SEVERITIES) {
+    const group = findings.filter((finding) => finding.severity === severity);
+    if (group.length === 0) continue;
+    const paint = severityStyle(severity, style);
+    out += `${paint(style.bold(`${severity.toUpperCase()} (${group.length})`))}\n`;
+    for (const finding of group) {
+      const where = finding.certificateIndexes.length ? ` [#${finding.certificateIndexes.join(", #")}]` : "";
+      out += `  ${paint(finding.code)}${where}\n`;
+      out += `    ${finding.observed}\n`;
+      out += `    ${style.dim("→")} ${finding.nextAction}\n`;
+    }
+  }
+  return out || `${style.green("No findings.")}\n`;
+}
+
+export function renderCertificates(result: CertificateBundleResultType, style: Style): string {
+  const certificates = table(
+    ["#", "LINE", "SUBJECT", "NOT AFTER", "CA", "SELF-SIGNATURE"],
+    result.certificates.map((c) => [
+      String(c.index),
+      String(c.line),
+      c.subject || "(empty)",
+      c.notAfter,
+      yesNo(c.ca),
+      c.selfSignature ?? "-",
+    ]),
+    style,
+  );
+  const links = result.relationships.length
+    ? table(
+        ["CHILD", "ISSUER", "SIGNATURE", "ISSUER ELIGIBLE", "KEY ID MATCH"],
+        result.relationships.map((r) => [
+          `#${r.childIndex}`,
+          `#${r.issuerIndex}`,
+          r.signature,
+          yesNo(r.issuerEligible),
+          yesNo(r.keyIdentifierMatch),
+        ]),
+        style,
+      )
+    : `${style.dim("(no issuer in the bundle for any certificate)")}\n`;
+  const hostname =
+    result.hostname === null ? "not checked" : `${result.hostname.expected}: ${result.hostname.status}`;
+  const leaves = result.leafIndexes.length ? result.leafIndexes.map((i) => `#${i}`).join(", ") : "none";
+  const summary = table(
+    null,
+    [
+      ["evaluated at", result.evaluatedAt],
+      ["possible leaves", leaves],
+      ["selected leaf", result.selectedLeafIndex === null ? "-" : `#${result.selectedLeafIndex}`],
+      ["hostname", hostname],
+    ],
+    style,
+  );
+  return [
+    `${style.bold("Certificates")}\n${certificates}`,
+    `${style.bold("Issuer links")}\n${links}`,
+    summary,
+    `${style.bold("Findings")}\n${renderFindings(result.findings, style)}`,
+  ].join("\n");
+}
+
+function describeIssuePath(path: readonly (string | number)[] | undefined): string {
+  if (path === undefined || path.length === 0) return "";
+  let text = "";
+  for (const part of path) text += typeof part === "number" ? `[${part}]` : text ? `.${part}` : part;
+  return `${text}: `;
+}
+
+/** The offending line of `source` with the located span underlined (the user's own input, local only). */
+export function excerpt(source: string, location: NonNullable<ErrorIssue["location"]>, style: Style): string {
+  const found = locateLine(source, location);
+  if (found === null) return "";
+  const limit = 100;
+  const shown = found.text.length > limit ? `${found.text.slice(0, limit)}…` : found.text;
+  const from = Math.min(found.from, limit);
+  const width = Math.max(1, Math.min(found.to, limit) - from);
+  const gutter = `${found.line} | `;
+  const through = found.endLine > found.line ? style.dim(` (through line ${found.endLine})`) : "";
+  return `    ${style.dim(gutter)}${shown}\n    ${" ".repeat(gutter.length + from)}${style.red("^".repeat(width))}${through}\n`;
+}
+
+/** An error (server envelope or client-side) with each issue on its own line. */
+export function renderError(
+  error: { code: string; message: string; issues?: readonly ErrorIssue[] | undefined },
+  style: Style,
+  source?: string,
+): string {
+  let out = `${style.red(style.bold("error"))} ${style.bold(error.code)}: ${error.message}\n`;
+  for (const issue of error.issues ?? []) {
+    const at = issue.location ? `line ${issue.location.line}: ` : describeIssuePath(issue.path);
+    out += `  - ${at}${issue.message}\n`;
+    if (issue.location && source !== undefined) out += excerpt(source, issue.location, style);
+  }
+  return out;
+}

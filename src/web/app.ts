@@ -1,0 +1,369 @@
+/**
+ * The web page's script: plain DOM, calling the API through the typed client (same origin).
+ * Every result is rendered with textContent (never innerHTML): certificate names are data.
+ * Nothing is stored: no cookies, no localStorage, no sessionStorage.
+ */
+import {
+  type ApiResult,
+  type CertificateBundleRequestType,
+  type CertificateBundleResultType,
+  createClient,
+  type ErrorIssue,
+  type Finding,
+} from "../client/index.ts";
+import { locateLine } from "../client/text-location.ts";
+
+const api = createClient({ baseUrl: "" });
+
+type Child = Node | string | null | undefined | false;
+
+/** `h("p", { class: "x" }, "text", child)`: an element with attributes and children. */
+function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child);
+  }
+  return element;
+}
+
+function byId<T extends HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`#${id} is missing`);
+  return element as T;
+}
+
+function lines(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+function show(region: HTMLElement, ...content: Child[]): void {
+  region.replaceChildren();
+  for (const child of content) if (child) region.append(child);
+}
+
+/** Runs `work` with the form's button marked busy. */
+async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>): Promise<T> {
+  button.setAttribute("aria-busy", "true");
+  button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+function describePath(path: readonly (string | number)[] | undefined): string {
+  if (path === undefined || path.length === 0) return "";
+  let text = "";
+  for (const part of path) text += typeof part === "number" ? `[${part}]` : text ? `.${part}` : part;
+  return text;
+}
+
+const HEADLINES: Record<string, string> = {
+  NETWORK_ERROR: "Network error: the service could not be reached",
+  INVALID_RESPONSE: "Invalid response: the service's answer did not match the API",
+};
+
+/**
+ * A failed call: the code, the message and every issue. `onLocation` renders issues that point
+ * into the PEM text (certificate form only).
+ */
+function problem(
+  result: Exclude<ApiResult<unknown>, { ok: true }>,
+  onLocation?: (issue: ErrorIssue, location: NonNullable<ErrorIssue["location"]>) => Node | null,
+): HTMLElement {
+  const { error } = result;
+  const headline = HEADLINES[error.code] ?? "The request was not accepted";
+  const status = result.status === undefined ? "" : ` (HTTP ${result.status})`;
+  const items = (error.issues ?? []).map((issue: ErrorIssue) => {
+    const where = issue.location ? `Line ${issue.location.line}: ` : describePath(issue.path);
+    const located = issue.location && onLocation ? onLocation(issue, issue.location) : null;
+    return h("li", {}, where && !issue.location ? h("code", {}, `${where}: `) : where, issue.message, located);
+  });
+  return h(
+    "div",
+    { class: "problem", role: "alert" },
+    h("h3", {}, headline),
+    h("p", {}, h("code", {}, error.code), `${status}: ${error.message}`),
+    items.length ? h("ul", {}, ...items) : null,
+  );
+}
+
+function cidrTable(cidrs: readonly string[], caption: string): HTMLElement {
+  if (cidrs.length === 0) return h("p", { class: "ok" }, "Nothing remains: every included address was removed.");
+  return h(
+    "table",
+    {},
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "CIDR"))),
+    h(
+      "tbody",
+      {},
+      ...cidrs.map((cidr, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", { class: "mono" }, cidr))),
+    ),
+  );
+}
+
+function summary(rows: [string, string][]): HTMLElement {
+  const list = h("dl", { class: "summary" });
+  for (const [term, value] of rows) list.append(h("dt", {}, term), h("dd", {}, value));
+  return list;
+}
+
+/** Shows a result (or its problem) in the region and moves focus there for screen readers. */
+function present<T>(region: HTMLElement, result: ApiResult<T>, render: (value: T) => Child[]): void {
+  if (result.ok) show(region, ...render(result.value));
+  else show(region, problem(result));
+  region.focus();
+}
+
+function setUpCidr(): void {
+  const region = byId("cidr-result");
+  const coverForm = byId<HTMLFormElement>("cover-form");
+  coverForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = coverForm.querySelector("button") as HTMLButtonElement;
+    const inputs = lines(byId<HTMLTextAreaElement>("cover-inputs").value);
+    const result = await busy(button, () => api.cidrCover({ inputs }));
+    present(region, result, (value) => [
+      h("h3", {}, "Cover"),
+      summary([
+        ["CIDR", value.cidr],
+        ["Family", value.family],
+        ["Range", `${value.range.first} – ${value.range.last}`],
+        ["Input addresses", value.inputAddressCount],
+        ["Covered addresses", value.coveredAddressCount],
+        ["Additional addresses", value.additionalAddressCount],
+      ]),
+    ]);
+  });
+
+  const subtractForm = byId<HTMLFormElement>("subtract-form");
+  subtractForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = subtractForm.querySelector("button") as HTMLButtonElement;
+    const include = lines(byId<HTMLTextAreaElement>("subtract-include").value);
+    const exclude = lines(byId<HTMLTextAreaElement>("subtract-exclude").value);
+    const result = await busy(button, () => api.cidrSubtract({ include, exclude }));
+    present(region, result, (value) => [
+      h("h3", {}, "Subtraction"),
+      summary([
+        ["Family", value.family],
+        ["Included addresses", value.includedAddressCount],
+        ["Removed addresses", value.removedAddressCount],
+        ["Remaining addresses", value.remainingAddressCount],
+      ]),
+      cidrTable(value.cidrs, `${value.cidrs.length} CIDRs remain`),
+    ]);
+  });
+
+  const rangeForm = byId<HTMLFormElement>("range-form");
+  rangeForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = rangeForm.querySelector("button") as HTMLButtonElement;
+    const start = byId<HTMLInputElement>("range-start").value;
+    const end = byId<HTMLInputElement>("range-end").value;
+    const result = await busy(button, () => api.rangeToCidrs({ start, end }));
+    present(region, result, (value) => [
+      h("h3", {}, "Range to CIDRs"),
+      summary([
+        ["Family", value.family],
+        ["Range", `${value.range.first} – ${value.range.last}`],
+        ["Addresses", value.addressCount],
+      ]),
+      cidrTable(value.cidrs, `${value.cidrCount} CIDRs cover the range`),
+    ]);
+  });
+}
+
+const SEVERITY_TITLES: Record<Finding["severity"], string> = {
+  error: "Errors",
+  warning: "Warnings",
+  info: "Information",
+};
+
+function findingsView(findings: readonly Finding[]): HTMLElement {
+  const view = h("div", { class: "findings" }, h("h3", {}, "Findings"));
+  if (findings.length === 0) view.append(h("p", { class: "ok" }, "No findings."));
+  for (const severity of ["error", "warning", "info"] as const) {
+    const group = findings.filter((finding) => finding.severity === severity);
+    if (group.length === 0) continue;
+    const items = group.map((finding) =>
+      h(
+        "li",
+        {},
+        h("strong", {}, finding.code),
+        finding.certificateIndexes.length ? ` — certificate ${finding.certificateIndexes.join(", ")}` : "",
+        h("p", {}, finding.observed),
+        h("p", {}, h("span", { class: "visually-muted" }, "Next: "), finding.nextAction),
+      ),
+    );
+    view.append(
+      h(
+        "section",
+        { class: `severity-${severity}`, "aria-label": `${SEVERITY_TITLES[severity]} (${group.length})` },
+        h("h4", {}, `${SEVERITY_TITLES[severity]} (${group.length})`),
+        h("ul", {}, ...items),
+      ),
+    );
+  }
+  return view;
+}
+
+function yesNo(value: boolean | null): string {
+  return value === null ? "—" : value ? "yes" : "no";
+}
+
+function certificateView(value: CertificateBundleResultType): Child[] {
+  const certificates = h(
+    "table",
+    {},
+    h("caption", {}, `${value.certificates.length} certificates (evaluated at ${value.evaluatedAt})`),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ...["#", "Line", "Subject", "Issuer", "Valid until", "CA", "Self-signature"].map((title) =>
+          h("th", { scope: "col" }, title),
+        ),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      ...value.certificates.map((c) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, String(c.index)),
+          h("td", {}, String(c.line)),
+          h("td", { class: "mono" }, c.subject || "(empty)"),
+          h("td", { class: "mono" }, c.issuer || "(empty)"),
+          h("td", {}, c.notAfter),
+          h("td", {}, yesNo(c.ca)),
+          h("td", {}, c.selfSignature ?? "—"),
+        ),
+      ),
+    ),
+  );
+  const hostname =
+    value.hostname === null ? "not checked" : `${value.hostname.expected}: ${value.hostname.status}`;
+  return [
+    findingsView(value.findings),
+    summary([
+      ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.join(", ") : "none"],
+      ["Selected leaf", value.selectedLeafIndex === null ? "—" : String(value.selectedLeafIndex)],
+      ["Hostname", hostname],
+    ]),
+    certificates,
+  ];
+}
+
+/** Lines around a PEM problem, the located line highlighted, and a button to select it in the editor. */
+function pemExcerpt(
+  pem: string,
+  textarea: HTMLTextAreaElement,
+  location: NonNullable<ErrorIssue["location"]>,
+): Node | null {
+  const found = locateLine(pem, location);
+  if (found === null) return null;
+  const all = pem.split(/\r\n|\r|\n/);
+  const first = Math.max(1, found.line - 2);
+  const last = Math.min(all.length, found.line + 2);
+  const excerpt = h("div", { class: "excerpt", role: "group", "aria-label": `Lines ${first} to ${last} of the PEM` });
+  for (let n = first; n <= last; n++) {
+    const text = all[n - 1] ?? "";
+    const number = h("span", { class: "ln", "aria-hidden": "true" }, String(n));
+    if (n !== found.line) {
+      excerpt.append(h("div", {}, number, text || " "));
+      continue;
+    }
+    const to = found.to > found.from ? found.to : text.length;
+    excerpt.append(
+      h(
+        "div",
+        { class: "located", "data-line": String(n) },
+        number,
+        text.slice(0, found.from),
+        h("mark", { "aria-label": `line ${n}, the problem` }, text.slice(found.from, to) || " "),
+        text.slice(to),
+      ),
+    );
+  }
+  const select = h(
+    "button",
+    { type: "button", class: "secondary", "data-select-line": String(found.line) },
+    `Select line ${found.line} in the editor`,
+  ) as HTMLButtonElement;
+  select.addEventListener("click", () => {
+    textarea.focus();
+    textarea.setSelectionRange(found.start, found.start + found.text.length);
+    // Scroll the selection into view: place the caret line near the top of the box.
+    const lineHeight = textarea.scrollHeight / Math.max(1, all.length);
+    textarea.scrollTop = Math.max(0, (found.line - 3) * lineHeight);
+  });
+  return h("div", {}, excerpt, select);
+}
+
+function setUpCertificates(): void {
+  const form = byId<HTMLFormElement>("cert-form");
+  const textarea = byId<HTMLTextAreaElement>("cert-pem");
+  const region = byId("cert-result");
+  const fileInput = byId<HTMLInputElement>("cert-file");
+
+  const load = async (file: File | undefined) => {
+    if (!file) return;
+    textarea.value = await file.text();
+    textarea.focus();
+  };
+  fileInput.addEventListener("change", () => void load(fileInput.files?.[0]));
+  textarea.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    textarea.classList.add("dragging");
+  });
+  textarea.addEventListener("dragleave", () => textarea.classList.remove("dragging"));
+  textarea.addEventListener("drop", (event) => {
+    event.preventDefault();
+    textarea.classList.remove("dragging");
+    void load(event.dataTransfer?.files?.[0]);
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button[type=submit]") as HTMLButtonElement;
+    const pem = textarea.value;
+    const request: CertificateBundleRequestType = { pem };
+    const hostname = byId<HTMLInputElement>("cert-hostname").value;
+    if (hostname.trim() !== "") request.hostname = hostname;
+    const leaf = byId<HTMLInputElement>("cert-leaf").value;
+    if (leaf !== "") request.leafIndex = Number(leaf);
+    const result = await busy(button, () => api.certificateBundle(request));
+    if (result.ok) show(region, ...certificateView(result.value));
+    else show(region, problem(result, (_issue, location) => pemExcerpt(pem, textarea, location)));
+    region.focus();
+  });
+}
+
+function setUpMyIp(): void {
+  const button = byId<HTMLButtonElement>("myip-button");
+  const region = byId("myip-result");
+  button.addEventListener("click", async () => {
+    const result = await busy(button, () => api.publicIp());
+    present(region, result, (value) => [
+      h("p", {}, "This server sees your connection coming from ", h("span", { class: "ip" }, value.ip), "."),
+      h("p", { class: "hint" }, value.family === "ipv4" ? "IPv4" : "IPv6"),
+    ]);
+  });
+}
+
+setUpCidr();
+setUpCertificates();
+setUpMyIp();

@@ -1,0 +1,305 @@
+/**
+ * The WebCrypto signature verifier on the generated fixtures: each algorithm's child → issuer
+ * check, wrong keys, tampering, unsupported algorithms and unusable issuer keys (CONTRACT §4.2).
+ */
+import { describe, expect, test } from "bun:test";
+import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import type { CertificateData } from "../../src/domain/certificates/model.ts";
+import type { SignatureCheck, SignatureOutcome } from "../../src/domain/ports.ts";
+import { certDer, certNames } from "../fixtures/fixtures.ts";
+import { concat, oid, seq, tlv } from "./der-builder.ts";
+
+const decoder = new DerCertificateDecoder();
+const verifier = new WebCryptoSignatureVerifier();
+
+async function decode(der: Uint8Array): Promise<CertificateData> {
+  const result = await decoder.decode(der);
+  if (!result.ok) throw new Error(`decode failed: ${result.reason}`);
+  return result.certificate;
+}
+
+const cert = (name: string) => decode(certDer(name));
+
+async function check(
+  child: string | CertificateData,
+  issuer: string | CertificateData,
+): Promise<SignatureCheck> {
+  const c = typeof child === "string" ? await cert(child) : child;
+  const i = typeof issuer === "string" ? await cert(issuer) : issuer;
+  return verifier.verify(c, i);
+}
+
+/** `der` with the octet at `from` (counted back from the end when negative) XOR 0x01. */
+function flip(der: Uint8Array, from: number): Uint8Array<ArrayBuffer> {
+  const copy = der.slice();
+  const at = from < 0 ? copy.length + from : from;
+  copy[at] = copy[at]! ^ 0x01;
+  return copy;
+}
+
+/** The three parts of a certificate's DER: TBSCertificate, signatureAlgorithm, signatureValue. */
+function splitTop(der: Uint8Array): { tbs: Uint8Array; alg: Uint8Array; sig: Uint8Array } {
+  const headerLength = (at: number) => (der[at + 1]! & 0x80 ? 2 + (der[at + 1]! & 0x7f) : 2);
+  const contentLength = (at: number) => {
+    const b = der[at + 1]!;
+    if (!(b & 0x80)) return b;
+    let n = 0;
+    for (let k = 0; k < (b & 0x7f); k++) n = n * 256 + der[at + 2 + k]!;
+    return n;
+  };
+  const tbsAt = headerLength(0);
+  const algAt = tbsAt + headerLength(tbsAt) + contentLength(tbsAt);
+  const sigAt = algAt + headerLength(algAt) + contentLength(algAt);
+  return { tbs: der.slice(tbsAt, algAt), alg: der.slice(algAt, sigAt), sig: der.slice(sigAt) };
+}
+
+/** `der` with the outer signatureAlgorithm and/or the signatureValue replaced, the TBS kept. */
+function withOuter(der: Uint8Array, alg?: Uint8Array, sig?: Uint8Array): Uint8Array<ArrayBuffer> {
+  const parts = splitTop(der);
+  return seq(parts.tbs, alg ?? parts.alg, sig ?? parts.sig);
+}
+
+describe("each algorithm: child → issuer", () => {
+  const verified: [string, string][] = [
+    ["leaf-rsa", "int-rsa"],
+    ["int-rsa", "root-rsa"],
+    ["root-rsa", "root-rsa"],
+    ["leaf-rsa-sha1", "root-rsa-sha1"],
+    ["root-rsa-sha1", "root-rsa-sha1"],
+    ["leaf-rsa-sha224", "root-rsa-sha224"],
+    ["leaf-rsa-sha384", "root-rsa-sha384"],
+    ["leaf-rsa-sha512", "root-rsa-sha512"],
+    ["leaf-rsa-pss", "root-rsa-pss"],
+    ["leaf-rsa-pss-sha512", "root-rsa-pss"],
+    ["root-rsa-pss", "root-rsa-pss"],
+    ["leaf-rsa-pss-key", "root-rsa-pss-key"],
+    ["root-rsa-pss-key", "root-rsa-pss-key"],
+    ["leaf-ec-p256", "root-ec-p256"],
+    ["leaf-ec-p256-sha1", "root-ec-p256"],
+    ["leaf-ec-p256-sha224", "root-ec-p256"],
+    ["root-ec-p256", "root-ec-p256"],
+    ["leaf-ec-p384", "root-ec-p384"],
+    ["root-ec-p384", "root-ec-p384"],
+    ["leaf-ec-p521", "root-ec-p521"],
+    ["root-ec-p521", "root-ec-p521"],
+    ["leaf-ed25519", "root-ed25519"],
+    ["root-ed25519", "root-ed25519"],
+    ["leaf-twin", "twin-ca-a"],
+    ["leaf-cross", "cross-int-a"],
+    ["leaf-cross", "cross-int-b"],
+    ["cross-int-a", "cross-root-a"],
+    ["cross-int-b", "cross-root-b"],
+    ["leaf-aki-mismatch", "skid-ca-other"],
+    ["leaf-aki-mismatch", "skid-ca"],
+    ["leaf-under-ca-false", "issuer-ca-false"],
+    ["leaf-under-no-bc", "issuer-no-bc"],
+    ["leaf-under-no-keycertsign", "issuer-no-keycertsign"],
+    ["leaf-expired", "int-rsa"],
+    ["leaf-not-yet-valid", "int-rsa"],
+    ["leaf-serial-negative", "int-rsa"],
+    ["name-utf8", "int-rsa"],
+  ];
+  for (const [child, issuer] of verified) {
+    test(`${child} ← ${issuer}: verified`, async () => {
+      expect(await check(child, issuer)).toEqual({ outcome: "verified" });
+    });
+  }
+
+  const unsupportedCases: [string, string, RegExp][] = [
+    ["leaf-rsa-md5", "root-rsa-md5", /MD5/],
+    ["root-rsa-md5", "root-rsa-md5", /MD5/],
+    ["leaf-dsa", "root-dsa", /DSA/],
+    ["root-dsa", "root-dsa", /DSA/],
+    ["leaf-ed448", "root-ed448", /Ed448/],
+    ["root-ed448", "root-ed448", /Ed448/],
+    ["leaf-secp256k1", "root-secp256k1", /secp256k1/],
+    ["root-secp256k1", "root-secp256k1", /secp256k1/],
+  ];
+  for (const [child, issuer, reason] of unsupportedCases) {
+    test(`${child} ← ${issuer}: unsupported`, async () => {
+      const result = await check(child, issuer);
+      expect(result.outcome).toBe("unsupported");
+      expect(result.reason).toMatch(reason);
+    });
+  }
+});
+
+describe("the wrong key", () => {
+  test("the same-name CA with another key → failed", async () => {
+    expect(await check("leaf-twin", "twin-ca-b")).toEqual({ outcome: "failed" });
+  });
+
+  test("any issuer of the same key type that did not sign → failed", async () => {
+    expect((await check("cross-int-b", "cross-root-a")).outcome).toBe("failed");
+    expect((await check("leaf-rsa", "root-rsa")).outcome).toBe("failed");
+    expect((await check("leaf-rsa-pss", "root-rsa")).outcome).toBe("failed");
+    expect((await check("leaf-ed25519", "leaf-ed25519")).outcome).toBe("failed");
+    expect((await check("leaf-ec-p384", "cross-root-b")).outcome).toBe("failed");
+  });
+
+  test("a key of another type → unavailable", async () => {
+    for (const [child, issuer] of [
+      ["leaf-rsa", "root-ec-p256"],
+      ["leaf-ec-p256", "root-rsa"],
+      ["leaf-ed25519", "root-rsa"],
+      ["leaf-rsa", "root-rsa-pss-key"],
+      ["leaf-rsa-pss", "root-ed25519"],
+    ] as const) {
+      const result = await check(child, issuer);
+      expect(result.outcome).toBe("unavailable");
+      expect(result.reason).toBe("the issuer key type does not match the signature algorithm");
+    }
+  });
+
+  test("an ECDSA signature checked with a key on another curve → failed", async () => {
+    // P-384 key, signature made on P-256: WebCrypto rejects the r‖s size or the value.
+    expect((await check("leaf-ec-p256", "root-ec-p384")).outcome).toBe("failed");
+  });
+});
+
+describe("tampering", () => {
+  const tampered: [string, string][] = [
+    ["leaf-rsa", "int-rsa"],
+    ["leaf-rsa-sha1", "root-rsa-sha1"],
+    ["leaf-rsa-pss", "root-rsa-pss"],
+    ["leaf-ec-p256", "root-ec-p256"],
+    ["leaf-ec-p521", "root-ec-p521"],
+    ["leaf-ed25519", "root-ed25519"],
+  ];
+  for (const [child, issuer] of tampered) {
+    test(`${child}: a changed signature octet and a changed TBS octet → failed`, async () => {
+      const der = certDer(child);
+      // The last octet of the signature (for ECDSA: the last octet of s).
+      expect((await check(await decode(flip(der, -1)), issuer)).outcome).toBe("failed");
+      // An octet inside the subject's CN value, far from the signature.
+      const cn = Buffer.from(der).lastIndexOf(Buffer.from(".example.com"));
+      expect(cn).toBeGreaterThan(0);
+      expect((await check(await decode(flip(der, cn + 2)), issuer)).outcome).toBe("failed");
+    });
+  }
+
+  test("outer signature algorithm differing from the one inside the TBS → failed", async () => {
+    const der = certDer("leaf-rsa");
+    const sha384 = seq(oid("1.2.840.113549.1.1.12"), Uint8Array.of(0x05, 0x00));
+    expect((await check(await decode(withOuter(der, sha384)), "int-rsa")).outcome).toBe("failed");
+    // Same OID, parameters absent instead of NULL: RFC 5280 wants the fields identical.
+    const noNull = seq(oid("1.2.840.113549.1.1.11"));
+    expect((await check(await decode(withOuter(der, noNull)), "int-rsa")).outcome).toBe("failed");
+  });
+
+  test("a signature BIT STRING with unused bits → failed", async () => {
+    const der = certDer("leaf-rsa");
+    const { sig } = splitTop(der);
+    const body = sig.slice(sig.length - 256);
+    const odd = tlv(0x03, concat(Uint8Array.of(0x01), body));
+    expect((await check(await decode(withOuter(der, undefined, odd)), "int-rsa")).outcome).toBe("failed");
+  });
+
+  test("an ECDSA signature that is not an ECDSA-Sig-Value, an Ed25519 signature of the wrong size → failed", async () => {
+    const ec = certDer("leaf-ec-p256");
+    const junk = tlv(0x03, Uint8Array.of(0x00, 0x30, 0x03, 0x02, 0x01, 0x01));
+    expect((await check(await decode(withOuter(ec, undefined, junk)), "root-ec-p256")).outcome).toBe(
+      "failed",
+    );
+    const negative = tlv(
+      0x03,
+      concat(Uint8Array.of(0x00), seq(tlv(0x02, Uint8Array.of(0x80)), tlv(0x02, Uint8Array.of(1)))),
+    );
+    expect((await check(await decode(withOuter(ec, undefined, negative)), "root-ec-p256")).outcome).toBe(
+      "failed",
+    );
+    const ed = certDer("leaf-ed25519");
+    const short = tlv(0x03, new Uint8Array(33));
+    expect((await check(await decode(withOuter(ed, undefined, short)), "root-ed25519")).outcome).toBe(
+      "failed",
+    );
+  });
+
+  test("RSA-PSS with parameters that are not RSASSA-PSS-params → failed", async () => {
+    const der = certDer("leaf-rsa-pss");
+    const bad = seq(oid("1.2.840.113549.1.1.10"), seq(tlv(0xa2, tlv(0x02, Uint8Array.of(0x80)))));
+    // The inner algorithm no longer matches either, so this is failed twice over; the point is no exception.
+    expect((await check(await decode(withOuter(der, bad)), "root-rsa-pss")).outcome).toBe("failed");
+  });
+});
+
+describe("what the verifier does not do, or cannot do", () => {
+  test("unknown and SHA-3 signature algorithms → unsupported, decided by OID", async () => {
+    const der = certDer("leaf-rsa");
+    for (const sigOid of ["1.2.3.4", "2.16.840.1.101.3.4.3.14", "1.2.840.113549.1.1.2"]) {
+      const alg = seq(oid(sigOid), Uint8Array.of(0x05, 0x00));
+      const result = await check(await decode(withOuter(der, alg)), "int-rsa");
+      expect(result.outcome).toBe("unsupported");
+      expect(result.reason).toBeString();
+    }
+  });
+
+  test("RSA-PSS with an MGF1 hash other than the message hash → unsupported", async () => {
+    const sha256 = seq(oid("2.16.840.1.101.3.4.2.1"));
+    const mgf1Sha1 = seq(oid("1.2.840.113549.1.1.8"), seq(oid("1.3.14.3.2.26")));
+    const params = seq(tlv(0xa0, sha256), tlv(0xa1, mgf1Sha1), tlv(0xa2, tlv(0x02, Uint8Array.of(32))));
+    const alg = seq(oid("1.2.840.113549.1.1.10"), params);
+    const result = await check(await decode(withOuter(certDer("leaf-rsa-pss"), alg)), "root-rsa-pss");
+    expect(result.outcome).toBe("unsupported");
+  });
+
+  test("an ECDSA issuer key on a curve WebCrypto lacks → unsupported", async () => {
+    const issuer = await cert("root-ec-p256");
+    // The same point, with brainpoolP256r1 instead of P-256 in the SPKI parameters.
+    const spki = Buffer.from(issuer.publicKeyKey, "hex");
+    const point = spki.subarray(spki.length - 68); // BIT STRING: 03 42 00 04 X Y
+    const brainpool = seq(seq(oid("1.2.840.10045.2.1"), oid("1.3.36.3.3.2.8.1.1.7")), point);
+    const publicKeyKey = Buffer.from(brainpool).toString("hex");
+    const result = await verifier.verify(await cert("leaf-ec-p256"), { ...issuer, publicKeyKey });
+    expect(result).toEqual({ outcome: "unsupported", reason: "this elliptic curve is not supported" });
+  });
+
+  test("a garbage issuer key → unavailable with a short reason", async () => {
+    const child = await cert("leaf-rsa");
+    const issuer = await cert("int-rsa");
+    const outcomes: SignatureCheck[] = [];
+    for (const publicKeyKey of [
+      "",
+      "zz",
+      "3000",
+      Buffer.from(
+        seq(seq(oid("1.2.840.113549.1.1.1"), Uint8Array.of(5, 0)), tlv(0x03, Uint8Array.of(0, 1, 2, 3))),
+      ).toString("hex"),
+    ]) {
+      outcomes.push(await verifier.verify(child, { ...issuer, publicKeyKey }));
+    }
+    for (const result of outcomes) {
+      expect(result.outcome).toBe("unavailable");
+      expect(result.reason).toMatch(/^the [a-z ]+$/);
+    }
+  });
+
+  test("a child whose DER cannot be read → unavailable; verify never throws", async () => {
+    const issuer = await cert("int-rsa");
+    const child = await cert("leaf-rsa");
+    for (const der of [new Uint8Array(), Uint8Array.of(0x30, 0x00), Uint8Array.of(0xff, 0xff)]) {
+      const result = await verifier.verify({ ...child, der }, issuer);
+      expect(result.outcome).toBe("unavailable");
+    }
+    const nasty = { ...child, der: undefined as unknown as Uint8Array };
+    expect((await verifier.verify(nasty, issuer)).outcome).toBe("unavailable");
+  });
+
+  test("reasons never contain certificate content", async () => {
+    const names = certNames();
+    const outcomes = new Map<SignatureOutcome, number>();
+    for (const child of names) {
+      const c = await cert(child);
+      for (const issuer of ["root-rsa", "root-ec-p384", "root-ed448", "root-dsa", "root-rsa-pss-key"]) {
+        const i = await cert(issuer);
+        const result = await verifier.verify(c, i);
+        outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
+        for (const text of [c.subject, c.commonName ?? "", i.subject, c.serialNumber]) {
+          if (text.length > 3) expect(result.reason ?? "").not.toContain(text);
+        }
+      }
+    }
+    expect([...outcomes.keys()].sort()).toEqual(["failed", "unavailable", "unsupported", "verified"]);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Every Mozilla root of Debian's ca-certificates package decodes exactly as openssl prints it
+ * and its self-signature is `verified` (CONTRACT §4.2). The package is required: without it this
+ * test fails, it does not skip.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { pemToDers } from "../fixtures/fixtures.ts";
+import { limiter, ORACLE_TIMEOUT_MS, opensslFacts } from "./openssl-oracle.ts";
+
+const MOZILLA = "/usr/share/ca-certificates/mozilla";
+const decoder = new DerCertificateDecoder();
+const verifier = new WebCryptoSignatureVerifier();
+
+const files = existsSync(MOZILLA)
+  ? readdirSync(MOZILLA)
+      .filter((f) => f.endsWith(".crt"))
+      .sort()
+  : [];
+
+describe("Mozilla roots from Debian's ca-certificates", () => {
+  test("the package is installed", () => {
+    if (!existsSync(MOZILLA)) {
+      throw new Error(
+        `${MOZILLA} is missing: install the Debian package ca-certificates (apt-get install ca-certificates)`,
+      );
+    }
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  const schedule = limiter(4);
+  for (const file of files) {
+    const path = join(MOZILLA, file);
+    const facts = schedule(() => opensslFacts(path, "PEM", true));
+    facts.catch(() => {}); // reported by the test
+    test(
+      file,
+      async () => {
+        const ders = pemToDers(readFileSync(path, "utf8"));
+        expect(ders).toHaveLength(1);
+        const result = await decoder.decode(ders[0]!);
+        if (!result.ok) throw new Error(`${file}: ${result.reason}`);
+        const cert = result.certificate;
+
+        expect(cert.subjectNameKey).toBe(cert.issuerNameKey);
+        expect(await verifier.verify(cert, cert)).toEqual({ outcome: "verified" });
+
+        const o = await facts;
+        expect(cert.subject).toBe(o.subject);
+        expect(cert.issuer).toBe(o.issuer);
+        expect(cert.serialNumber).toBe(o.serial);
+        expect(cert.fingerprintSha256).toBe(o.fingerprint);
+        expect(cert.notBefore.toISOString()).toBe(o.notBefore.toISOString());
+        expect(cert.notAfter.toISOString()).toBe(o.notAfter.toISOString());
+        expect(cert.publicKeyKey).toBe(o.publicKeyHex);
+        const bc = o.extensions.get("X509v3 Basic Constraints");
+        expect(cert.basicConstraintsPresent).toBe(bc !== undefined);
+        expect(cert.ca).toBe(bc?.lines[0]?.startsWith("CA:TRUE") ?? false);
+        const ku = o.extensions.get("X509v3 Key Usage");
+        expect(cert.keyCertSign).toBe(
+          ku === undefined ? null : ku.lines.join(" ").includes("Certificate Sign"),
+        );
+        expect(cert.subjectKeyIdentifier).toBe(
+          o.extensions.get("X509v3 Subject Key Identifier")?.lines[0] ?? null,
+        );
+        const aki = o.extensions.get("X509v3 Authority Key Identifier");
+        const akiKeyId = aki?.lines
+          .map((l) => /^(?:keyid:)?([0-9A-F]{2}(?::[0-9A-F]{2})*)$/.exec(l)?.[1])
+          .find(Boolean);
+        expect(cert.authorityKeyIdentifier).toBe(akiKeyId ?? null);
+      },
+      ORACLE_TIMEOUT_MS,
+    );
+  }
+});
