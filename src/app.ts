@@ -19,6 +19,7 @@ import { healthRoutes } from "./adapters/http/health.ts";
 import { readJsonBody } from "./adapters/http/json-body.ts";
 import { publicIpRoutes } from "./adapters/http/public-ip.ts";
 import { clientKey, type RateLimiter } from "./adapters/http/rate-limit.ts";
+import { webRoutes } from "./adapters/http/web.ts";
 import type { Logger } from "./adapters/system/logger.ts";
 import { DomainError } from "./domain/errors.ts";
 import type { CertificateDecoder, ClientAddressSource, Clock, SignatureVerifier } from "./domain/ports.ts";
@@ -195,7 +196,8 @@ export function buildApp(deps: AppDeps) {
     .use(cidrRoutes())
     .use(publicIpRoutes(deps.clientAddress))
     .use(certificateRoutes({ clock: deps.clock, decoder: deps.decoder, verifier: deps.verifier }))
-    .use(docsRoutes());
+    .use(docsRoutes())
+    .use(webRoutes());
 
   routes = () => app.routes;
   refreshAllowed();

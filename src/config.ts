@@ -22,6 +22,11 @@ export interface Config {
   workers: number;
   /** Requests per minute per client address; null means no limit (the default). */
   rateLimitPerMinute: number | null;
+  /**
+   * Seconds a connection may sit idle (keep-alive between requests, or a body that stops
+   * arriving) before the server closes it; Bun.serve's `idleTimeout` (1–255).
+   */
+  idleTimeoutSeconds: number;
 }
 
 /** A configuration value that cannot be used: the message names the variable and the rule. */
@@ -118,5 +123,6 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     workers,
     rateLimitPerMinute,
+    idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),
   };
 }

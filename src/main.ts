@@ -4,6 +4,7 @@
  * WORKERS > 1 makes this process a supervisor of N worker copies of itself (supervisor.ts);
  * `healthcheck` as the first argument probes a running server instead (healthcheck.ts).
  */
+import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
 import { probeHealth } from "./adapters/system/healthcheck.ts";
@@ -66,6 +67,8 @@ const app = buildApp({
   cors: config.cors,
   clientAddress,
   ...realCertificateDeps(),
+  rateLimiter:
+    config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),
 });
 
 let stopping = false;
@@ -92,6 +95,8 @@ app.listen({
   port: config.port,
   hostname: config.host,
   maxRequestBodySize: TRANSPORT_BODY_LIMIT,
+  // Closes idle keep-alive connections and bodies that stop arriving (docs/reliability.md).
+  idleTimeout: config.idleTimeoutSeconds,
   ...(isWorker ? { reusePort: true } : {}),
 });
 const server = app.server;

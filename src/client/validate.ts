@@ -7,8 +7,8 @@
  *   the formats the result schemas use (`ipv4`, `ipv6`, `date-time`) are registered here when
  *   missing — and never replaced when present.
  * - The compiled checker is generated code (`new Function`). A page whose Content-Security-Policy
- *   forbids `unsafe-eval` (ours does) refuses that; the checker then falls back to TypeBox's
- *   interpreted `Value.Check`, which accepts exactly the same values.
+ *   forbids `unsafe-eval` (ours does) refuses that, so in a browser (and wherever compiling fails)
+ *   the checker is TypeBox's interpreted `Value.Check`, which accepts exactly the same values.
  */
 import { FormatRegistry, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
@@ -70,12 +70,15 @@ function pointerToPath(pointer: string): (string | number)[] {
 
 /** Compiles `schema` once (or, under a CSP without `unsafe-eval`, prepares the interpreted check). */
 export function checkerOf<T extends TSchema>(schema: T): Checker<T> {
-  let check: (value: unknown) => boolean;
-  try {
-    const compiled = TypeCompiler.Compile(schema);
-    check = (value) => compiled.Check(value);
-  } catch {
-    check = (value) => Value.Check(schema, value);
+  let check: (value: unknown) => boolean = (value) => Value.Check(schema, value);
+  // In a page, do not even try: a CSP refusal is also reported as a console error.
+  if (typeof document === "undefined") {
+    try {
+      const compiled = TypeCompiler.Compile(schema);
+      check = (value) => compiled.Check(value);
+    } catch {
+      // generated code refused (no eval): keep the interpreted check
+    }
   }
   return {
     check: check as (value: unknown) => value is Static<T>,

@@ -82,9 +82,10 @@ function problem(
   const headline = HEADLINES[error.code] ?? "The request was not accepted";
   const status = result.status === undefined ? "" : ` (HTTP ${result.status})`;
   const items = (error.issues ?? []).map((issue: ErrorIssue) => {
-    const where = issue.location ? `Line ${issue.location.line}: ` : describePath(issue.path);
+    const path = describePath(issue.path);
+    const where = issue.location ? `Line ${issue.location.line}: ` : path ? h("code", {}, `${path}: `) : "";
     const located = issue.location && onLocation ? onLocation(issue, issue.location) : null;
-    return h("li", {}, where && !issue.location ? h("code", {}, `${where}: `) : where, issue.message, located);
+    return h("li", {}, where, issue.message, located);
   });
   return h(
     "div",
@@ -201,7 +202,7 @@ function findingsView(findings: readonly Finding[]): HTMLElement {
         h("strong", {}, finding.code),
         finding.certificateIndexes.length ? ` — certificate ${finding.certificateIndexes.join(", ")}` : "",
         h("p", {}, finding.observed),
-        h("p", {}, h("span", { class: "visually-muted" }, "Next: "), finding.nextAction),
+        h("p", {}, `Next: ${finding.nextAction}`),
       ),
     );
     view.append(

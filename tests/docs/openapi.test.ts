@@ -134,6 +134,8 @@ describe("the document is valid", () => {
     expect(document.info.version).toBe("0.5.0");
     expect(document.info.title).toBe("Network Tools API");
     expect(String(document.info.description)).toContain("No authentication");
+    // The plugin also writes title and description, unescaped, into the page's meta tags.
+    expect(`${document.info.title}${document.info.description}`).not.toMatch(/["<>&]/);
     expect(JSON.stringify(document)).not.toContain('"security');
   });
 });
@@ -641,6 +643,54 @@ describe("contract: real responses match the document", () => {
     await expect(checkResponse(document, validator, "GET", "/v1/health", undocumented)).rejects.toThrow(
       /not documented/,
     );
+  });
+});
+
+describe("the docs routes", () => {
+  test("/docs is Swagger UI with no absolute URL, only this origin allowed, the common headers", async () => {
+    const response = await fetch(`${server.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("text/html");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(response.headers.get("content-security-policy")).toContain("script-src 'self' 'unsafe-inline'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+    const html = await response.text();
+    expect(html).not.toMatch(/https?:\/\//);
+    expect(html).toContain('"validatorUrl":"none"');
+    expect(html).toContain('"url":"/docs/json"');
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(assets.sort()).toEqual(["/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css"]);
+  });
+
+  test("the assets are swagger-ui-dist's files, served by the app", async () => {
+    for (const [path, file, type] of [
+      ["/docs/assets/swagger-ui-bundle.js", "swagger-ui-bundle.js", "text/javascript"],
+      ["/docs/assets/swagger-ui.css", "swagger-ui.css", "text/css"],
+    ] as const) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toStartWith(type);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      const expected = await Bun.file(
+        new URL(`../../node_modules/swagger-ui-dist/${file}`, import.meta.url),
+      ).bytes();
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(expected);
+    }
+  });
+
+  test("404 and 405 with Allow, as for every path", async () => {
+    for (const path of DOCS_PATHS) {
+      const response = await fetch(`${server.url}${path}`, { method: "POST", body: "{}" });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("METHOD_NOT_ALLOWED");
+    }
+    for (const path of ["/docs/assets/swagger-ui.js", "/docs/index.html", "/docs/json/x"]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+    }
   });
 });
 

@@ -13,7 +13,7 @@ export interface TextEntry extends ModelEntry {
 }
 
 const randomCase = (s: string, mask: number): string =>
-  [...s].map((c, i) => ((mask >> i % 30) & 1 ? c.toUpperCase() : c)).join("");
+  [...s].map((c, i) => ((mask >> (i % 30)) & 1 ? c.toUpperCase() : c)).join("");
 
 function groupsOf(value: bigint): number[] {
   const out: number[] = [];
@@ -150,11 +150,9 @@ export const subtractCase = familyAndBase.chain(({ family, base }) =>
 
 /** Two addresses of one family with their texts (any order). */
 export const addressPair = familyAndBase.chain(({ family, base }) =>
-  fc
-    .tuple(valueNear(family, base), valueNear(family, base), writing, writing)
-    .map(([a, b, howA, howB]) => ({
-      family,
-      a: { value: a, text: textFor(family, a, null, howA) },
-      b: { value: b, text: textFor(family, b, null, howB) },
-    })),
+  fc.tuple(valueNear(family, base), valueNear(family, base), writing, writing).map(([a, b, howA, howB]) => ({
+    family,
+    a: { value: a, text: textFor(family, a, null, howA) },
+    b: { value: b, text: textFor(family, b, null, howB) },
+  })),
 );

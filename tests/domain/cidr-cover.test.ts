@@ -269,7 +269,8 @@ describe("cidr-cover errors", () => {
     expect(error.code).toBe("MIXED_ADDRESS_FAMILIES");
     expect(error.issues).toEqual([
       {
-        message: '"1.2.3.4" is IPv4, but the first entry "::ffff:1.2.3.4" is IPv6; all addresses must be of one family',
+        message:
+          '"1.2.3.4" is IPv4, but the first entry "::ffff:1.2.3.4" is IPv6; all addresses must be of one family',
         path: ["inputs", 1],
         index: 1,
       },

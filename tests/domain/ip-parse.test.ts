@@ -272,8 +272,14 @@ describe("IPv6 addresses", () => {
       "::ffff:01.2.3.4",
       '"::ffff:01.2.3.4" is not a valid IPv6 address: the embedded IPv4 address "01.2.3.4" is invalid: octet "01" has a leading zero, which is not accepted because it is ambiguous (some parsers read it as octal)',
     ],
-    ["::1.2.3.4:1", '"::1.2.3.4:1" is not a valid IPv6 address: an embedded IPv4 address may only stand at the end'],
-    ["1.2.3.4::", '"1.2.3.4::" is not a valid IPv6 address: an embedded IPv4 address may only stand at the end'],
+    [
+      "::1.2.3.4:1",
+      '"::1.2.3.4:1" is not a valid IPv6 address: an embedded IPv4 address may only stand at the end',
+    ],
+    [
+      "1.2.3.4::",
+      '"1.2.3.4::" is not a valid IPv6 address: an embedded IPv4 address may only stand at the end',
+    ],
     [
       ":: 1",
       '":: 1" is not a valid IPv6 address: it contains whitespace; only surrounding whitespace is ignored',
@@ -457,7 +463,9 @@ describe("address values", () => {
     expect(() => IpAddr.v4(-1)).toThrow(RangeError);
     expect(() => IpAddr.v4(1.5)).toThrow(RangeError);
     expect(() => IpAddr.v6(0, 0, 0, 2 ** 32)).toThrow(RangeError);
-    expect(IpAddr.fromBigInt(6, (1n << 128n) - 1n).toString()).toBe("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff");
+    expect(IpAddr.fromBigInt(6, (1n << 128n) - 1n).toString()).toBe(
+      "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+    );
     expect(IpAddr.fromBigInt(4, 0xc0000201n).toString()).toBe("192.0.2.1");
     expect(() => IpAddr.fromBigInt(4, 1n << 32n)).toThrow(RangeError);
     expect(() => IpAddr.fromBigInt(6, -1n)).toThrow(RangeError);

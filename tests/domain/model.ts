@@ -143,7 +143,7 @@ export function modelCover(entries: readonly ModelEntry[]) {
   const high = blocks[blocks.length - 1]!.last;
   // the longest prefix length whose block holds both ends
   let bits = w;
-  while ((low >> BigInt(w - bits)) !== (high >> BigInt(w - bits))) bits--;
+  while (low >> BigInt(w - bits) !== high >> BigInt(w - bits)) bits--;
   const network = (low >> BigInt(w - bits)) << BigInt(w - bits);
   const covered = 1n << BigInt(w - bits);
   const input = count(blocks);

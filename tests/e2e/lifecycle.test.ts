@@ -12,6 +12,8 @@ import { type RunningServer, serverCommand, startServer } from "./server.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 const SHUTDOWN_TIMEOUT_MS = 5_000;
+/** Per test: process start-ups are slow when the machine is busy (bun's default is 5 s). */
+const TEST_TIMEOUT_MS = 30_000;
 
 interface LogLine {
   msg?: string;
@@ -73,7 +75,10 @@ function listeningSockets(port: number): number | null {
   return count;
 }
 
-type Outcome = { kind: "ok"; status: number } | { kind: "http-error"; status: number } | { kind: "network"; code: string };
+type Outcome =
+  | { kind: "ok"; status: number }
+  | { kind: "http-error"; status: number }
+  | { kind: "network"; code: string };
 
 async function call(url: string, init: RequestInit, check: (body: unknown) => boolean): Promise<Outcome> {
   try {
@@ -95,7 +100,12 @@ function health(base: string, init: RequestInit = {}): Promise<Outcome> {
 function range(base: string, init: RequestInit = {}): Promise<Outcome> {
   return call(
     `${base}/v1/range-to-cidrs`,
-    { ...init, method: "POST", headers: { ...JSON_HEADERS, ...init.headers }, body: '{"start":"10.0.0.1","end":"10.0.0.6"}' },
+    {
+      ...init,
+      method: "POST",
+      headers: { ...JSON_HEADERS, ...init.headers },
+      body: '{"start":"10.0.0.1","end":"10.0.0.6"}',
+    },
     (body) => (body as { addressCount?: string }).addressCount === "6",
   );
 }
@@ -110,7 +120,9 @@ function subtract(base: string): Promise<Outcome> {
   return call(
     `${base}/v1/cidr-subtract`,
     { method: "POST", headers: JSON_HEADERS, body: SUBTRACT_BODY },
-    (body) => Array.isArray((body as { cidrs?: unknown }).cidrs) && (body as { cidrs: unknown[] }).cidrs.length === 8000,
+    (body) =>
+      Array.isArray((body as { cidrs?: unknown }).cidrs) &&
+      (body as { cidrs: unknown[] }).cidrs.length === 8000,
   );
 }
 
@@ -168,7 +180,9 @@ function loop(base: string, options: LoopOptions): Promise<LoopResult> {
       if (options.pauseMs > 0) await Bun.sleep(options.pauseMs);
     }
   };
-  return Promise.all(Array.from({ length: options.concurrency }, (_, index) => client(index))).then(() => ({ outcomes }));
+  return Promise.all(Array.from({ length: options.concurrency }, (_, index) => client(index))).then(() => ({
+    outcomes,
+  }));
 }
 
 function codes(outcomes: Outcome[]): string[] {
@@ -180,179 +194,210 @@ function count(outcomes: Outcome[], kind: Outcome["kind"]): number {
 }
 
 describe("WORKERS=2: a supervisor and two workers sharing one port", () => {
-  test("PORT=0 resolves to one port that both workers listen on", async () => {
-    const server = await startServer({ WORKERS: "2" });
-    try {
-      const listening = records(server).filter((record) => record.msg === "listening");
-      expect(listening).toHaveLength(1);
-      // Both workers said they listen before the supervisor's line; their own log lines may
-      // still be on their way through the relay.
-      const workerPorts = await waitFor("both workers' log lines", () => {
-        const ports = records(server)
-          .filter((record) => record.msg === "worker listening")
-          .map((record) => record.port);
-        return ports.length === 2 ? ports : undefined;
-      });
-      expect(workerPorts).toEqual([server.port, server.port]);
-      const sockets = listeningSockets(server.port);
-      if (sockets !== null) expect(sockets).toBe(2);
-      expect((await health(server.url)).kind).toBe("ok");
-    } finally {
-      expect(await server.stop("SIGTERM")).toBe(0);
-    }
-  });
-
-  test("a worker killed with SIGKILL is replaced while a request loop keeps succeeding", async () => {
-    const concurrency = 4;
-    const server = await startServer({ WORKERS: "2" });
-    try {
-      const original = pidsLogged(server, "worker ready");
-      expect(original).toHaveLength(2);
-      let done = false;
-      const running = loop(server.url, {
-        concurrency,
-        maxRequests: 5_000,
-        stop: () => done,
-        pauseMs: 5,
-        stopOnNetworkError: false,
-      });
-      await Bun.sleep(200);
-      // Kill each original worker in turn: once the second dies, only the replacement of the
-      // first is left to answer, so the loop succeeding proves the replacement serves.
-      const replacements: number[] = [];
-      for (const victim of original) {
-        process.kill(victim, "SIGKILL");
-        const known = [...original, ...replacements];
-        const fresh = await waitFor("a replacement worker", () =>
-          pidsLogged(server, "worker ready").find((pid) => !known.includes(pid)),
-        );
-        replacements.push(fresh);
-        await Bun.sleep(200);
+  test(
+    "PORT=0 resolves to one port that both workers listen on",
+    async () => {
+      const server = await startServer({ WORKERS: "2" });
+      try {
+        const listening = records(server).filter((record) => record.msg === "listening");
+        expect(listening).toHaveLength(1);
+        // Both workers said they listen before the supervisor's line; their own log lines may
+        // still be on their way through the relay.
+        const workerPorts = await waitFor("both workers' log lines", () => {
+          const ports = records(server)
+            .filter((record) => record.msg === "worker listening")
+            .map((record) => record.port);
+          return ports.length === 2 ? ports : undefined;
+        });
+        expect(workerPorts).toEqual([server.port, server.port]);
+        const sockets = listeningSockets(server.port);
+        if (sockets !== null) expect(sockets).toBe(2);
+        expect((await health(server.url)).kind).toBe("ok");
+      } finally {
+        expect(await server.stop("SIGTERM")).toBe(0);
       }
-      done = true;
-      const { outcomes } = await running;
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-      for (const pid of original) expect(alive(pid)).toBe(false);
-      for (const pid of replacements) expect(alive(pid)).toBe(true);
-      expect(records(server).filter((record) => record.msg === "worker exited")).toHaveLength(2);
-      // No wrong answer ever; only a request whose connection sat on the killed worker at the
-      // moment of SIGKILL can be lost, so at most `concurrency` per kill (usually 0–2).
-      expect(count(outcomes, "http-error")).toBe(0);
-      const lost = count(outcomes, "network");
-      console.log(`kill test: ${count(outcomes, "ok")} ok, ${lost} lost to the two SIGKILLs`, codes(outcomes));
-      expect(lost).toBeLessThanOrEqual(2 * concurrency);
-      expect(count(outcomes, "ok")).toBeGreaterThan(50);
-      // And the tail of the loop, after both replacements were up, lost nothing.
-      expect(outcomes.slice(-20).every((outcome) => outcome.kind === "ok")).toBe(true);
-    } finally {
-      expect(await server.stop("SIGTERM")).toBe(0);
-    }
-  });
+  test(
+    "a worker killed with SIGKILL is replaced while a request loop keeps succeeding",
+    async () => {
+      const concurrency = 4;
+      const server = await startServer({ WORKERS: "2" });
+      try {
+        const original = pidsLogged(server, "worker ready");
+        expect(original).toHaveLength(2);
+        let done = false;
+        const running = loop(server.url, {
+          concurrency,
+          maxRequests: 5_000,
+          stop: () => done,
+          pauseMs: 5,
+          stopOnNetworkError: false,
+        });
+        await Bun.sleep(200);
+        // Kill each original worker in turn: once the second dies, only the replacement of the
+        // first is left to answer, so the loop succeeding proves the replacement serves.
+        const replacements: number[] = [];
+        for (const victim of original) {
+          process.kill(victim, "SIGKILL");
+          const known = [...original, ...replacements];
+          const fresh = await waitFor("a replacement worker", () =>
+            pidsLogged(server, "worker ready").find((pid) => !known.includes(pid)),
+          );
+          replacements.push(fresh);
+          await Bun.sleep(200);
+        }
+        done = true;
+        const { outcomes } = await running;
 
-  test("workers that crash right after start make the supervisor give up with exit 1", async () => {
-    // A socket without SO_REUSEPORT holds the port, so every worker fails to bind.
-    const blocker = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-    try {
-      const child = spawn(serverCommand(), {
-        env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(blocker.port), WORKERS: "2" },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      const code = await child.exited;
-      clearTimeout(timer);
-      expect(code).toBe(1);
-      const out = await new Response(child.stdout).text();
-      expect(out).toContain("giving up");
-      expect(out).not.toContain('"msg":"listening"');
-    } finally {
-      blocker.stop(true);
-    }
-  });
+        for (const pid of original) expect(alive(pid)).toBe(false);
+        for (const pid of replacements) expect(alive(pid)).toBe(true);
+        expect(records(server).filter((record) => record.msg === "worker exited")).toHaveLength(2);
+        // No wrong answer ever; only a request whose connection sat on the killed worker at the
+        // moment of SIGKILL can be lost, so at most `concurrency` per kill (usually 0–2).
+        expect(count(outcomes, "http-error")).toBe(0);
+        const lost = count(outcomes, "network");
+        console.log(
+          `kill test: ${count(outcomes, "ok")} ok, ${lost} lost to the two SIGKILLs`,
+          codes(outcomes),
+        );
+        expect(lost).toBeLessThanOrEqual(2 * concurrency);
+        expect(count(outcomes, "ok")).toBeGreaterThan(50);
+        // And the tail of the loop, after both replacements were up, lost nothing.
+        expect(outcomes.slice(-20).every((outcome) => outcome.kind === "ok")).toBe(true);
+      } finally {
+        expect(await server.stop("SIGTERM")).toBe(0);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  test("workers of a supervisor killed with SIGKILL stop by themselves", async () => {
-    const server = await startServer({ WORKERS: "2" });
-    const workers = pidsLogged(server, "worker ready");
-    expect(workers).toHaveLength(2);
-    server.process.kill("SIGKILL");
-    await server.process.exited;
-    await waitFor("the orphaned workers to exit", () => (workers.some(alive) ? undefined : true), 5_000);
-  });
+  test(
+    "workers that crash right after start make the supervisor give up with exit 1",
+    async () => {
+      // A socket without SO_REUSEPORT holds the port, so every worker fails to bind.
+      const blocker = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+      try {
+        const child = spawn(serverCommand(), {
+          env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(blocker.port), WORKERS: "2" },
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+        const code = await child.exited;
+        clearTimeout(timer);
+        expect(code).toBe(1);
+        const out = await new Response(child.stdout).text();
+        expect(out).toContain("giving up");
+        expect(out).not.toContain('"msg":"listening"');
+      } finally {
+        blocker.stop(true);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "workers of a supervisor killed with SIGKILL stop by themselves",
+    async () => {
+      const server = await startServer({ WORKERS: "2" });
+      const workers = pidsLogged(server, "worker ready");
+      expect(workers).toHaveLength(2);
+      server.process.kill("SIGKILL");
+      await server.process.exited;
+      await waitFor("the orphaned workers to exit", () => (workers.some(alive) ? undefined : true), 5_000);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe("graceful shutdown under load", () => {
   test.each(["1", "2"])(
     "WORKERS=%s: SIGTERM lets every accepted request finish and exits 0 in time",
     async (workers) => {
-      const server = await startServer({ WORKERS: workers, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
-      const base = server.url;
-      await health(base); // warm
-      // 200 requests at once: 40 stay in flight ~1.2 s (streamed bodies), 20 are CPU-heavy
-      // subtractions, 140 are quick.
-      const wave: Promise<Outcome>[] = [];
-      for (let i = 0; i < 200; i++) {
-        if (i % 5 === 0) wave.push(trickled(base, 1_200));
-        else if (i % 10 === 1) wave.push(subtract(base));
-        else wave.push(i % 2 === 0 ? health(base) : range(base));
-      }
-      // Give the server time to accept every connection of the wave; the streamed ones are
-      // still mid-body when the signal comes. A keep-going loop crosses the signal.
-      await Bun.sleep(400);
-      let stopLoop = false;
-      const crossing = loop(base, {
-        concurrency: 4,
-        maxRequests: 2_000,
-        stop: () => stopLoop,
-        pauseMs: 1,
-        stopOnNetworkError: true,
+      const server = await startServer({
+        WORKERS: workers,
+        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       });
-      await Bun.sleep(50);
-      const signalledAt = performance.now();
-      server.process.kill("SIGTERM");
-      const code = await server.process.exited;
-      const tookMs = performance.now() - signalledAt;
-      // One more attempt once the process is gone must be refused: nothing listens any more.
-      const afterExit = await health(base);
-      stopLoop = true;
-      const outcomes = await Promise.all(wave);
-      const { outcomes: crossed } = await crossing;
+      try {
+        const base = server.url;
+        await health(base); // warm
+        // 200 requests at once: 40 stay in flight ~1.2 s (streamed bodies), 20 are CPU-heavy
+        // subtractions, 140 are quick.
+        const wave: Promise<Outcome>[] = [];
+        for (let i = 0; i < 200; i++) {
+          if (i % 5 === 0) wave.push(trickled(base, 1_200));
+          else if (i % 10 === 1) wave.push(subtract(base));
+          else wave.push(i % 2 === 0 ? health(base) : range(base));
+        }
+        // Give the server time to accept every connection of the wave; the streamed ones are
+        // still mid-body when the signal comes. A keep-going loop crosses the signal.
+        await Bun.sleep(400);
+        let stopLoop = false;
+        const crossing = loop(base, {
+          concurrency: 4,
+          maxRequests: 2_000,
+          stop: () => stopLoop,
+          pauseMs: 1,
+          stopOnNetworkError: true,
+        });
+        await Bun.sleep(50);
+        const signalledAt = performance.now();
+        server.process.kill("SIGTERM");
+        const code = await server.process.exited;
+        const tookMs = performance.now() - signalledAt;
+        // One more attempt once the process is gone must be refused: nothing listens any more.
+        const afterExit = await health(base);
+        stopLoop = true;
+        const outcomes = await Promise.all(wave);
+        const { outcomes: crossed } = await crossing;
 
-      expect(code).toBe(0);
-      expect(tookMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
-      // Every request of the wave was accepted before the signal: all must have succeeded.
-      expect(outcomes.filter((outcome) => outcome.kind !== "ok")).toEqual([]);
-      // Requests of the crossing loop either succeeded or were not accepted at all (connection
-      // refused/reset before the server read them); none got an error answer.
-      expect(count(crossed, "http-error")).toBe(0);
-      expect(count(crossed, "ok")).toBeGreaterThan(0);
-      expect(afterExit.kind).toBe("network");
-      console.log(
-        `WORKERS=${workers}: wave 200/200 ok; crossing loop ${count(crossed, "ok")} ok, ` +
-          `${count(crossed, "network")} not accepted; exit ${code} after ${Math.round(tookMs)} ms`,
-        codes(crossed),
-      );
+        expect(code).toBe(0);
+        expect(tookMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+        // Every request of the wave was accepted before the signal: all must have succeeded.
+        expect(outcomes.filter((outcome) => outcome.kind !== "ok")).toEqual([]);
+        // Requests of the crossing loop either succeeded or were not accepted at all (connection
+        // refused/reset before the server read them); none got an error answer.
+        expect(count(crossed, "http-error")).toBe(0);
+        expect(count(crossed, "ok")).toBeGreaterThan(0);
+        expect(afterExit.kind).toBe("network");
+        console.log(
+          `WORKERS=${workers}: wave 200/200 ok; crossing loop ${count(crossed, "ok")} ok, ` +
+            `${count(crossed, "network")} not accepted; exit ${code} after ${Math.round(tookMs)} ms`,
+          codes(crossed),
+        );
+      } finally {
+        // Only if an assertion above failed early: never leave a server behind.
+        if (server.process.exitCode === null) server.process.kill("SIGKILL");
+      }
     },
-    20_000,
+    TEST_TIMEOUT_MS,
   );
 });
 
 describe("the built-in health probe (the image's HEALTHCHECK)", () => {
-  test("`healthcheck` exits 0 against a running server and 1 when nothing answers", async () => {
-    const server = await startServer({ WORKERS: "2" });
-    try {
-      const probe = (port: number) =>
-        spawn([...serverCommand(), "healthcheck"], {
-          env: { PATH: process.env.PATH ?? "", PORT: String(port) },
-          stdout: "ignore",
-          stderr: "ignore",
-        }).exited;
-      expect(await probe(server.port)).toBe(0);
-      const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-      const closedPort = closed.port;
-      closed.stop(true);
-      expect(await probe(closedPort)).toBe(1);
-    } finally {
-      expect(await server.stop("SIGTERM")).toBe(0);
-    }
-  });
+  test(
+    "`healthcheck` exits 0 against a running server and 1 when nothing answers",
+    async () => {
+      const server = await startServer({ WORKERS: "2" });
+      try {
+        const probe = (port: number) =>
+          spawn([...serverCommand(), "healthcheck"], {
+            env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+            stdout: "ignore",
+            stderr: "ignore",
+          }).exited;
+        expect(await probe(server.port)).toBe(0);
+        const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+        const closedPort = closed.port;
+        closed.stop(true);
+        expect(await probe(closedPort)).toBe(1);
+      } finally {
+        expect(await server.stop("SIGTERM")).toBe(0);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

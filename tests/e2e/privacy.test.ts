@@ -53,10 +53,30 @@ describe("log privacy", () => {
       ["/v1/certificate-bundle", JSON.stringify({ pem: "garbage privacy-probe", hostname: HOSTNAME })],
       ["/v1/certificate-bundle", '{"pem":"privacy-probe', "application/json"],
       ["/v1/certificate-bundle", JSON.stringify({ pem: chain }), "text/plain"],
+      // hardening error paths: mixed families, result too large, deep nesting, over the size limit
+      ["/v1/cidr-cover", JSON.stringify({ inputs: ["198.18.77.1", "2001:db8::77"] })],
+      [
+        "/v1/cidr-subtract",
+        JSON.stringify({
+          include: ["198.18.0.0/15"],
+          exclude: Array.from({ length: 900 }, (_, i) => `198.${18 + (i & 1)}.${i >> 2}.${i & 255}`),
+        }),
+      ],
+      ["/v1/certificate-bundle", `{"pem":${"[".repeat(40)}"${HOSTNAME}"${"]".repeat(40)}}`],
+      [
+        "/v1/certificate-bundle",
+        JSON.stringify({ pem: `${chain}${" ".repeat(70_000)}`, hostname: HOSTNAME }),
+      ],
+      ["/v1/range-to-cidrs", JSON.stringify({ start: "198.18.77.1", end: "198.18.77.9", [HOSTNAME]: 1 })],
     ];
     for (const [path, body, type] of probes) await post(path, body, type);
     await fetch(`${server.url}/v1/public-ip`, { headers: { "x-forwarded-for": "198.18.77.66" } });
     await fetch(`${server.url}/v1/privacy-probe/${HOSTNAME}`);
+    await fetch(`${server.url}/v1/cidr-cover`, {
+      method: "DELETE",
+      body: JSON.stringify({ inputs: [HOSTNAME] }),
+    });
+    await fetch(`${server.url}/v1/cidr-cover/${HOSTNAME}?q=${HOSTNAME}`, { method: "OPTIONS" });
     await Bun.sleep(200);
 
     const log = server.lines.join("\n");

@@ -73,7 +73,9 @@ function longestCoverBody(): string {
 /** 999 scattered single addresses removed from one big block: far more than 10000 result CIDRs. */
 function tooLargeSubtract(family: 4 | 6): string {
   const exclude = Array.from({ length: 999 }, (_, i) =>
-    family === 4 ? `10.${i & 255}.${(i >> 8) * 60 + 1}.${(i * 37) & 255}` : `2001:db8:${i.toString(16)}::${(i * 3).toString(16)}`,
+    family === 4
+      ? `10.${i & 255}.${(i >> 8) * 60 + 1}.${(i * 37) & 255}`
+      : `2001:db8:${i.toString(16)}::${(i * 3).toString(16)}`,
   );
   return J({ include: [family === 4 ? "10.0.0.0/8" : "::/0"], exclude });
 }
@@ -86,8 +88,20 @@ const PROTO_PROBE = "hardeningPolluted";
 
 const CASES: Case[] = [
   // --- nesting ---------------------------------------------------------------------------
-  { name: "65536 unterminated [", path: "/v1/cidr-cover", body: "[".repeat(MAX_BYTES), status: 400, code: "INVALID_JSON" },
-  { name: "100k levels of [ (over the size limit)", path: "/v1/cidr-cover", body: "[".repeat(100_000), status: 413, code: "PAYLOAD_TOO_LARGE" },
+  {
+    name: "65536 unterminated [",
+    path: "/v1/cidr-cover",
+    body: "[".repeat(MAX_BYTES),
+    status: 400,
+    code: "INVALID_JSON",
+  },
+  {
+    name: "100k levels of [ (over the size limit)",
+    path: "/v1/cidr-cover",
+    body: "[".repeat(100_000),
+    status: 413,
+    code: "PAYLOAD_TOO_LARGE",
+  },
   {
     name: "32768 balanced [ ] levels",
     path: "/v1/cidr-cover",
@@ -181,7 +195,13 @@ const CASES: Case[] = [
     code: "INVALID_INPUT",
     check: (a) => expect(issues(a)[0]!.path).toEqual(["leafIndex"]),
   },
-  { name: "1e999 as the whole body", path: "/v1/range-to-cidrs", body: "1e999", status: 400, code: "INVALID_INPUT" },
+  {
+    name: "1e999 as the whole body",
+    path: "/v1/range-to-cidrs",
+    body: "1e999",
+    status: 400,
+    code: "INVALID_INPUT",
+  },
   {
     name: "leafIndex 0.0 is the integer 0",
     path: "/v1/certificate-bundle",
@@ -192,22 +212,42 @@ const CASES: Case[] = [
   // --- prototype keys ------------------------------------------------------------------------
   ...(
     [
-      ["top level __proto__", "/v1/cidr-cover", `{"__proto__":{"${PROTO_PROBE}":1},"inputs":["10.0.0.1"]}`, ["__proto__"]],
+      [
+        "top level __proto__",
+        "/v1/cidr-cover",
+        `{"__proto__":{"${PROTO_PROBE}":1},"inputs":["10.0.0.1"]}`,
+        ["__proto__"],
+      ],
       [
         "top level constructor.prototype",
         "/v1/cidr-cover",
         `{"inputs":["10.0.0.1"],"constructor":{"prototype":{"${PROTO_PROBE}":1}}}`,
         ["constructor"],
       ],
-      ["prototype key", "/v1/cidr-subtract", '{"include":["10.0.0.0/8"],"exclude":[],"prototype":{}}', ["prototype"]],
-      ["__proto__ as an entry", "/v1/cidr-cover", `{"inputs":[{"__proto__":{"${PROTO_PROBE}":1}}]}`, ["inputs", 0]],
+      [
+        "prototype key",
+        "/v1/cidr-subtract",
+        '{"include":["10.0.0.0/8"],"exclude":[],"prototype":{}}',
+        ["prototype"],
+      ],
+      [
+        "__proto__ as an entry",
+        "/v1/cidr-cover",
+        `{"inputs":[{"__proto__":{"${PROTO_PROBE}":1}}]}`,
+        ["inputs", 0],
+      ],
       [
         "constructor as a field value",
         "/v1/range-to-cidrs",
         `{"start":{"constructor":{"prototype":{"${PROTO_PROBE}":1}}},"end":"10.0.0.1"}`,
         ["start"],
       ],
-      ["__proto__ null in the certificate request", "/v1/certificate-bundle", '{"pem":"x","__proto__":null}', ["__proto__"]],
+      [
+        "__proto__ null in the certificate request",
+        "/v1/certificate-bundle",
+        '{"pem":"x","__proto__":null}',
+        ["__proto__"],
+      ],
     ] as const
   ).map(
     ([name, path, body, where]): Case => ({
@@ -331,8 +371,20 @@ const CASES: Case[] = [
     },
   },
   // --- subtract over the result limit ---------------------------------------------------------------
-  { name: "subtract over 10000 results (IPv4)", path: "/v1/cidr-subtract", body: tooLargeSubtract(4), status: 400, code: "RESULT_TOO_LARGE" },
-  { name: "subtract over 10000 results (IPv6)", path: "/v1/cidr-subtract", body: tooLargeSubtract(6), status: 400, code: "RESULT_TOO_LARGE" },
+  {
+    name: "subtract over 10000 results (IPv4)",
+    path: "/v1/cidr-subtract",
+    body: tooLargeSubtract(4),
+    status: 400,
+    code: "RESULT_TOO_LARGE",
+  },
+  {
+    name: "subtract over 10000 results (IPv6)",
+    path: "/v1/cidr-subtract",
+    body: tooLargeSubtract(6),
+    status: 400,
+    code: "RESULT_TOO_LARGE",
+  },
   // --- the largest valid IPv6 inputs ----------------------------------------------------------------
   {
     name: "a full 64 KiB of 64-character IPv6 entries",
@@ -403,7 +455,11 @@ const local = testApp({
 });
 runCorpus("app.handle", (path, body) =>
   local.app.handle(
-    new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json" }, body }),
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    }),
   ),
 );
 afterAll(() => {

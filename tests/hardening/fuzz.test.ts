@@ -12,16 +12,17 @@
  * Runs: FUZZ_RUNS (default 100 per property) and FUZZ_SEED. A long opt-in run is
  * `bash scripts/fuzz-long.sh` (FUZZ_RUNS=5000).
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { PkijsCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { chain } from "../domain/certificate-helpers.ts";
+import { type RunningServer, startServer } from "../e2e/server.ts";
 import { bundleOf, fakeDecoder } from "../fakes/certificates.ts";
 import { chainDers } from "../fixtures/fixtures.ts";
 import { testApp } from "../http/helpers.ts";
-import { ENDPOINTS, lineAt, NORMAL_BODIES, POST_PATHS, problemsOf } from "./shapes.ts";
+import { endpointsOf, lineAt, NORMAL_BODIES, POST_PATHS, problemsOf } from "./shapes.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -32,6 +33,8 @@ const TIMEOUT = Math.max(30_000, RUNS * 300);
 const certs = chain();
 const fakes = testApp({ decoder: fakeDecoder([certs.root, certs.intermediate, certs.leaf]) });
 const app = fakes.app;
+/** The API endpoints plus whatever else the app serves (docs, web page and assets). */
+const ENDPOINTS = endpointsOf(app);
 const VALID_PEM = bundleOf([certs.leaf, certs.intermediate, certs.root]);
 const CANARY = "zqcanaryxj";
 
@@ -80,7 +83,7 @@ async function hostile(request: Sendable, extra: (text: string) => string[] = ()
   const result = await send(app, request);
   if (result === null) return;
   // The URL parser has already resolved dot segments (`/%2e%2e/v1/health` is `/v1/health`).
-  const problems = [...problemsOf(result.method, result.path, result.response, result.text)];
+  const problems = [...problemsOf(result.method, result.path, result.response, result.text, ENDPOINTS)];
   problems.push(...extra(result.text));
   if (problems.length > 0) throw new Error(problems.join("\n"));
   await expectNormalRequestServed();
@@ -109,11 +112,29 @@ const addressish = fc.oneof(
   fc.tuple(fc.ipV6(), fc.string({ maxLength: 8 })).map(([a, z]) => `${a}%${z}`),
   fc.ipV6().map((a) => `[${a}]`),
   fc.stringMatching(/^[0-9a-fA-F:./% \t\r\n]{0,70}$/),
-  fc.constantFrom("", " ", "0", "::", "::/0", "0.0.0.0/0", "255.255.255.255", "010.0.0.1", "1.2.3", "::ffff:1.2.3.4"),
+  fc.constantFrom(
+    "",
+    " ",
+    "0",
+    "::",
+    "::/0",
+    "0.0.0.0/0",
+    "255.255.255.255",
+    "010.0.0.1",
+    "1.2.3",
+    "::ffff:1.2.3.4",
+  ),
   anyUnits(70),
 );
 
-const hostileKeys = fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "");
+const hostileKeys = fc.constantFrom(
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "",
+);
 
 /** Objects built from the endpoints' own field names with values of any type. */
 const nearRequest = fc.dictionary(
@@ -145,8 +166,14 @@ const validFor: Record<string, fc.Arbitrary<unknown>> = {
 const v4cidr = fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })).map(([a, p]) => `${a}/${p}`);
 const v6cidr = fc.tuple(fc.ipV6(), fc.integer({ min: 0, max: 128 })).map(([a, p]) => `${a}/${p}`);
 const oneFamily = fc.oneof(
-  fc.record({ include: fc.array(v4cidr, { minLength: 1, maxLength: 10 }), exclude: fc.array(v4cidr, { maxLength: 30 }) }),
-  fc.record({ include: fc.array(v6cidr, { minLength: 1, maxLength: 10 }), exclude: fc.array(v6cidr, { maxLength: 30 }) }),
+  fc.record({
+    include: fc.array(v4cidr, { minLength: 1, maxLength: 10 }),
+    exclude: fc.array(v4cidr, { maxLength: 30 }),
+  }),
+  fc.record({
+    include: fc.array(v6cidr, { minLength: 1, maxLength: 10 }),
+    exclude: fc.array(v6cidr, { maxLength: 30 }),
+  }),
 );
 
 const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
@@ -163,12 +190,7 @@ const INVALID_UTF8 = [
 const byteBodies = fc.oneof(
   fc.uint8Array({ maxLength: 512 }),
   fc
-    .tuple(
-      fc.constantFrom(...POST_PATHS),
-      fc.constantFrom(bom, ...INVALID_UTF8),
-      fc.nat(),
-      fc.boolean(),
-    )
+    .tuple(fc.constantFrom(...POST_PATHS), fc.constantFrom(bom, ...INVALID_UTF8), fc.nat(), fc.boolean())
     .map(([path, splice, at, prefix]) => {
       const text = new TextEncoder().encode(
         JSON.stringify(path === "/v1/certificate-bundle" ? { pem: VALID_PEM } : NORMAL_BODIES[path]),
@@ -230,7 +252,15 @@ const pathVariants = fc.oneof(
       fc.constantFrom("/", "//", "?", "?a=1&a=2", "%00", "/..", "/.%2e", "#x", ".json", "%2F", "/extra"),
     )
     .map(([p, s]) => p + s),
-  fc.constantFrom("/", "//v1/health", "/V1/HEALTH", "/v1", "/v1/", "/%2e%2e/v1/health", `/${"a".repeat(4000)}`),
+  fc.constantFrom(
+    "/",
+    "//v1/health",
+    "/V1/HEALTH",
+    "/v1",
+    "/v1/",
+    "/%2e%2e/v1/health",
+    `/${"a".repeat(4000)}`,
+  ),
   fc.stringMatching(/^\/[A-Za-z0-9._~%/-]{0,60}$/),
 );
 
@@ -281,8 +311,10 @@ function locationProblems(pem: string, text: string): string[] {
   for (const issue of body.error?.issues ?? []) {
     const l = issue.location;
     if (l === undefined) continue;
-    if (!(l.offset <= l.end && l.end <= pem.length)) problems.push(`location ${JSON.stringify(l)} outside the text`);
-    else if (lineAt(pem, l.offset) !== l.line) problems.push(`location ${JSON.stringify(l)} on the wrong line`);
+    if (!(l.offset <= l.end && l.end <= pem.length))
+      problems.push(`location ${JSON.stringify(l)} outside the text`);
+    else if (lineAt(pem, l.offset) !== l.line)
+      problems.push(`location ${JSON.stringify(l)} on the wrong line`);
   }
   return problems;
 }
@@ -299,9 +331,13 @@ describe("fuzzing every endpoint through app.handle", () => {
     "arbitrary JSON values",
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...POST_PATHS), fc.jsonValue({ maxDepth: 6 }), async (path, value) => {
-          await hostile(json(path, JSON.stringify(value) ?? "null"));
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...POST_PATHS),
+          fc.jsonValue({ maxDepth: 6 }),
+          async (path, value) => {
+            await hostile(json(path, JSON.stringify(value) ?? "null"));
+          },
+        ),
         FC_OPTIONS,
       );
     },
@@ -330,9 +366,14 @@ describe("fuzzing every endpoint through app.handle", () => {
     "arbitrary bytes: noise, BOM, NUL and invalid UTF-8",
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...POST_PATHS), byteBodies, contentTypes, async (path, bytes, type) => {
-          await hostile({ method: "POST", path, headers: { "content-type": type }, body: bytes });
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...POST_PATHS),
+          byteBodies,
+          contentTypes,
+          async (path, bytes, type) => {
+            await hostile({ method: "POST", path, headers: { "content-type": type }, body: bytes });
+          },
+        ),
         FC_OPTIONS,
       );
     },
@@ -430,7 +471,10 @@ describe("fuzzing every endpoint through app.handle", () => {
 });
 
 describe("mutated real certificates through the real decoder and verifier", () => {
-  const real = testApp({ decoder: new PkijsCertificateDecoder(), verifier: new WebCryptoSignatureVerifier() });
+  const real = testApp({
+    decoder: new PkijsCertificateDecoder(),
+    verifier: new WebCryptoSignatureVerifier(),
+  });
   const ders = ["rsa-sha256", "ec-p256", "ed25519", "rsa-pss"].flatMap((name) => chainDers(name));
 
   afterAll(() => {
@@ -456,7 +500,10 @@ describe("mutated real certificates through the real decoder and verifier", () =
             const out = new Uint8Array(der.length + tail.length);
             out.set(der);
             out.set(tail, der.length);
-            const lines = Buffer.from(out).toString("base64").match(/.{1,64}/g) ?? [];
+            const lines =
+              Buffer.from(out)
+                .toString("base64")
+                .match(/.{1,64}/g) ?? [];
             return ["-----BEGIN CERTIFICATE-----", ...lines, "-----END CERTIFICATE-----", ""].join("\n");
           });
           const path = "/v1/certificate-bundle";
@@ -469,6 +516,52 @@ describe("mutated real certificates through the real decoder and verifier", () =
           expect(next?.response.status).toBe(400);
         }),
         { ...FC_OPTIONS, numRuns: Math.max(10, Math.round(RUNS / 2)) },
+      );
+    },
+    TIMEOUT,
+  );
+});
+
+describe("a handful of generated hostile requests against the real process", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    expect(await server.stop()).toBe(0);
+    expect(server.lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+
+  test(
+    "bytes, near-valid objects and odd headers over sockets; the next normal request is served",
+    async () => {
+      const request = fc.oneof(
+        fc.tuple(fc.constantFrom(...POST_PATHS), byteBodies, contentTypes),
+        fc.tuple(
+          fc.constantFrom(...POST_PATHS),
+          nearRequest.map((v) => new TextEncoder().encode(JSON.stringify(v))),
+          fc.constant("application/json"),
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(request, async ([path, bytes, type]) => {
+          const response = await fetch(`${server.url}${path}`, {
+            method: "POST",
+            headers: { "content-type": type },
+            body: bytes,
+          });
+          const text = await response.text();
+          const problems = problemsOf("POST", path, response, text);
+          if (problems.length > 0) throw new Error(problems.join("\n"));
+          const next = await fetch(`${server.url}/v1/cidr-cover`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(NORMAL_BODIES["/v1/cidr-cover"]),
+          });
+          expect(next.status).toBe(200);
+          await next.arrayBuffer();
+        }),
+        { ...FC_OPTIONS, numRuns: Math.max(10, Math.round(RUNS / 4)) },
       );
     },
     TIMEOUT,

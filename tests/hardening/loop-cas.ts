@@ -32,8 +32,26 @@ export function loopCaPems(): string[] {
       openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key], dir);
       if (i % 2 === 0) {
         openssl(
-          ["req", "-x509", "-new", "-key", key, "-subj", SUBJECT, "-days", "3650", "-sha256", "-set_serial", String(i + 1)]
-            .concat(["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+          [
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            key,
+            "-subj",
+            SUBJECT,
+            "-days",
+            "3650",
+            "-sha256",
+            "-set_serial",
+            String(i + 1),
+          ]
+            .concat([
+              "-addext",
+              "basicConstraints=critical,CA:TRUE",
+              "-addext",
+              "keyUsage=critical,keyCertSign,cRLSign",
+            ])
             .concat(["-out", `c${i}.pem`]),
           dir,
         );

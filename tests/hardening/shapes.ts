@@ -66,15 +66,36 @@ export const NORMAL_BODIES: Record<string, unknown> = {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/**
+ * ENDPOINTS plus every other route the app serves (the web page and its assets, added as the
+ * project grows) as non-JSON successes.
+ */
+export function endpointsOf(app: { routes: readonly { path: string; method: string }[] }): Endpoint[] {
+  const all = [...ENDPOINTS];
+  for (const route of app.routes) {
+    const known = all.find((e) => e.path === route.path);
+    if (known === undefined) all.push({ path: route.path, methods: [route.method], result: null });
+    else if (!known.methods.includes(route.method)) known.methods.push(route.method);
+  }
+  return all;
+}
+
 /** Everything wrong with `response` (already read into `text`) as an answer to `method path`. */
-export function problemsOf(method: string, path: string, response: Response, text: string): string[] {
+export function problemsOf(
+  method: string,
+  path: string,
+  response: Response,
+  text: string,
+  endpoints: readonly Endpoint[] = ENDPOINTS,
+): string[] {
   const problems: string[] = [];
   const status = response.status;
   const where = `${method} ${path.slice(0, 80)} → ${status}`;
   if (status >= 500 && status !== 503) problems.push(`${where}: server error ${text.slice(0, 200)}`);
   if (status === 503 && !path.startsWith("/v1/public-ip")) problems.push(`${where}: 503 outside public-ip`);
   if (response.headers.get("x-content-type-options") !== "nosniff") problems.push(`${where}: no nosniff`);
-  if (!REQUEST_ID.test(response.headers.get("x-request-id") ?? "")) problems.push(`${where}: bad X-Request-Id`);
+  if (!REQUEST_ID.test(response.headers.get("x-request-id") ?? ""))
+    problems.push(`${where}: bad X-Request-Id`);
   if (status === 204 || (method === "HEAD" && status < 400)) {
     if (text !== "") problems.push(`${where}: a body on HEAD/204`);
     return problems;
@@ -89,13 +110,13 @@ export function problemsOf(method: string, path: string, response: Response, tex
     problems.push(`${where}: unexpected success status`);
     return problems;
   }
-  const endpoint = ENDPOINTS.find((e) => e.path === pathOnly(path));
+  const endpoint = endpoints.find((e) => e.path === pathOnly(path));
   if (endpoint === undefined) {
     problems.push(`${where}: success on an unknown path`);
     return problems;
   }
   if (endpoint.result === null) {
-    if (text.length === 0) problems.push(`${where}: empty docs page`);
+    if (text.length === 0) problems.push(`${where}: empty page`);
     return problems;
   }
   const type = response.headers.get("content-type") ?? "";
@@ -119,7 +140,9 @@ const INSTANT = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 function formatProblems(where: string, path: string, body: unknown): string[] {
   if (path === "/v1/public-ip") {
     const { family, ip } = body as { family: string; ip: string };
-    return (family === "ipv4" ? isIPv4(ip) : isIPv6(ip)) ? [] : [`${where}: ${ip} is not an ${family} address`];
+    return (family === "ipv4" ? isIPv4(ip) : isIPv6(ip))
+      ? []
+      : [`${where}: ${ip} is not an ${family} address`];
   }
   if (path === "/v1/certificate-bundle") {
     const result = body as { evaluatedAt: string; certificates: { notBefore: string; notAfter: string }[] };

@@ -184,7 +184,8 @@ describe("input validation", () => {
       await call(app, "POST", "/v1/range-to-cidrs", { json: { start: "10.0.0.0" } }),
     );
     expect(error.code).toBe("INVALID_INPUT");
-    expect(error.issues).toContainEqual(expect.objectContaining({ path: ["end"], field: "end" }));
+    expect(error.issues).toEqual([{ message: '"end" is required.', path: ["end"], field: "end" }]);
+    expect(error.message).toBe('"end" is required.');
   });
 
   test("every problem is reported, each with a path and its legacy locator", async () => {

@@ -41,8 +41,8 @@ class Malformed {
 type Parsed = Omit<CertificateData, "fingerprintSha256">;
 
 /**
- * Decodes one DER certificate into plain data. Named for the project's X.509 stack (pkijs); it
- * reads DER directly because asn1js is too slow for a 16-certificate request (see `der.ts`).
+ * Decodes one DER certificate into plain data, reading the DER directly: asn1js/pkijs cost
+ * milliseconds per certificate on Bun (see `der.ts`).
  */
 export class DerCertificateDecoder implements CertificateDecoder {
   async decode(der: Uint8Array): Promise<CertificateDecodeResult> {
@@ -59,7 +59,7 @@ export class DerCertificateDecoder implements CertificateDecoder {
   }
 }
 
-/** The name main.ts and the architecture notes use for this adapter. */
+/** The name main.ts and docs/architecture.md give this adapter (it was planned on pkijs). */
 export { DerCertificateDecoder as PkijsCertificateDecoder };
 
 function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {

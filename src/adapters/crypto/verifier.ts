@@ -114,8 +114,8 @@ interface KeyInfo {
 
 const unavailable = (reason: string): SignatureCheck => ({ outcome: "unavailable", reason });
 const unsupported = (reason: string): SignatureCheck => ({ outcome: "unsupported", reason });
-const FAILED: SignatureCheck = { outcome: "failed" };
-const VERIFIED: SignatureCheck = { outcome: "verified" };
+// Fresh objects each time: callers may keep or extend what they get.
+const failed = (): SignatureCheck => ({ outcome: "failed" });
 
 /** Stateless: one instance can serve every request. */
 export class WebCryptoSignatureVerifier implements SignatureVerifier {
@@ -136,16 +136,16 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
     const plan = planFor(signed, key);
     if ("outcome" in plan) return plan;
     // RFC 5280 §4.1.1.2: the algorithm inside the signed part must be the one outside it.
-    if (!sameBytes(signed.innerAlg, signed.outerAlg)) return FAILED;
-    if (signed.signature === null) return FAILED;
+    if (!sameBytes(signed.innerAlg, signed.outerAlg)) return failed();
+    if (signed.signature === null) return failed();
 
     let data: Uint8Array<ArrayBuffer> = signed.signature;
     if (plan.kind === "ecdsa") {
       const raw = ecdsaRaw(data, plan.size);
-      if (raw === null) return FAILED;
+      if (raw === null) return failed();
       data = raw;
     } else if (plan.kind === "ed25519" && data.length !== 64) {
-      return FAILED;
+      return failed();
     }
 
     // Importing is cheap (a few microseconds on Bun, measured), so keys are not cached.
@@ -157,7 +157,7 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
       return unavailable("the issuer public key could not be imported");
     }
     const ok = await crypto.subtle.verify(verifyParams(plan), cryptoKey, data, signed.tbs);
-    return ok ? VERIFIED : FAILED;
+    return ok ? { outcome: "verified" } : failed();
   }
 }
 
@@ -181,14 +181,14 @@ function planFor(signed: SignedParts, key: KeyInfo): Plan | SignatureCheck {
   if (oid === OID_RSASSA_PSS) {
     if (key.oid !== OID_RSA_ENCRYPTION && key.oid !== OID_RSASSA_PSS) return mismatch;
     const pss = pssParams(signed.buf, signed.params);
-    if (pss === null) return FAILED;
+    if (pss === null) return failed();
     if ("outcome" in pss) return pss;
     if (key.oid === OID_RSASSA_PSS && key.params !== undefined) {
       // A key restricted to RSA-PSS may restrict the hash and the minimum salt length (RFC 4055 §1.2).
       const limits = pssParams(key.buf, key.params);
       if (limits === null) return unavailable("the issuer public key could not be read");
       if ("outcome" in limits) return limits;
-      if (limits.hash !== pss.hash || pss.saltLength < limits.saltLength) return FAILED;
+      if (limits.hash !== pss.hash || pss.saltLength < limits.saltLength) return failed();
     }
     return { kind: "pss", hash: pss.hash, saltLength: pss.saltLength };
   }

@@ -71,7 +71,11 @@ const MAX_SCHEMA_FAILURES = 100_000;
  * would make the envelope claim "64 invalid values" for a list of 20000 bad entries; the
  * validator's iterator gives them all, so the envelope can count what it leaves out (CONTRACT §1.1).
  */
-export function schemaFailuresOf(error: { validator?: unknown; value?: unknown; all?: unknown }): SchemaFailure[] {
+export function schemaFailuresOf(error: {
+  validator?: unknown;
+  value?: unknown;
+  all?: unknown;
+}): SchemaFailure[] {
   const validator = error.validator as { Errors?: (value: unknown) => Iterable<SchemaFailure> } | undefined;
   if (typeof validator?.Errors !== "function") return (error.all as SchemaFailure[] | undefined) ?? [];
   const failures: SchemaFailure[] = [];
@@ -105,7 +109,12 @@ function describePath(path: (string | number)[]): string {
 export function issuesFromSchemaFailures(failures: readonly SchemaFailure[]): Issue[] {
   const issues: Issue[] = [];
   const seen = new Set<string>();
+  // A missing field is also reported as "expected string" at the same path: keep only "required".
+  const missing = new Set(
+    failures.filter((failure) => failure.message.startsWith("Expected required property")).map((f) => f.path),
+  );
   for (const failure of failures) {
+    if (missing.has(failure.path) && !failure.message.startsWith("Expected required property")) continue;
     const path = pointerToPath(failure.path);
     let message: string;
     if (failure.message === "Unexpected property") {

@@ -39,7 +39,15 @@ async function readCapped(request: Request): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away or stalled until the idle timeout cut it off: not a server fault,
+      // and nobody is left to read the answer. Reported as the truncated body it is.
+      throw new DomainError("INVALID_JSON", "The request body ended before it was complete.");
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > MAX_BODY_BYTES) {

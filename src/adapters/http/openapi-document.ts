@@ -58,6 +58,7 @@ export interface OperationDoc {
 /** `METHOD /path` → what to add to that operation. */
 export type OperationDocs = Readonly<Record<string, OperationDoc>>;
 
+const API_PREFIX = "/v1/";
 const JSON_MEDIA_TYPE = "application/json";
 const TEXT_MEDIA_TYPE = "text/plain";
 const ERROR_COMPONENT = "ErrorResponse";
@@ -358,14 +359,19 @@ function completeOperation(
 /**
  * Returns a completed copy of `generated`: named schema components, every error status with
  * the shared ErrorResponse component, response headers, text/plain where an operation has
- * it, and named examples. Operations without an entry in `operations` still get their error
- * responses (the completeness test insists on an entry for each).
+ * it, and named examples. Only paths under /v1/ are kept. Operations without an entry in
+ * `operations` still get their error responses (the completeness test insists on an entry).
  */
 export function completeDocument(generated: OpenApiDocument, operations: OperationDocs): OpenApiDocument {
   const document = structuredClone(generated);
   const components = (document.components ?? {}) as JsonObject;
   const schemas: JsonObject = { ...(components.schemas as JsonObject | undefined) };
   for (const [path, item] of Object.entries(document.paths)) {
+    // Spec part 9: every API operation is under /v1; anything else (a page, an asset) is not one.
+    if (!path.startsWith(API_PREFIX)) {
+      delete document.paths[path];
+      continue;
+    }
     for (const [method, operation] of Object.entries(item)) {
       const verb = method.toUpperCase();
       completeOperation(operation, verb, path, operations[`${verb} ${path}`], schemas);

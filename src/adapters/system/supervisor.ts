@@ -179,7 +179,13 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
   const announceWhenAllReady = (): void => {
     if (announced || !slots.every((slot) => slot.everReady)) return;
     announced = true;
-    logger.log({ level: "info", msg: "listening", host: options.host, port: options.port, workers: slots.length });
+    logger.log({
+      level: "info",
+      msg: "listening",
+      host: options.host,
+      port: options.port,
+      workers: slots.length,
+    });
   };
 
   const stopAll = async (signal: NodeJS.Signals, exitCode: number): Promise<void> => {
@@ -218,7 +224,11 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
       signal: child.signalCode === null ? null : String(child.signalCode),
     });
     if (slot.failures >= MAX_FAILURES) {
-      logger.log({ level: "error", msg: "workers keep crashing right after start: giving up", workers: slots.length });
+      logger.log({
+        level: "error",
+        msg: "workers keep crashing right after start: giving up",
+        workers: slots.length,
+      });
       void stopAll("SIGTERM", 1);
       return;
     }

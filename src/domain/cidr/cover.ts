@@ -44,9 +44,8 @@ export function coverCidrs(inputs: readonly string[]): CidrCoverResult {
   const lengthIssue = listLengthProblem(inputs, "inputs", 1, MAX_COVER_INPUTS);
   if (lengthIssue !== null) throw invalidEntries([lengthIssue]);
   const issues: Issue[] = [];
-  const parsed = parsePrefixList(inputs, (i) => ({ path: ["inputs", i], index: i }), issues);
+  const prefixes = parsePrefixList(inputs, (i) => ({ path: ["inputs", i], index: i }), issues);
   if (issues.length > 0) throw invalidEntries(issues);
-  const prefixes = parsed as IpPrefix[];
   const other = firstOtherFamily(prefixes);
   if (other >= 0) {
     const head = prefixes[0]!;

@@ -38,15 +38,15 @@ export function issueAt(message: string, at: Locator): Issue {
 }
 
 /**
- * Parses a list of address-or-CIDR entries. Valid entries are returned in input order; each invalid
- * one adds an issue located by `locate(i)` and leaves a gap (`undefined`) at its position.
+ * Parses a list of address-or-CIDR entries, adding an issue located by `locate(i)` for each invalid
+ * one. Returns the valid entries' prefixes in input order: one per entry when no issue was added.
  */
 export function parsePrefixList(
   entries: readonly string[],
   locate: (index: number) => Locator,
   issues: Issue[],
-): (IpPrefix | undefined)[] {
-  const out: (IpPrefix | undefined)[] = new Array(entries.length);
+): IpPrefix[] {
+  const out: IpPrefix[] = [];
   for (let i = 0; i < entries.length; i++) {
     const raw = entries[i];
     const bounds = entryBoundsProblem(raw, "entry");
@@ -55,7 +55,7 @@ export function parsePrefixList(
       continue;
     }
     const parsed = parsePrefix(raw as string);
-    if (parsed.ok) out[i] = parsed.value;
+    if (parsed.ok) out.push(parsed.value);
     else issues.push(issueAt(parsed.message, locate(i)));
   }
   return out;

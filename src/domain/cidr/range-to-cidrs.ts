@@ -6,7 +6,14 @@ import { DomainError, type Issue } from "../errors.ts";
 import { type IpAddr, parseAddr, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
 import { IpRange, splitRange } from "../ip/range.ts";
 import { TextBatch } from "../ip/text.ts";
-import { entryBoundsProblem, type FamilyName, familyName, invalidEntries, issueAt, mixedFamilies } from "./entries.ts";
+import {
+  entryBoundsProblem,
+  type FamilyName,
+  familyName,
+  invalidEntries,
+  issueAt,
+  mixedFamilies,
+} from "./entries.ts";
 
 /** The result of range-to-cidrs, field for field and in the order of spec §2.7. */
 export interface RangeToCidrsResult {

@@ -3,8 +3,15 @@
  * minimal sorted CIDR list.
  */
 import { DomainError, type Issue } from "../errors.ts";
-import { formatPrefixes, type IpPrefix } from "../ip/prefix.ts";
-import { countAddresses, IpRange, mergeRanges, type PrefixSink, splitRange, subtractRanges } from "../ip/range.ts";
+import { formatPrefixes } from "../ip/prefix.ts";
+import {
+  countAddresses,
+  IpRange,
+  mergeRanges,
+  type PrefixSink,
+  splitRange,
+  subtractRanges,
+} from "../ip/range.ts";
 import { TextBatch } from "../ip/text.ts";
 import { MAX_RESULT_CIDRS, MAX_SUBTRACT_ENTRIES } from "../limits.ts";
 import {
@@ -58,11 +65,17 @@ export function subtractCidrs(include: readonly string[], exclude: readonly stri
   if (shapeIssues.length > 0) throw invalidEntries(shapeIssues);
 
   const issues: Issue[] = [];
-  const inc = parsePrefixList(include, (i) => ({ path: ["include", i], index: i, list: "include" }), issues);
-  const exc = parsePrefixList(exclude, (i) => ({ path: ["exclude", i], index: i, list: "exclude" }), issues);
+  const incPrefixes = parsePrefixList(
+    include,
+    (i) => ({ path: ["include", i], index: i, list: "include" }),
+    issues,
+  );
+  const excPrefixes = parsePrefixList(
+    exclude,
+    (i) => ({ path: ["exclude", i], index: i, list: "exclude" }),
+    issues,
+  );
   if (issues.length > 0) throw invalidEntries(issues);
-  const incPrefixes = inc as IpPrefix[];
-  const excPrefixes = exc as IpPrefix[];
   const all = incPrefixes.concat(excPrefixes);
   const other = firstOtherFamily(all);
   if (other >= 0) {

@@ -12,7 +12,9 @@ import { bigIntWord, compareU128, type U128, u128ToBigInt, WORD_MAX } from "./u1
 export type IpFamily = 4 | 6;
 
 /** The outcome of a parse: the value, or one sentence quoting the entry and saying what is wrong. */
-export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+export type ParseResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string };
 
 /**
  * An IPv4 or IPv6 address. Immutable and comparable; `toString()` is the canonical text.
@@ -57,9 +59,16 @@ export class IpAddr implements U128 {
   /** The address of `family` with this value. Throws `RangeError` when the value does not fit the family. */
   static fromBigInt(family: IpFamily, value: bigint): IpAddr {
     const bits = family === 4 ? 32n : 128n;
-    if (value < 0n || value >> bits !== 0n) throw new RangeError(`value out of range for IPv${family}: ${value}`);
+    if (value < 0n || value >> bits !== 0n)
+      throw new RangeError(`value out of range for IPv${family}: ${value}`);
     if (family === 4) return new IpAddr(4, 0, 0, 0, Number(value));
-    return new IpAddr(6, bigIntWord(value, 0), bigIntWord(value, 1), bigIntWord(value, 2), bigIntWord(value, 3));
+    return new IpAddr(
+      6,
+      bigIntWord(value, 0),
+      bigIntWord(value, 1),
+      bigIntWord(value, 2),
+      bigIntWord(value, 3),
+    );
   }
 
   /** Number of bits in the address: 32 or 128. */
@@ -193,7 +202,8 @@ export function explainAddr(s: string): string {
 export function explainEntryShape(s: string): string | null {
   if (s.length === 0) return "it is blank";
   for (let i = 0; i < s.length; i++) {
-    if (isAsciiSpace(s.charCodeAt(i))) return "it contains whitespace; only surrounding whitespace is ignored";
+    if (isAsciiSpace(s.charCodeAt(i)))
+      return "it contains whitespace; only surrounding whitespace is ignored";
   }
   if (s.includes("[") || s.includes("]")) {
     return "brackets are not accepted (they belong around an IPv6 address in a URL, not in an address entry)";

@@ -73,10 +73,10 @@ export class IpPrefix {
     if (addr.family !== a.family) return false;
     const len = this.bits + 128 - a.bitLength;
     return (
-      ((addr.w0 & maskWord(len, 0)) >>> 0 === a.w0 &&
-        (addr.w1 & maskWord(len, 1)) >>> 0 === a.w1 &&
-        (addr.w2 & maskWord(len, 2)) >>> 0 === a.w2 &&
-        (addr.w3 & maskWord(len, 3)) >>> 0 === a.w3)
+      (addr.w0 & maskWord(len, 0)) >>> 0 === a.w0 &&
+      (addr.w1 & maskWord(len, 1)) >>> 0 === a.w1 &&
+      (addr.w2 & maskWord(len, 2)) >>> 0 === a.w2 &&
+      (addr.w3 & maskWord(len, 3)) >>> 0 === a.w3
     );
   }
 
@@ -143,7 +143,8 @@ function scanPrefixLength(s: string, start: number, max: number): number {
 
 function explainPrefix(s: string): string {
   const slash = s.indexOf("/");
-  if (slash < 0) return `${quoteEntry(s)} is not a valid ${familyLabel(guessFamily(s))} address: ${explainAddr(s)}`;
+  if (slash < 0)
+    return `${quoteEntry(s)} is not a valid ${familyLabel(guessFamily(s))} address: ${explainAddr(s)}`;
   const addrText = s.slice(0, slash);
   const lengthText = s.slice(slash + 1);
   const addr = scanAddr(addrText, 0, addrText.length);
@@ -164,4 +165,3 @@ function explainPrefixParts(s: string, addrText: string, lengthText: string, add
   }
   return `prefix length ${lengthText} is above ${addr.bitLength}, the IPv${addr.family} maximum`;
 }
-

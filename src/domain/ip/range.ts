@@ -7,7 +7,7 @@
  */
 import { IpAddr, type IpFamily } from "./addr.ts";
 import { IpPrefix } from "./prefix.ts";
-import { compareU128, isSuccessor, maskWord } from "./u128.ts";
+import { commonPrefixLengthOfWords, compareU128, isSuccessor, maskWord } from "./u128.ts";
 
 /** The addresses from `first` to `last`, both included; same family, `first` ≤ `last`. */
 export class IpRange {
@@ -94,12 +94,7 @@ function halve(
   offset: number,
   sink: PrefixSink,
 ): boolean {
-  let common = 128;
-  let x = a0 ^ b0;
-  if (x !== 0) common = Math.clz32(x);
-  else if ((x = a1 ^ b1) !== 0) common = 32 + Math.clz32(x);
-  else if ((x = a2 ^ b2) !== 0) common = 64 + Math.clz32(x);
-  else if ((x = a3 ^ b3) !== 0) common = 96 + Math.clz32(x);
+  const common = commonPrefixLengthOfWords(a0, a1, a2, a3, b0, b1, b2, b3);
   const m0 = maskWord(common, 0);
   const m1 = maskWord(common, 1);
   const m2 = maskWord(common, 2);
@@ -123,7 +118,18 @@ function halve(
   const n2 = maskWord(common + 1, 2);
   const n3 = maskWord(common + 1, 3);
   return (
-    halve(a0, a1, a2, a3, (a0 | ~n0) >>> 0, (a1 | ~n1) >>> 0, (a2 | ~n2) >>> 0, (a3 | ~n3) >>> 0, offset, sink) &&
+    halve(
+      a0,
+      a1,
+      a2,
+      a3,
+      (a0 | ~n0) >>> 0,
+      (a1 | ~n1) >>> 0,
+      (a2 | ~n2) >>> 0,
+      (a3 | ~n3) >>> 0,
+      offset,
+      sink,
+    ) &&
     halve((b0 & n0) >>> 0, (b1 & n1) >>> 0, (b2 & n2) >>> 0, (b3 & n3) >>> 0, b0, b1, b2, b3, offset, sink)
   );
 }
@@ -240,7 +246,8 @@ export function countAddresses(ranges: readonly IpRange[]): bigint {
       s2 += last.w2 - first.w2;
       s3 += last.w3 - first.w3;
     }
-    total += (BigInt(s0) << 96n) + (BigInt(s1) << 64n) + (BigInt(s2) << 32n) + BigInt(s3) + BigInt(end - start);
+    total +=
+      (BigInt(s0) << 96n) + (BigInt(s1) << 64n) + (BigInt(s2) << 32n) + BigInt(s3) + BigInt(end - start);
   }
   return total;
 }

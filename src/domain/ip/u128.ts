@@ -44,14 +44,24 @@ export function compareU128(a: U128, b: U128): number {
 
 /** Number of leading bits `a` and `b` share, 0–128 (128 when they are equal). */
 export function commonPrefixLength(a: U128, b: U128): number {
-  let x = a.w0 ^ b.w0;
-  if (x !== 0) return Math.clz32(x);
-  x = a.w1 ^ b.w1;
-  if (x !== 0) return 32 + Math.clz32(x);
-  x = a.w2 ^ b.w2;
-  if (x !== 0) return 64 + Math.clz32(x);
-  x = a.w3 ^ b.w3;
-  if (x !== 0) return 96 + Math.clz32(x);
+  return commonPrefixLengthOfWords(a.w0, a.w1, a.w2, a.w3, b.w0, b.w1, b.w2, b.w3);
+}
+
+/** {@link commonPrefixLength} of two values given as words, for loops that keep words in variables. */
+export function commonPrefixLengthOfWords(
+  a0: number,
+  a1: number,
+  a2: number,
+  a3: number,
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
+): number {
+  if (a0 !== b0) return Math.clz32(a0 ^ b0);
+  if (a1 !== b1) return 32 + Math.clz32(a1 ^ b1);
+  if (a2 !== b2) return 64 + Math.clz32(a2 ^ b2);
+  if (a3 !== b3) return 96 + Math.clz32(a3 ^ b3);
   return 128;
 }
 

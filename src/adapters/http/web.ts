@@ -1,0 +1,57 @@
+/**
+ * The web page at `/` (issue 8): a third inbound adapter, in the browser, calling this same API
+ * through the typed client. Its script, stylesheet and HTML are bundled by Bun's bundler while
+ * this module is transpiled (src/web/bundle.ts, a macro), so `bun build --compile` carries them
+ * in the executable as constants and nothing is read from disk at run time.
+ *
+ * The page loads only what this server serves: a strict Content-Security-Policy (self only, no
+ * inline script or style, no eval), no cookies, no storage, no referrer. Its routes are hidden
+ * from the OpenAPI document and follow the common rules (404, 405 with Allow, request id, nosniff).
+ */
+import { Elysia } from "elysia";
+import { bundleWebAssets } from "../../web/bundle.ts" with { type: "macro" };
+
+const ASSETS = bundleWebAssets();
+
+export const WEB_PAGE_PATH = "/";
+const SCRIPT_PATH = "/assets/app.js";
+const STYLE_PATH = "/assets/app.css";
+const ICON_PATH = "/assets/icon.svg";
+
+/** Every path this plugin serves; none of them is an API operation. */
+export const WEB_PATHS: readonly string[] = [WEB_PAGE_PATH, SCRIPT_PATH, STYLE_PATH, ICON_PATH];
+
+export const PAGE_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Headers of every response of the page; the common ones (request id, nosniff, CORS) are merged in. */
+const PAGE_HEADERS = {
+  "content-security-policy": PAGE_SECURITY_POLICY,
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+  "x-frame-options": "DENY",
+  "permissions-policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+  // Small, and rebuilt with the server: always revalidate rather than risk a stale script.
+  "cache-control": "no-cache",
+};
+
+function serve(body: string, contentType: string) {
+  return () => new Response(body, { headers: { ...PAGE_HEADERS, "content-type": contentType } });
+}
+
+/** Mounts `/` and its three assets. */
+export const webRoutes = () =>
+  new Elysia({ name: "web-routes", normalize: false })
+    .get(WEB_PAGE_PATH, serve(ASSETS.html, "text/html; charset=utf-8"), { detail: { hide: true } })
+    .get(SCRIPT_PATH, serve(ASSETS.js, "text/javascript; charset=utf-8"), { detail: { hide: true } })
+    .get(STYLE_PATH, serve(ASSETS.css, "text/css; charset=utf-8"), { detail: { hide: true } })
+    .get(ICON_PATH, serve(ASSETS.icon, "image/svg+xml"), { detail: { hide: true } });
