@@ -180,7 +180,7 @@ else
     [[ -x "$ROOT/node_modules/.bin/bun" ]] || die "no $ROOT/node_modules/.bin/bun: run npm ci first"
     CMD=("$ROOT/node_modules/.bin/bun" src/main.ts)
   fi
-  (cd "$ROOT" && export HOST=127.0.0.1 PORT="$PORT" && exec "${SERVER_PIN[@]}" "${CMD[@]}") >"$SERVER_LOG" 2>&1 &
+  (cd "$ROOT" && exec env HOST=127.0.0.1 PORT="$PORT" "${SERVER_PIN[@]}" "${CMD[@]}") >"$SERVER_LOG" 2>&1 &
   SERVER_PID=$!
   SERVICE_URL="http://127.0.0.1:$PORT"
   SERVICE_DESC="${CMD[*]} (pid $SERVER_PID) at $SERVICE_URL, log $SERVER_LOG"
@@ -302,8 +302,9 @@ for w in "${SELECTED[@]}"; do
   printf '   %-8s %10s %10s %10s %8s %8s\n' target "req/s" "p50 ms" "p99 ms" non-2xx sock-err
   declare -A M_RPS=() M_P99=()
   json_sides=""
+  # the per-round lists are space-separated numbers, split on purpose
+  # shellcheck disable=SC2086
   for n in "${names[@]}"; do
-    # shellcheck disable=SC2086
     M_RPS[$n]="$(median ${RPS[$n]})"; M_P99[$n]="$(median ${P99[$n]})"
     m50="$(median ${P50[$n]})"; bad="$(sum ${BAD[$n]})"; err="$(sum ${ERR[$n]})"
     printf '   %-8s %10.0f %10.3f %10.3f %8s %8s\n' "$n" "${M_RPS[$n]}" "$m50" "${M_P99[$n]}" "$bad" "$err"

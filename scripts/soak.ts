@@ -342,6 +342,7 @@ interface Started {
   pid: number;
   errorLines: () => number;
   logLines: () => number;
+  accessLines: () => number;
   stop(): Promise<number>;
 }
 
@@ -355,6 +356,7 @@ async function startServer(): Promise<Started> {
   });
   let errors = 0;
   let lines = 0;
+  let access = 0;
   let resolvePort: (port: number) => void = () => {};
   const port = new Promise<number>((resolve) => {
     resolvePort = resolve;
@@ -370,6 +372,7 @@ async function startServer(): Promise<Started> {
         pending = pending.slice(newline + 1);
         lines++;
         if (line.includes('"level":"error"')) errors++;
+        if (line.includes('"msg":"request"')) access++;
         if (line.includes('"msg":"listening"')) {
           const match = /"port":(\d+)/.exec(line);
           if (match) resolvePort(Number(match[1]));
@@ -388,6 +391,7 @@ async function startServer(): Promise<Started> {
     pid: child.pid,
     errorLines: () => errors,
     logLines: () => lines,
+    accessLines: () => access,
     async stop() {
       child.kill("SIGTERM");
       const forced = setTimeout(() => child.kill("SIGKILL"), 15_000);
@@ -535,6 +539,8 @@ async function main(): Promise<number> {
     rssGrowthAfterWarmupPercent: growth === null ? null : round(growth),
     errorLogLines: started?.errorLines() ?? null,
     logLines: started?.logLines() ?? null,
+    /** One per request: the load plus the health probe after it. */
+    accessLogLines: started?.accessLines() ?? null,
     healthAfterLoad: after,
     serverExitCode: exitCode,
   };
@@ -548,6 +554,8 @@ async function main(): Promise<number> {
     failures.push(`RSS grew ${round(growth)} % after warm-up (limit ${options.maxRssGrowth} %)`);
   if ((started?.errorLines() ?? 0) > 0) failures.push(`${started?.errorLines()} error-level log lines`);
   if (after !== 200) failures.push(`health after the load answered ${after}`);
+  if (started && started.accessLines() !== sent + 1)
+    failures.push(`${started.accessLines()} access-log lines for ${sent + 1} requests`);
   if (exitCode !== null && exitCode !== 0) failures.push(`server exit code ${exitCode}`);
   for (const failure of failures) process.stderr.write(`soak: FAIL: ${failure}\n`);
   if (failures.length === 0) process.stderr.write("soak: PASS\n");

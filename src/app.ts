@@ -107,6 +107,24 @@ export function buildApp(deps: AppDeps) {
     );
   };
 
+  /** The one access-log line of a request (CONTRACT §6): fixed fields only, never content. */
+  const logAccess = (
+    request: Request,
+    set: { status?: unknown; headers: Record<string, string | number> },
+    route: string | null,
+  ): void => {
+    const start = startedAt.get(request);
+    deps.logger.log({
+      level: "info",
+      msg: "request",
+      requestId: String(set.headers["x-request-id"] ?? ""),
+      method: request.method,
+      route,
+      status: statusNumber(set.status),
+      durationMs: start === undefined ? 0 : Math.round((performance.now() - start) * 1000) / 1000,
+    });
+  };
+
   const fail = (error: DomainError, set: { status?: unknown; headers: Record<string, string | number> }) => {
     set.status = STATUS_OF[error.code];
     set.headers["content-type"] = "application/json";
@@ -147,6 +165,8 @@ export function buildApp(deps: AppDeps) {
           headers["access-control-max-age"] = PREFLIGHT_MAX_AGE;
         }
         set.status = 204;
+        // A Response returned from onRequest skips onAfterResponse: the preflight logs itself.
+        logAccess(request, set, path);
         return new Response(null, { status: 204, headers: headers as Record<string, string> });
       }
       if (!methods.includes(request.method)) throw methodNotAllowed(path, request.method, methods, headers);
@@ -180,18 +200,7 @@ export function buildApp(deps: AppDeps) {
       });
       return fail(INTERNAL_ERROR, set);
     })
-    .onAfterResponse(({ request, set, route }) => {
-      const start = startedAt.get(request);
-      deps.logger.log({
-        level: "info",
-        msg: "request",
-        requestId: String(set.headers["x-request-id"] ?? ""),
-        method: request.method,
-        route: route || null,
-        status: statusNumber(set.status),
-        durationMs: start === undefined ? 0 : Math.round((performance.now() - start) * 1000) / 1000,
-      });
-    })
+    .onAfterResponse(({ request, set, route }) => logAccess(request, set, route || null))
     .use(healthRoutes())
     .use(cidrRoutes())
     .use(publicIpRoutes(deps.clientAddress))

@@ -97,7 +97,8 @@ function problem(
 }
 
 function cidrTable(cidrs: readonly string[], caption: string): HTMLElement {
-  if (cidrs.length === 0) return h("p", { class: "ok" }, "Nothing remains: every included address was removed.");
+  if (cidrs.length === 0)
+    return h("p", { class: "ok" }, "Nothing remains: every included address was removed.");
   return h(
     "table",
     {},
@@ -279,7 +280,11 @@ function pemExcerpt(
   const all = pem.split(/\r\n|\r|\n/);
   const first = Math.max(1, found.line - 2);
   const last = Math.min(all.length, found.line + 2);
-  const excerpt = h("div", { class: "excerpt", role: "group", "aria-label": `Lines ${first} to ${last} of the PEM` });
+  const excerpt = h("div", {
+    class: "excerpt",
+    role: "group",
+    "aria-label": `Lines ${first} to ${last} of the PEM`,
+  });
   for (let n = first; n <= last; n++) {
     const text = all[n - 1] ?? "";
     const number = h("span", { class: "ln", "aria-hidden": "true" }, String(n));
@@ -348,7 +353,11 @@ function setUpCertificates(): void {
     if (leaf !== "") request.leafIndex = Number(leaf);
     const result = await busy(button, () => api.certificateBundle(request));
     if (result.ok) show(region, ...certificateView(result.value));
-    else show(region, problem(result, (_issue, location) => pemExcerpt(pem, textarea, location)));
+    else
+      show(
+        region,
+        problem(result, (_issue, location) => pemExcerpt(pem, textarea, location)),
+      );
     region.focus();
   });
 }

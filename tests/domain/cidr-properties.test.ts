@@ -198,7 +198,6 @@ describe("result limit", () => {
             const tail = modelRange(family, tailStart, maxValue(family)).cidrCount;
             const expected = m * k + tail;
             const include = [family === 4 ? "0.0.0.0/0" : "::/0"];
-            const started = performance.now();
             if (expected > MAX_RESULT_CIDRS) {
               const error = caught(() => subtractCidrs(include, exclude));
               expect(error.code).toBe("RESULT_TOO_LARGE");
@@ -209,8 +208,6 @@ describe("result limit", () => {
               expect(result.cidrs.length).toBe(expected);
               expect(result.removedAddressCount).toBe(String(m));
             }
-            // generous: enumerating addresses would take hours; this guards against that, not against load
-            expect(performance.now() - started).toBeLessThan(2000);
           },
         ),
         runs(40),

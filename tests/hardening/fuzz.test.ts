@@ -444,6 +444,22 @@ describe("fuzzing every endpoint through app.handle", () => {
     TIMEOUT,
   );
 
+  test("every request, whatever its method and path, writes exactly one access-log line", async () => {
+    const ids: string[] = [];
+    for (const method of METHODS) {
+      for (const path of [...ENDPOINTS.map((e) => e.path), "/nowhere", "/v1/health/"]) {
+        const id = `access-${ids.length}`;
+        ids.push(id);
+        const body = method === "POST" ? JSON.stringify(NORMAL_BODIES[path] ?? {}) : null;
+        const headers = { "x-request-id": id, "content-type": "application/json" };
+        await (await app.handle(new Request(`http://localhost${path}`, { method, headers, body }))).text();
+      }
+    }
+    await Bun.sleep(50); // access lines are written after the response
+    const lines = fakes.logger.records.filter((r) => r.msg === "request" && r.requestId?.startsWith("access-"));
+    expect(lines.map((r) => r.requestId).sort()).toEqual([...ids].sort());
+  });
+
   test("a body just over the limit, chunked with no length, is 413 and the app carries on", async () => {
     const chunk = new Uint8Array(4096).fill(0x20);
     let sent = 0;

@@ -18,7 +18,7 @@
  *   DEADLINE_MARGIN_MS after that is killed and the exit code is 1.
  * - A worker whose supervisor vanishes (kill -9) notices within a second (watchParent) and drains.
  *
- * See docs/decisions/0005-workers.md for why this and not node:cluster.
+ * See docs/decisions/0008-workers.md for why this and not node:cluster.
  */
 import type { Subprocess } from "bun";
 import type { Logger } from "./logger.ts";

@@ -1,0 +1,329 @@
+/**
+ * The web page at `/` in a real browser (issue 8): Debian's chromium driven by playwright-core,
+ * against the real server process, with every request to anything but the loopback server
+ * aborted. A user computes a subtraction, inspects a bundle with an expired intermediate and
+ * sees the error finding, fixes a PEM typo guided by the highlighted line, and sees their IP;
+ * network failures and malformed answers are shown plainly; axe-core finds no serious or
+ * critical accessibility violation. Screenshots go to test-output/ for review.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { createClient } from "../../src/client/index.ts";
+import { type RunningServer, startServer } from "../e2e/server.ts";
+import { chainPem } from "../fixtures/fixtures.ts";
+import { expiredIntermediateBundle } from "./expired-intermediate.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
+const AXE_SOURCE = await Bun.file(
+  new URL("../../node_modules/axe-core/axe.min.js", import.meta.url).pathname,
+).text();
+const TIME_LIMIT_MS = 60_000;
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  mkdirSync(OUTPUT, { recursive: true });
+  server = await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}, TIME_LIMIT_MS);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+interface Visit {
+  page: Page;
+  context: BrowserContext;
+  /** Requests to anything but the loopback server (aborted). */
+  blocked: string[];
+  /** Page errors and console errors. */
+  problems: string[];
+  /** Every URL the page requested. */
+  requested: string[];
+}
+
+/** Opens the page in a fresh context with external requests blocked and problems recorded. */
+async function visit(): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const blocked: string[] = [];
+  const problems: string[] = [];
+  const requested: string[] = [];
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    requested.push(url);
+    const { hostname } = new URL(url);
+    if (hostname === "127.0.0.1" || hostname === "localhost") return route.continue();
+    blocked.push(url);
+    return route.abort();
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  const response = await page.goto(`${server.url}/`);
+  expect(response?.status()).toBe(200);
+  await page.waitForLoadState("networkidle");
+  return { page, context, blocked, problems, requested };
+}
+
+/**
+ * No request left the loopback server, nothing went wrong, nothing was stored. `expected` lists
+ * console messages the browser itself writes for a failure the test provokes.
+ */
+async function expectClean(visit: Visit, expected: RegExp[] = []): Promise<void> {
+  expect(visit.blocked).toEqual([]);
+  expect(visit.problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)))).toEqual([]);
+  expect(await visit.context.cookies()).toEqual([]);
+  expect(await visit.page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+}
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+}
+
+/** axe-core on the page as it is now; evaluated over the DevTools protocol, which CSP does not restrict. */
+async function axe(page: Page, name: string): Promise<AxeResult["violations"]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(() =>
+    (globalThis as unknown as { axe: { run(): Promise<unknown> } }).axe.run(),
+  )) as AxeResult;
+  writeFileSync(join(OUTPUT, `web-page-axe-${name}.json`), JSON.stringify(result.violations, null, 2));
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+describe("the page and its headers", () => {
+  test("/ is HTML with a strict Content-Security-Policy; assets come from the server itself", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain("unsafe");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    const html = await response.text();
+    expect(html).not.toMatch(/https?:\/\//);
+    const script = await fetch(`${server.url}/assets/app.js`);
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect((await script.text()).length).toBeLessThan(200_000);
+    expect((await fetch(`${server.url}/assets/app.css`)).headers.get("content-type")).toBe(
+      "text/css; charset=utf-8",
+    );
+    const wrongMethod = await fetch(`${server.url}/`, { method: "POST" });
+    expect(wrongMethod.status).toBe(405);
+  });
+
+  test(
+    "loads offline with nothing but its own assets, and passes axe-core",
+    async () => {
+      const v = await visit();
+      const own = v.requested.map((url) => new URL(url).pathname).sort();
+      expect(own).toEqual(["/", "/assets/app.css", "/assets/app.js", "/assets/icon.svg"].sort());
+      await v.page.screenshot({ path: join(OUTPUT, "web-page.png"), fullPage: true });
+      expect(await axe(v.page, "initial")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "keyboard: the controls are reached in reading order and a form submits from the keyboard",
+    async () => {
+      const v = await visit();
+      const order: string[] = [];
+      for (let i = 0; i < 9; i++) {
+        await v.page.keyboard.press("Tab");
+        order.push(
+          await v.page.evaluate(() => {
+            const active = document.activeElement as HTMLElement | null;
+            return active?.id || active?.getAttribute("href") || active?.textContent?.trim() || "";
+          }),
+        );
+      }
+      expect(order).toEqual([
+        "#main",
+        "/docs",
+        "#cidr",
+        "#certificates",
+        "#myip",
+        "cover-inputs",
+        "Compute the cover",
+        "subtract-include",
+        "subtract-exclude",
+      ]);
+      await v.page.keyboard.press("Tab");
+      await v.page.keyboard.press("Enter");
+      await v.page.getByRole("cell", { name: "10.0.1.0/24", exact: true }).waitFor();
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+});
+
+describe("a user", () => {
+  test(
+    "computes a subtraction",
+    async () => {
+      const v = await visit();
+      const include = ["10.0.0.0/8"];
+      const exclude = ["10.128.0.0/9", "10.0.0.0/24"];
+      await v.page.getByLabel("Include").fill(include.join("\n"));
+      await v.page.getByLabel("Exclude").fill(exclude.join("\n"));
+      await v.page.getByRole("button", { name: "Subtract" }).click();
+      const table = v.page.locator("#cidr-result table");
+      await table.waitFor();
+      const shown = await table.locator("tbody td.mono").allTextContents();
+      const expected = await createClient({ baseUrl: server.url }).cidrSubtract({ include, exclude });
+      if (!expected.ok) throw new Error("the API refused the subtraction");
+      expect(shown).toEqual(expected.value.cidrs);
+      expect(await v.page.locator("#cidr-result").textContent()).toContain(
+        expected.value.remainingAddressCount,
+      );
+      await v.page.locator("#cidr").screenshot({ path: join(OUTPUT, "web-page-subtract.png") });
+      expect(await axe(v.page, "subtract")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "inspects a bundle with an expired intermediate and sees the error finding",
+    async () => {
+      const v = await visit();
+      await v.page.getByLabel("PEM certificates").fill(expiredIntermediateBundle());
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      const errors = v.page.getByRole("region", { name: "Errors (1)" });
+      await errors.waitFor();
+      const finding = errors.getByRole("listitem");
+      expect(await finding.textContent()).toContain("CERTIFICATE_EXPIRED — certificate 1");
+      expect(await finding.textContent()).toContain("expired at 2020-01-01T00:00:00Z");
+      // Errors come first, then the other groups.
+      const groups = await v.page.locator(".findings h4").allTextContents();
+      expect(groups[0]).toBe("Errors (1)");
+      expect(await v.page.locator("#cert-result tbody tr").count()).toBe(3);
+      await v.page
+        .locator("#certificates")
+        .screenshot({ path: join(OUTPUT, "web-page-expired-intermediate.png") });
+      expect(await axe(v.page, "certificate-findings")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "fixes a PEM typo guided by the highlighted line",
+    async () => {
+      const v = await visit();
+      const good = chainPem("rsa-sha256");
+      const second = good.indexOf("-----BEGIN CERTIFICATE-----", 10);
+      const typo = `${good.slice(0, second)}-----BEGIN CERTIFICAT-----${good.slice(second + 27)}`;
+      const line = good.slice(0, second).split("\n").length;
+      const editor = v.page.getByLabel("PEM certificates");
+      await editor.fill(typo);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      const alert = v.page.getByRole("alert");
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(
+        `Line ${line}: PEM blocks labelled "CERTIFICAT" are not accepted`,
+      );
+      const located = alert.locator(".located");
+      expect(await located.getAttribute("data-line")).toBe(String(line));
+      expect(await located.locator("mark").textContent()).toBe("-----BEGIN CERTIFICAT-----");
+      await v.page.locator("#certificates").screenshot({ path: join(OUTPUT, "web-page-pem-typo.png") });
+      expect(await axe(v.page, "pem-typo")).toEqual([]);
+
+      // The button selects the highlighted line in the editor; typing replaces it.
+      await alert.getByRole("button", { name: `Select line ${line} in the editor` }).click();
+      const selected = await editor.evaluate((box: HTMLTextAreaElement) =>
+        box.value.slice(box.selectionStart, box.selectionEnd),
+      );
+      expect(selected).toBe("-----BEGIN CERTIFICAT-----");
+      await v.page.keyboard.type("-----BEGIN CERTIFICATE-----");
+      expect(await editor.inputValue()).toBe(good);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#cert-result table").waitFor();
+      expect(await v.page.getByRole("alert").count()).toBe(0);
+      expect(await v.page.locator("#cert-result tbody tr").count()).toBe(3);
+      // Chromium logs the 400 answer to the first attempt.
+      await expectClean(v, [/status of 400 \(Bad Request\)/]);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "sees their IP",
+    async () => {
+      const v = await visit();
+      await v.page.getByRole("button", { name: "Show my IP" }).click();
+      await v.page.locator("#myip-result .ip").waitFor();
+      expect(await v.page.locator("#myip-result .ip").textContent()).toBe("127.0.0.1");
+      await v.page.locator("#myip").screenshot({ path: join(OUTPUT, "web-page-myip.png") });
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+});
+
+describe("client-side failures are shown plainly", () => {
+  test(
+    "a network failure is NETWORK_ERROR",
+    async () => {
+      const v = await visit();
+      await v.page.route("**/v1/range-to-cidrs", (route) => route.abort("connectionrefused"));
+      await v.page.getByRole("button", { name: "Convert the range" }).click();
+      const alert = v.page.getByRole("alert");
+      await alert.waitFor();
+      const text = await alert.textContent();
+      expect(text).toContain("Network error");
+      expect(text).toContain("NETWORK_ERROR");
+      // Chromium logs the refused request itself; nothing else may go wrong.
+      await expectClean(v, [/ERR_CONNECTION_REFUSED|Failed to load resource/]);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "an answer that breaks the schema is INVALID_RESPONSE, saying what did not match",
+    async () => {
+      const v = await visit();
+      await v.page.route("**/v1/public-ip", (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: "application/json",
+          body: '{"family":"ipv4","ip":"not-an-ip"}',
+        }),
+      );
+      await v.page.getByRole("button", { name: "Show my IP" }).click();
+      const alert = v.page.getByRole("alert");
+      await alert.waitFor();
+      const text = await alert.textContent();
+      expect(text).toContain("Invalid response");
+      expect(text).toContain("INVALID_RESPONSE");
+      expect(await v.page.locator("#myip-result .ip").count()).toBe(0);
+      await v.page.locator("#myip").screenshot({ path: join(OUTPUT, "web-page-invalid-response.png") });
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+});
