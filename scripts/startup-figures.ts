@@ -26,7 +26,11 @@ function rssKiB(pid: number): number {
 
 function children(pid: number): number[] {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -35,7 +39,9 @@ function children(pid: number): number[] {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 async function once(command: string[], workers: string): Promise<{ ms: number; rssMiB: number }> {
@@ -43,7 +49,13 @@ async function once(command: string[], workers: string): Promise<{ ms: number; r
   const started = performance.now();
   const child = spawn(command, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(port), WORKERS: workers, LOG_LEVEL: "warn" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      WORKERS: workers,
+      LOG_LEVEL: "warn",
+    },
     stdin: "ignore",
     stdout: "ignore",
     stderr: "inherit",

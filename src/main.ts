@@ -1,7 +1,8 @@
 /**
  * The process entry point: the only module that reads the environment, builds the real
  * adapters and listens. Exit codes: 0 after a graceful stop, 2 for bad configuration.
- * WORKERS > 1 makes this process a supervisor of N worker copies of itself (supervisor.ts);
+ * WORKERS > 1 makes this process a supervisor of N worker copies of itself (supervisor.ts;
+ * exit 1 if they crash in a loop);
  * `healthcheck` as the first argument probes a running server instead (healthcheck.ts).
  */
 import { RateLimiter } from "./adapters/http/rate-limit.ts";

@@ -66,7 +66,9 @@ const podSpec = at(deployment, "spec.template.spec") as Yaml;
 const containers = podSpec.containers as Yaml[];
 const container = containers[0] as Yaml;
 const podLabels = at(deployment, "spec.template.metadata.labels") as Record<string, string>;
-const env = new Map((container.env as { name: string; value: unknown }[]).map((entry) => [entry.name, entry.value]));
+const env = new Map(
+  (container.env as { name: string; value: unknown }[]).map((entry) => [entry.name, entry.value]),
+);
 
 function matches(selector: Record<string, string>): boolean {
   return Object.entries(selector).every(([key, value]) => podLabels[key] === value);
@@ -87,18 +89,25 @@ describe("Dockerfile", () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const build = /^oven\/bun:(\d+\.\d+\.\d+)\S*\s+AS\s+(\S+)$/i.exec((stages[0] as Instruction).args);
     expect(build).not.toBeNull();
-    const bunVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/bun/package.json"), "utf8")) as { version: string })
-      .version;
+    const bunVersion = (
+      JSON.parse(readFileSync(join(ROOT, "node_modules/bun/package.json"), "utf8")) as { version: string }
+    ).version;
     expect(build?.[1]).toBe(bunVersion);
-    const runs = instructions.filter((instruction) => instruction.stage === 0 && instruction.keyword === "RUN");
+    const runs = instructions.filter(
+      (instruction) => instruction.stage === 0 && instruction.keyword === "RUN",
+    );
     expect(runs.some((run) => /bun install\b.*--frozen-lockfile/.test(run.args))).toBe(true);
     expect(runs.some((run) => /bun build --compile\b/.test(run.args))).toBe(true);
   });
 
   test("the runtime stage is a small glibc base and copies only the executable", () => {
-    expect((stages[last] as Instruction).args).toMatch(/^(gcr\.io\/distroless\/(base|base-nossl|cc)-debian\d+|debian:\S+-slim)/);
+    expect((stages[last] as Instruction).args).toMatch(
+      /^(gcr\.io\/distroless\/(base|base-nossl|cc)-debian\d+|debian:\S+-slim)/,
+    );
     expect((stages[last] as Instruction).args).not.toMatch(/:latest$/);
-    const copies = final.filter((instruction) => instruction.keyword === "COPY" || instruction.keyword === "ADD");
+    const copies = final.filter(
+      (instruction) => instruction.keyword === "COPY" || instruction.keyword === "ADD",
+    );
     expect(copies).toHaveLength(1);
     expect(copies[0]?.args).toMatch(/--from=\S+/);
     expect(copies[0]?.args).toMatch(/network-tools-api\s+\S*network-tools-api$/);

@@ -456,7 +456,9 @@ describe("fuzzing every endpoint through app.handle", () => {
       }
     }
     await Bun.sleep(50); // access lines are written after the response
-    const lines = fakes.logger.records.filter((r) => r.msg === "request" && r.requestId?.startsWith("access-"));
+    const lines = fakes.logger.records.filter(
+      (r) => r.msg === "request" && r.requestId?.startsWith("access-"),
+    );
     expect(lines.map((r) => r.requestId).sort()).toEqual([...ids].sort());
   });
 
