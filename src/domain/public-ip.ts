@@ -19,7 +19,10 @@ export interface PublicIpResult {
 export function observePublicIp(source: ClientAddressSource, request: Request): PublicIpResult {
   const observed = source.clientAddress(request);
   if (!observed.ok) {
-    throw new DomainError("CLIENT_IP_UNAVAILABLE", `The client's address could not be observed: ${observed.reason}.`);
+    throw new DomainError(
+      "CLIENT_IP_UNAVAILABLE",
+      `The client's address could not be observed: ${observed.reason}.`,
+    );
   }
   const address = observed.address;
   return { family: address.family === 4 ? "ipv4" : "ipv6", ip: address.toString() };

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Value } from "@sinclair/typebox/value";
-import { PkijsCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { DOCS_JSON_PATH, DOCS_PATHS } from "../../src/adapters/http/docs.ts";
 import { OPERATION_DOCS } from "../../src/adapters/http/openapi-operations.ts";
@@ -328,7 +328,7 @@ async function send(path: string, init: RequestInit, name: string, expected: unk
   }
   const { app } = testApp({
     clock: fixedClock(evaluatedAt),
-    decoder: new PkijsCertificateDecoder(),
+    decoder: new DerCertificateDecoder(),
     verifier: new WebCryptoSignatureVerifier(),
   });
   return app.handle(new Request(`http://localhost${path}`, init));

@@ -10,7 +10,7 @@
  * - paths are exact: `/v1/health/` is a 404.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { PkijsCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MAX_ENTRY_LENGTH } from "../../src/domain/limits.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
@@ -450,7 +450,7 @@ function runCorpus(label: string, send: (path: string, body: string) => Promise<
 
 const local = testApp({
   clock: fixedClock("2026-06-01T12:00:00Z"),
-  decoder: new PkijsCertificateDecoder(),
+  decoder: new DerCertificateDecoder(),
   verifier: new WebCryptoSignatureVerifier(),
 });
 runCorpus("app.handle", (path, body) =>

@@ -59,9 +59,6 @@ export class DerCertificateDecoder implements CertificateDecoder {
   }
 }
 
-/** The name main.ts and docs/architecture.md give this adapter (it was planned on pkijs). */
-export { DerCertificateDecoder as PkijsCertificateDecoder };
-
 function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (buf.length === 0) return new Malformed("empty certificate data");
   const cert = readTlv(buf, 0, buf.length);
