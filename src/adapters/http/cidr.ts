@@ -5,8 +5,6 @@ import { Elysia } from "elysia";
 import { coverCidrs } from "../../domain/cidr/cover.ts";
 import { rangeToCidrs } from "../../domain/cidr/range-to-cidrs.ts";
 import { subtractCidrs } from "../../domain/cidr/subtract.ts";
-import { invalidInput } from "../../domain/errors.ts";
-import { MAX_SUBTRACT_ENTRIES } from "../../domain/limits.ts";
 import {
   CidrCoverRequest,
   CidrCoverResult,
@@ -27,18 +25,8 @@ export const cidrRoutes = () =>
     })
     .post(
       "/v1/cidr-subtract",
-      ({ body }) => {
-        const total = body.include.length + body.exclude.length;
-        if (total > MAX_SUBTRACT_ENTRIES) {
-          throw invalidInput([
-            {
-              message: `"include" and "exclude" hold ${total} entries together; at most ${MAX_SUBTRACT_ENTRIES} are allowed.`,
-              path: [],
-            },
-          ]);
-        }
-        return subtractCidrs(body.include, body.exclude);
-      },
+      // The 1000-entry total across both lists is checked by the use case itself.
+      ({ body }) => subtractCidrs(body.include, body.exclude),
       {
         parse: "json",
         body: CidrSubtractRequest,
