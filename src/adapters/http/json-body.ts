@@ -32,7 +32,20 @@ export function isJsonMediaType(header: string | null): boolean {
   return mediaType === "application/json";
 }
 
-async function readCapped(request: Request): Promise<Uint8Array> {
+/**
+ * The body's bytes, at most MAX_BODY_BYTES of them. With a declared Content-Length (already
+ * checked against the limit, and enforced by the HTTP server's framing) the body is read in one
+ * call, which is several times cheaper than pulling a stream; a chunked body is pulled and
+ * counted, and reading stops as soon as it passes the limit.
+ */
+async function readCapped(request: Request, declared: boolean): Promise<Uint8Array> {
+  if (declared) {
+    try {
+      return new Uint8Array(await request.arrayBuffer());
+    } catch {
+      throw new DomainError("INVALID_JSON", "The request body ended before it was complete.");
+    }
+  }
   const body = request.body;
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
@@ -73,7 +86,7 @@ async function readCapped(request: Request): Promise<Uint8Array> {
 export async function readJsonBody(request: Request): Promise<unknown> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(request);
+  const bytes = await readCapped(request, declared !== null);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
     throw new DomainError(
       "UNSUPPORTED_MEDIA_TYPE",
