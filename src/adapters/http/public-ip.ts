@@ -15,8 +15,9 @@ export const publicIpRoutes = (source: ClientAddressSource) =>
       set.headers.vary = "Accept";
       const result = observePublicIp(source, request);
       if (negotiate(request.headers.get("accept")) === "text") {
+        // A Response skips the JSON response schema; Elysia merges `set.headers` into it.
         set.headers["content-type"] = "text/plain; charset=utf-8";
-        return new Response(`${result.ip}\n`, { headers: set.headers as Record<string, string> });
+        return new Response(`${result.ip}\n`);
       }
       return result;
     },
