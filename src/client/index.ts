@@ -36,6 +36,7 @@ import {
   type RangeToCidrsRequest,
   RangeToCidrsResult,
 } from "../adapters/http/schemas.ts";
+import type { ErrorCode } from "../domain/errors.ts";
 import { type Checker, lazyChecker, type MismatchIssue } from "./validate.ts";
 
 export type { MismatchIssue } from "./validate.ts";
@@ -56,19 +57,8 @@ export type ErrorIssue = NonNullable<ServerError["issues"]>[number];
 export type Finding = CertificateBundleResultType["findings"][number];
 export type CertificateEntry = CertificateBundleResultType["certificates"][number];
 
-/** Codes the server sends (spec part 7, CONTRACT §1, §3, §5). The envelope's `code` is any string. */
-export type ServerErrorCode =
-  | "INVALID_JSON"
-  | "INVALID_INPUT"
-  | "MIXED_ADDRESS_FAMILIES"
-  | "RESULT_TOO_LARGE"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "METHOD_NOT_ALLOWED"
-  | "NOT_FOUND"
-  | "CLIENT_IP_UNAVAILABLE"
-  | "RATE_LIMITED"
-  | "INTERNAL_ERROR";
+/** Codes the server sends (spec part 7, CONTRACT §1, §3, §5): the domain's closed set. The envelope's `code` is any string. */
+export type ServerErrorCode = ErrorCode;
 
 /** No response arrived: connection refused or reset, DNS failure, timeout, abort. */
 export interface NetworkError {

@@ -13,6 +13,7 @@
 import { FormatRegistry, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
+import { pointerToPath } from "../adapters/http/errors.ts";
 
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
@@ -55,17 +56,6 @@ export interface Checker<T extends TSchema> {
   check(value: unknown): value is Static<T>;
   /** The first few reasons why `value` does not match, each with its path. */
   issues(value: unknown): MismatchIssue[];
-}
-
-function pointerToPath(pointer: string): (string | number)[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((token) => {
-      const name = token.replaceAll("~1", "/").replaceAll("~0", "~");
-      return /^(0|[1-9][0-9]*)$/.test(name) ? Number(name) : name;
-    });
 }
 
 /** Compiles `schema` once (or, under a CSP without `unsafe-eval`, prepares the interpreted check). */
