@@ -170,6 +170,9 @@ export function buildApp(deps: AppDeps) {
         return new Response(null, { status: 204, headers: headers as Record<string, string> });
       }
       if (!methods.includes(request.method)) throw methodNotAllowed(path, request.method, methods, headers);
+      // CONTRACT §1.2: JSON answers say exactly `application/json` (Elysia would add a charset).
+      // The text form of public-ip and the docs and page routes set their own type.
+      if (path.startsWith("/v1/")) headers["content-type"] = "application/json";
     })
     .onParse(({ request }) => readJsonBody(request))
     .onError(({ code, error, request, set }) => {
