@@ -5,6 +5,8 @@
  * exit 1 if they crash in a loop);
  * `healthcheck` as the first argument probes a running server instead (healthcheck.ts).
  */
+
+import type { Server } from "bun";
 import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
@@ -58,8 +60,9 @@ if (config.workers > 1 && !isWorker) {
     }),
   );
 }
+let server: Server<undefined> | null = null;
 const clientAddress = new ProxyAwareClientAddressSource(
-  (request) => app.server?.requestIP(request)?.address ?? null,
+  (request) => server?.requestIP(request)?.address ?? null,
   config.trustedProxies,
   config.trustedProxyHeader,
 );
@@ -80,10 +83,10 @@ async function shutdown(signal: string): Promise<void> {
   const forced = setTimeout(() => {
     logger.log({ level: "warn", msg: "shutdown timeout reached: closing remaining connections" });
     logger.flush();
-    void app.server?.stop(true);
+    void server?.stop(true);
     process.exit(0);
   }, config.shutdownTimeoutMs);
-  await app.server?.stop(false);
+  await server?.stop(false);
   clearTimeout(forced);
   logger.log({ level: "info", msg: "stopped" });
   logger.flush();
@@ -92,16 +95,18 @@ async function shutdown(signal: string): Promise<void> {
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
-app.listen({
+// Bun.serve directly (not app.listen): every request goes through `app.handle`, which writes
+// the access log, and a second single-process instance on the same port fails loudly instead of
+// silently sharing it (reusePort only for supervised workers).
+server = Bun.serve({
   port: config.port,
   hostname: config.host,
+  fetch: (request) => app.handle(request),
   maxRequestBodySize: TRANSPORT_BODY_LIMIT,
   // Closes idle keep-alive connections and bodies that stop arriving (docs/reliability.md).
   idleTimeout: config.idleTimeoutSeconds,
-  ...(isWorker ? { reusePort: true } : {}),
+  reusePort: isWorker,
 });
-const server = app.server;
-if (server === null) throw new Error("the HTTP server did not start");
 if (isWorker) {
   logger.log({ level: "info", msg: "worker listening", pid: process.pid, port: server.port });
   reportReady();
