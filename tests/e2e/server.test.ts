@@ -81,6 +81,19 @@ describe("process lifecycle", () => {
     expect(await own.stop("SIGTERM")).toBe(0);
   });
 
+  test("a second single-process instance on a port in use fails instead of sharing it", async () => {
+    const own = await startServer();
+    const second = spawnSync(serverCommand(), {
+      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(own.port) },
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: 10_000,
+    });
+    expect(second.exitCode).not.toBe(0);
+    expect(second.exitCode).not.toBeNull();
+    expect(await own.stop()).toBe(0);
+  });
+
   test("SIGINT exits 0 too", async () => {
     const own = await startServer();
     expect(await own.stop("SIGINT")).toBe(0);
