@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { apiOperations } from "../docs/document.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
+import { launchChromium } from "./chromium.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
 const TIME_LIMIT_MS = 30_000;
 
@@ -19,17 +19,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchChromium();
 }, TIME_LIMIT_MS);
 
 afterAll(async () => {

@@ -9,13 +9,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUTPUT = new URL("../../test-output/", import.meta.url).pathname;
 const AXE_SOURCE = await Bun.file(
   new URL("../../node_modules/axe-core/axe.min.js", import.meta.url).pathname,
@@ -29,17 +29,7 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   server = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchChromium();
 }, TIME_LIMIT_MS);
 
 afterAll(async () => {
