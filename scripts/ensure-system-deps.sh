@@ -3,7 +3,7 @@
 #   openssl          generates the certificate fixtures and is the oracle for certificate fields
 #   ca-certificates  its mozilla/ folder: every root must parse and self-verify
 #   python3          its ipaddress module is the independent oracle for CIDR results
-#   chromium         the real browser that tests the Swagger UI page (tests/browser)
+#   chromium         the real browser that tests the Swagger UI page and the web page (tests/browser)
 #   curl             runs the examples of docs/api.md (tests/docs/api-examples.test.ts)
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
