@@ -21,7 +21,7 @@ import { publicIpRoutes } from "./adapters/http/public-ip.ts";
 import { clientKey, type RateLimiter } from "./adapters/http/rate-limit.ts";
 import { webRoutes } from "./adapters/http/web.ts";
 import type { Logger } from "./adapters/system/logger.ts";
-import { DomainError } from "./domain/errors.ts";
+import { DomainError, invalidInput } from "./domain/errors.ts";
 import type { CertificateDecoder, ClientAddressSource, Clock, SignatureVerifier } from "./domain/ports.ts";
 
 /** Who may call the API from a browser on another origin (CONTRACT §1.3). */
@@ -153,13 +153,7 @@ export function buildApp(deps: AppDeps) {
       if (error instanceof DomainError) return fail(error, set);
       if (code === "PARSE" && error.cause instanceof DomainError) return fail(error.cause, set);
       if (code === "VALIDATION" && error.type !== "response") {
-        const failures = schemaFailuresOf(error);
-        const issues = issuesFromSchemaFailures(failures);
-        const message =
-          issues.length === 1 && issues[0]
-            ? issues[0].message
-            : `The request has ${issues.length} invalid values.`;
-        return fail(new DomainError("INVALID_INPUT", message, issues), set);
+        return fail(invalidInput(issuesFromSchemaFailures(schemaFailuresOf(error))), set);
       }
       if (code === "NOT_FOUND") {
         const path = pathOf(request.url);

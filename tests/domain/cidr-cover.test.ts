@@ -1,19 +1,9 @@
 /** cidr-cover (spec §2.2, §2.3, §4.1; CONTRACT §1.1, §2). Expected values are worked out by hand. */
 import { describe, expect, test } from "bun:test";
 import { type CidrCoverResult, coverCidrs } from "../../src/domain/cidr/cover.ts";
-import { DomainError } from "../../src/domain/errors.ts";
+import { rejection } from "./rejection.ts";
 
 const TWO_128 = "340282366920938463463374607431768211456";
-
-function rejection(f: () => unknown): DomainError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error("expected a DomainError");
-}
 
 describe("cidr-cover results", () => {
   const rows: [string, string[], CidrCoverResult][] = [

@@ -1,20 +1,10 @@
 /** cidr-subtract (spec §2.4, §2.5, §4.2; CONTRACT §1.1, §2, §3). Expected values are worked out by hand. */
 import { describe, expect, test } from "bun:test";
 import { type CidrSubtractResult, subtractCidrs } from "../../src/domain/cidr/subtract.ts";
-import { DomainError } from "../../src/domain/errors.ts";
+import { rejection } from "./rejection.ts";
 
 const TWO_127 = "170141183460469231731687303715884105728";
 const TWO_128 = "340282366920938463463374607431768211456";
-
-function rejection(f: () => unknown): DomainError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error("expected a DomainError");
-}
 
 describe("cidr-subtract results", () => {
   const rows: [string, string[], string[], CidrSubtractResult][] = [

@@ -1,20 +1,10 @@
 /** range-to-cidrs (spec §2.6, §2.7, §4.3; CONTRACT §1.1, §2, §3). Expected values are worked out by hand. */
 import { describe, expect, test } from "bun:test";
 import { type RangeToCidrsResult, rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
-import { DomainError } from "../../src/domain/errors.ts";
 import { parseAddr } from "../../src/domain/ip/addr.ts";
 import { IpRange } from "../../src/domain/ip/range.ts";
 import { type Family, formatCidr } from "./model.ts";
-
-function rejection(f: () => unknown): DomainError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error("expected a DomainError");
-}
+import { rejection } from "./rejection.ts";
 
 /** The CIDRs of [1, 2^w − 2]: 2^k at 2^k going up, then halves of the upper half going down. */
 function allButTheEnds(family: Family): string[] {

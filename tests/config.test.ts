@@ -1,0 +1,61 @@
+/**
+ * CONTRACT §6 and §1.3: the embedded defaults, and how each variable is read.
+ * (Bad values stopping the process with exit code 2 are tested end to end in tests/e2e.)
+ */
+import { describe, expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { parseAddr } from "../src/domain/ip/addr.ts";
+
+function address(text: string) {
+  const parsed = parseAddr(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
+}
+
+describe("configuration", () => {
+  test("an empty environment gives the contract's defaults", () => {
+    const config = loadConfig({}, 8);
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      cors: { kind: "any" },
+      logLevel: "info",
+      shutdownTimeoutMs: 10_000,
+      workers: 1,
+      rateLimitPerMinute: null,
+      trustedProxyHeader: "x-forwarded-for",
+    });
+    expect(config.trustedProxies.prefixes).toEqual([]);
+  });
+
+  test("CORS_ORIGINS: '*' is any origin, a list is those origins, empty turns CORS off", () => {
+    expect(loadConfig({ CORS_ORIGINS: "*" }, 1).cors).toEqual({ kind: "any" });
+    expect(loadConfig({ CORS_ORIGINS: "" }, 1).cors).toEqual({ kind: "off" });
+    expect(loadConfig({ CORS_ORIGINS: "https://a.example, http://b.example:8080" }, 1).cors).toEqual({
+      kind: "list",
+      origins: new Set(["https://a.example", "http://b.example:8080"]),
+    });
+    expect(() => loadConfig({ CORS_ORIGINS: "*, https://a.example" }, 1)).toThrow(ConfigError);
+  });
+
+  test("WORKERS=auto is the CPU count; numbers are read strictly", () => {
+    expect(loadConfig({ WORKERS: "auto" }, 6).workers).toBe(6);
+    expect(loadConfig({ WORKERS: "3" }, 6).workers).toBe(3);
+    expect(() => loadConfig({ WORKERS: "03" }, 6)).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: "3000.5" }, 6)).toThrow(ConfigError);
+  });
+
+  test("TRUSTED_PROXIES is a list of CIDRs and bare addresses, read with the domain's parser", () => {
+    const trusted = loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 2001:db8::1" }, 1).trustedProxies;
+    expect(trusted.prefixes.map(String)).toEqual(["10.0.0.0/8", "2001:db8::1/128"]);
+    expect(trusted.contains(address("10.200.0.1"))).toBe(true);
+    expect(trusted.contains(address("11.0.0.1"))).toBe(false);
+    expect(() => loadConfig({ TRUSTED_PROXIES: "010.0.0.0/8" }, 1)).toThrow(ConfigError);
+  });
+
+  test("LOG_LEVEL and TRUSTED_PROXY_HEADER accept only their values", () => {
+    expect(loadConfig({ LOG_LEVEL: "WARN" }, 1).logLevel).toBe("warn");
+    expect(loadConfig({ TRUSTED_PROXY_HEADER: "Forwarded" }, 1).trustedProxyHeader).toBe("forwarded");
+    expect(() => loadConfig({ TRUSTED_PROXY_HEADER: "x-real-ip" }, 1)).toThrow(ConfigError);
+  });
+});
