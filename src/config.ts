@@ -4,10 +4,10 @@
  * with a clear message and the process exits with code 2 (see main.ts).
  */
 
+import type { CorsPolicy } from "./adapters/http/responder.ts";
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
 import { isLogLevel, type LogLevel } from "./adapters/system/logger.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
-import type { CorsPolicy } from "./app.ts";
 
 export interface Config {
   port: number;
@@ -18,6 +18,11 @@ export interface Config {
   cors: CorsPolicy;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
+  /**
+   * After SIGTERM, how long to keep serving normally (with `Connection: close`) before the drain
+   * starts: the window in which a load balancer stops sending (CONTRACT §6).
+   */
+  shutdownDelayMs: number;
   /** Worker processes sharing the port; `auto` resolves to the CPU count. */
   workers: number;
   /** Requests per minute per client address; null means no limit (the default). */
@@ -121,6 +126,7 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     cors: parseCors(env.CORS_ORIGINS),
     logLevel,
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    shutdownDelayMs: integer(env, "SHUTDOWN_DELAY_MS", 0, 0, 600_000),
     workers,
     rateLimitPerMinute,
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),

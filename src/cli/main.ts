@@ -12,16 +12,16 @@
 import { parseArgs } from "node:util";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { CertificateBundleRequest } from "../adapters/http/certificate-schemas.ts";
-import { envelopeOf, issuesFromSchemaFailures, STATUS_OF } from "../adapters/http/errors.ts";
-import { CidrCoverRequest, CidrSubtractRequest, RangeToCidrsRequest } from "../adapters/http/schemas.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { type ApiResult, type Client, createClient, type ErrorIssue } from "../client/index.ts";
+import { CertificateBundleRequest } from "../contract/certificate-schemas.ts";
+import { envelopeOf, STATUS_OF, schemaRejection } from "../contract/envelope.ts";
+import { CidrCoverRequest, CidrSubtractRequest, RangeToCidrsRequest } from "../contract/schemas.ts";
 import { inspectCertificateBundle } from "../domain/certificates/inspect.ts";
 import { coverCidrs } from "../domain/cidr/cover.ts";
 import { rangeToCidrs } from "../domain/cidr/range-to-cidrs.ts";
 import { subtractCidrs } from "../domain/cidr/subtract.ts";
-import { DomainError, invalidInput } from "../domain/errors.ts";
+import { DomainError } from "../domain/errors.ts";
 import {
   chooseStyle,
   renderCertificates,
@@ -194,7 +194,7 @@ async function collectEntries(
 /** The server's first check, done here too: the request against its TypeBox schema. */
 function checkRequest<S extends TSchema>(schema: S, body: unknown): asserts body is Static<S> {
   if (Value.Check(schema, body)) return;
-  throw invalidInput(issuesFromSchemaFailures([...Value.Errors(schema, body)]));
+  throw schemaRejection(Value.Errors(schema, body));
 }
 
 /** Runs a use case in-process, turning a DomainError into the envelope the server would send. */
@@ -380,7 +380,7 @@ async function myip(args: string[], io: Io): Promise<number> {
   return report(result, run, (value) => `${value.ip}\n`);
 }
 
-/** Starts the server in this process (src/main.ts); resolves only if it fails to start. */
+/** Starts the server in this process (src/server.ts); resolves only if it fails to start. */
 async function serve(args: string[], io: Io): Promise<number | "running"> {
   let values: { port?: string; host?: string; help?: boolean };
   try {
@@ -395,8 +395,19 @@ async function serve(args: string[], io: Io): Promise<number | "running"> {
   if (values.help) return help(io, "serve");
   if (values.port !== undefined) process.env.PORT = values.port;
   if (values.host !== undefined) process.env.HOST = values.host;
-  await import("../main.ts");
-  return "running";
+  // Loaded only here: the other commands never pull in the HTTP server.
+  const [{ loadConfig, ConfigError }, { runServer }] = await Promise.all([
+    import("../config.ts"),
+    import("../server.ts"),
+  ]);
+  let config: Awaited<ReturnType<typeof loadConfig>>;
+  try {
+    config = loadConfig(process.env, navigator.hardwareConcurrency);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  return runServer(config, { isTerminal: io.stdoutIsTty });
 }
 
 function help(io: Io, topic: string): number {

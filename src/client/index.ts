@@ -21,10 +21,7 @@
  * server module, nothing from Bun or Node, so it bundles for the browser.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import {
-  type CertificateBundleRequest,
-  CertificateBundleResult,
-} from "../adapters/http/certificate-schemas.ts";
+import { type CertificateBundleRequest, CertificateBundleResult } from "../contract/certificate-schemas.ts";
 import {
   type CidrCoverRequest,
   CidrCoverResult,
@@ -35,7 +32,7 @@ import {
   PublicIpResult,
   type RangeToCidrsRequest,
   RangeToCidrsResult,
-} from "../adapters/http/schemas.ts";
+} from "../contract/schemas.ts";
 import type { ErrorCode } from "../domain/errors.ts";
 import { type Checker, lazyChecker, type MismatchIssue } from "./validate.ts";
 

@@ -13,7 +13,7 @@
 import { FormatRegistry, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
-import { pointerToPath } from "../adapters/http/errors.ts";
+import { pointerToPath } from "../contract/envelope.ts";
 
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;

@@ -15,6 +15,7 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "CLIENT_IP_UNAVAILABLE"
   | "RATE_LIMITED"
+  | "OVERLOADED"
   | "INTERNAL_ERROR";
 
 /** Where in a text (the certificate `pem` field) a problem lies. */
@@ -39,6 +40,10 @@ export interface Issue {
 
 /** A rejection of the request with a code, one human sentence, and the issues behind it. */
 export class DomainError extends Error {
+  /** Set when issue-finding stopped early: more problems exist than `issues` holds (CONTRACT §1.7). */
+  issuesTruncated = false;
+  /** For RATE_LIMITED and OVERLOADED: whole seconds after which a retry may succeed. */
+  retryAfterSeconds: number | undefined = undefined;
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -17,7 +17,7 @@ import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.t
 import { DOCS_JSON_PATH, DOCS_PATHS } from "../../src/adapters/http/docs.ts";
 import { OPERATION_DOCS } from "../../src/adapters/http/openapi-operations.ts";
 import { RateLimiter } from "../../src/adapters/http/rate-limit.ts";
-import { PublicIpResult } from "../../src/adapters/http/schemas.ts";
+import { PublicIpResult } from "../../src/contract/schemas.ts";
 import { MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { fixedClientAddress } from "../fakes/client-address.ts";
@@ -161,6 +161,7 @@ describe("the document is complete", () => {
       const [method] = key.split(" ");
       const expected = method === "POST" ? ["200", "400", "405", "413", "415", "500"] : ["200", "405", "500"];
       if (key === "GET /v1/public-ip") expected.push("503");
+      if (key === "POST /v1/certificate-bundle") expected.push("503"); // OVERLOADED (CONTRACT §1.7)
       if (key !== "GET /v1/health") expected.push("429"); // only when the operator sets a limit
       const responses = responsesOf(key);
       expect({ key, statuses: Object.keys(responses).sort() }).toEqual({ key, statuses: expected.sort() });
@@ -312,7 +313,8 @@ function requestFor(method: string, path: string, name: string, example: { value
  * Sends a replayed request to the running server. A certificate result depends on the clock,
  * so those go through the app with the real decoder and verifier and a clock fixed at the
  * example's `evaluatedAt`; a 429 needs a rate limit, so it goes through an app with
- * RATE_LIMIT_PER_MINUTE=60 whose client has just spent its 60 requests.
+ * RATE_LIMIT_PER_MINUTE=60 whose client has just spent its 60 requests; a 503 OVERLOADED needs
+ * a full admission queue, so it goes through an app whose queue never frees a slot.
  */
 async function send(path: string, init: RequestInit, name: string, expected: unknown): Promise<Response> {
   if (name === "rateLimited") {
@@ -321,6 +323,11 @@ async function send(path: string, init: RequestInit, name: string, expected: unk
     for (let i = 0; i < 60; i++)
       expect((await app.handle(new Request(url, { method: "OPTIONS" }))).status).toBe(204);
     return app.handle(new Request(url, init));
+  }
+  if (name === "overloaded") {
+    // No slot ever frees up: the request waits its 1 ms and is refused.
+    const { app } = testApp({ admission: { concurrency: 0, maxWaitMs: 1 } });
+    return app.handle(new Request(`http://localhost${path}`, init));
   }
   const evaluatedAt = (expected as { evaluatedAt?: unknown } | null)?.evaluatedAt;
   if (path !== "/v1/certificate-bundle" || typeof evaluatedAt !== "string") {

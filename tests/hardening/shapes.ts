@@ -8,8 +8,8 @@
 import { isIPv4, isIPv6 } from "node:net";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { CertificateBundleResult } from "../../src/adapters/http/certificate-schemas.ts";
-import { STATUS_OF } from "../../src/adapters/http/errors.ts";
+import { CertificateBundleResult } from "../../src/contract/certificate-schemas.ts";
+import { STATUS_OF } from "../../src/contract/envelope.ts";
 import {
   CidrCoverResult,
   CidrSubtractResult,
@@ -17,7 +17,7 @@ import {
   HealthResult,
   PublicIpResult,
   RangeToCidrsResult,
-} from "../../src/adapters/http/schemas.ts";
+} from "../../src/contract/schemas.ts";
 
 export interface Endpoint {
   path: string;

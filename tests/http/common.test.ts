@@ -277,11 +277,17 @@ describe("order of checks: route, method, size, media type, JSON, input", () => 
 
 describe("unexpected failures", () => {
   test("a thrown error is a generic 500 envelope, no stack, and the app keeps serving", async () => {
-    const { app: failing, logger } = testApp();
-    failing.post("/v1/explode", () => {
-      throw new TypeError("secret detail 10.9.8.7");
+    // A decoder that throws (never expected of a port) stands for any unexpected failure.
+    const { app: failing, logger } = testApp({
+      decoder: {
+        decode: () => {
+          throw new TypeError("secret detail 10.9.8.7");
+        },
+      },
     });
-    const response = await call(failing, "POST", "/v1/explode", { json: {} });
+    const response = await call(failing, "POST", "/v1/certificate-bundle", {
+      json: { pem: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n" },
+    });
     expect(response.status).toBe(500);
     const text = await response.text();
     expect(text).not.toContain("secret");

@@ -133,7 +133,20 @@ export const certificateBundleDoc: OperationDoc = {
   resultDescription:
     "Every certificate in input order, every candidate issuer link with its signature outcome, the possible leaves, the hostname check and the findings. An observation, not RFC 5280 path validation, a trust decision or revocation checking. Never cached.",
   noStore: true,
+  errors: { 503: ["OVERLOADED"] },
   examples: {
+    overloaded: {
+      summary: "Other inspections hold the queue",
+      request: { pem: BUNDLE },
+      status: 503,
+      response: {
+        error: {
+          code: "OVERLOADED",
+          message:
+            "The service is busy with other certificate inspections and could not start this one in time; retry after 1 s.",
+        },
+      },
+    },
     chain: {
       summary: "A leaf and its issuing CA, hostname matched",
       request: { pem: BUNDLE, hostname: "www.example.com" },

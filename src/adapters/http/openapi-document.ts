@@ -5,10 +5,12 @@
  * shares, named components, examples, response headers or a second (text/plain) representation.
  * The schemas themselves are never rewritten, only moved into `components` and referenced.
  */
+
+import { envelopeOf, INTERNAL_ERROR, STATUS_OF } from "../../contract/envelope.ts";
+import { OPERATION_LIST, type Operation } from "../../contract/operations.ts";
+import { ErrorResponse } from "../../contract/schemas.ts";
 import type { ErrorCode } from "../../domain/errors.ts";
 import { MAX_BODY_BYTES, MAX_RESULT_CIDRS } from "../../domain/limits.ts";
-import { envelopeOf, INTERNAL_ERROR, STATUS_OF } from "./errors.ts";
-import { ErrorResponse } from "./schemas.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -90,6 +92,8 @@ const CODE_CONDITIONS: Record<ErrorCode, string> = {
     "no client address can be observed: the connection has no socket address, or a trusted proxy sent no usable forwarding header",
   RATE_LIMITED:
     "only when the operator sets RATE_LIMIT_PER_MINUTE: this client address has used its requests for now; retry after `Retry-After` seconds",
+  OVERLOADED:
+    "the certificate inspection could not start within its bounded wait (other inspections hold the queue), or could not finish within the request deadline; retry after `Retry-After` seconds",
   INTERNAL_ERROR: "an unexpected failure; the message is generic and the server keeps serving",
 };
 
@@ -126,9 +130,31 @@ const HEADERS: JsonObject = {
   },
 };
 
-/** A TypeBox schema as plain JSON Schema (its symbol-keyed metadata dropped). */
+/** A TypeBox schema as plain JSON Schema (its symbol-keyed metadata dropped), literal unions folded. */
 function jsonSchemaOf(schema: unknown): JsonObject {
-  return JSON.parse(JSON.stringify(schema)) as JsonObject;
+  return foldLiteralUnions(JSON.parse(JSON.stringify(schema))) as JsonObject;
+}
+
+/**
+ * `anyOf` of string constants (TypeBox's union of literals), optionally with `null`, as the
+ * plainer `{type: "string", enum: [...]}` that readers and code generators expect.
+ */
+function foldLiteralUnions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(foldLiteralUnions);
+  if (value === null || typeof value !== "object") return value;
+  const node: JsonObject = {};
+  for (const [key, child] of Object.entries(value)) node[key] = foldLiteralUnions(child);
+  const members = node.anyOf;
+  if (!Array.isArray(members) || members.length === 0) return node;
+  const literals: (string | null)[] = [];
+  for (const member of members as JsonObject[]) {
+    if (typeof member.const === "string") literals.push(member.const);
+    else if (member.type === "null" && Object.keys(member).length === 1) literals.push(null);
+    else return node;
+  }
+  const { anyOf: _folded, ...rest } = node;
+  const hasNull = literals.includes(null);
+  return { ...rest, type: hasNull ? ["string", "null"] : "string", enum: literals };
 }
 
 /**
@@ -269,6 +295,22 @@ function describeErrors(status: number, codes: readonly ErrorCode[]): string {
   return `${REASONS[status] ?? `Status ${status}`}, with the error envelope.\n\n${lines.join("\n")}`;
 }
 
+/** Request body and 200 body exactly as the operations table declares them (the routes carry no schemas). */
+function addSchemas(operation: JsonObject, row: Operation): void {
+  if (row.request !== null) {
+    operation.requestBody = {
+      required: true,
+      content: { [JSON_MEDIA_TYPE]: { schema: jsonSchemaOf(row.request) } },
+    };
+  }
+  const responses = (operation.responses ?? {}) as Record<string, JsonObject>;
+  responses["200"] = {
+    description: "",
+    content: { [JSON_MEDIA_TYPE]: { schema: jsonSchemaOf(row.result) } },
+  };
+  operation.responses = responses;
+}
+
 function completeOperation(
   operation: JsonObject,
   method: string,
@@ -276,6 +318,8 @@ function completeOperation(
   doc: OperationDoc | undefined,
   schemas: JsonObject,
 ): void {
+  const row = OPERATION_LIST.find((candidate) => candidate.method === method && candidate.path === path);
+  if (row !== undefined) addSchemas(operation, row);
   const requestBody = operation.requestBody as { content?: Record<string, JsonObject> } | undefined;
   const requestMedia = requestBody?.content?.[JSON_MEDIA_TYPE];
   const hasBody = requestMedia !== undefined;
@@ -333,7 +377,9 @@ function completeOperation(
       headers: {
         ...common(),
         ...(status === 405 ? { Allow: ref("headers", "Allow") } : {}),
-        ...(status === 429 ? { "Retry-After": ref("headers", "Retry-After") } : {}),
+        ...(status === 429 || codes.includes("OVERLOADED")
+          ? { "Retry-After": ref("headers", "Retry-After") }
+          : {}),
       },
       content: {
         [JSON_MEDIA_TYPE]: {

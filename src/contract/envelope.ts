@@ -1,8 +1,10 @@
 /**
- * The error envelope (spec part 7, CONTRACT §1.1) and the one mapping from failures to it.
+ * The error envelope (spec part 7, CONTRACT §1.1), the code → status table, and the one mapping
+ * from schema failures to issues. Part of the wire contract: the server, the client and the CLI
+ * all read it from here.
  */
-import { DomainError, type ErrorCode, type Issue } from "../../domain/errors.ts";
-import { MAX_ISSUES } from "../../domain/limits.ts";
+import { DomainError, type ErrorCode, type Issue, invalidInput } from "../domain/errors.ts";
+import { MAX_ISSUES } from "../domain/limits.ts";
 
 /** HTTP status of each error code. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -17,6 +19,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   CLIENT_IP_UNAVAILABLE: 503,
+  OVERLOADED: 503,
 };
 
 export interface ErrorEnvelope {
@@ -29,8 +32,9 @@ export function envelopeOf(error: DomainError): ErrorEnvelope {
   let message = error.message;
   if (issues.length === 0) return { error: { code, message } };
   if (issues.length > MAX_ISSUES) {
-    const omitted = issues.length - MAX_ISSUES;
-    message = `The request has ${issues.length} problems; the first ${MAX_ISSUES} are listed and ${omitted} more were omitted.`;
+    message = error.issuesTruncated
+      ? `The request has more than ${MAX_ISSUES} problems; the first ${MAX_ISSUES} are listed and the rest were omitted (checking stops at ${MAX_ISSUES + 1}).`
+      : `The request has ${issues.length} problems; the first ${MAX_ISSUES} are listed and ${issues.length - MAX_ISSUES} more were omitted.`;
   }
   return { error: { code, message, issues: issues.slice(0, MAX_ISSUES).map(orderIssueFields) } };
 }
@@ -63,29 +67,6 @@ export interface SchemaFailure {
   value?: unknown;
 }
 
-/** Most schema failures read from one validation error; a 64 KiB body cannot hold more values. */
-const MAX_SCHEMA_FAILURES = 100_000;
-
-/**
- * Every schema failure of an Elysia validation error. Elysia's own `error.all` stops at 64, which
- * would make the envelope claim "64 invalid values" for a list of 20000 bad entries; the
- * validator's iterator gives them all, so the envelope can count what it leaves out (CONTRACT §1.1).
- */
-export function schemaFailuresOf(error: {
-  validator?: unknown;
-  value?: unknown;
-  all?: unknown;
-}): SchemaFailure[] {
-  const validator = error.validator as { Errors?: (value: unknown) => Iterable<SchemaFailure> } | undefined;
-  if (typeof validator?.Errors !== "function") return (error.all as SchemaFailure[] | undefined) ?? [];
-  const failures: SchemaFailure[] = [];
-  for (const failure of validator.Errors(error.value)) {
-    failures.push(failure);
-    if (failures.length >= MAX_SCHEMA_FAILURES) break;
-  }
-  return failures;
-}
-
 /** Converts a JSON Pointer (`/inputs/3`) into an issue path (`["inputs", 3]`). */
 export function pointerToPath(pointer: string): (string | number)[] {
   if (pointer === "") return [];
@@ -105,21 +86,35 @@ function describePath(path: (string | number)[]): string {
   return `"${text}"`;
 }
 
-/** Turns schema failures into INVALID_INPUT issues with clear sentences. */
-export function issuesFromSchemaFailures(failures: readonly SchemaFailure[]): Issue[] {
+/**
+ * Most problems validation looks for: one more than an envelope lists, so that the message can
+ * say that more were omitted without counting them all (CONTRACT §1.7). A 64 KiB body of wrong
+ * types therefore costs what a valid body of that size costs.
+ */
+export const MAX_VALIDATION_PROBLEMS = MAX_ISSUES + 1;
+
+/**
+ * Turns schema failures (TypeBox's error iterator, read lazily) into INVALID_INPUT issues with
+ * clear sentences, and stops reading once MAX_VALIDATION_PROBLEMS distinct issues are found.
+ * TypeBox reports a missing field twice ("required", then "expected string" at the same path):
+ * only "required" is kept.
+ */
+export function issuesFromSchemaFailures(failures: Iterable<SchemaFailure>): {
+  issues: Issue[];
+  truncated: boolean;
+} {
   const issues: Issue[] = [];
   const seen = new Set<string>();
-  // A missing field is also reported as "expected string" at the same path: keep only "required".
-  const missing = new Set(
-    failures.filter((failure) => failure.message.startsWith("Expected required property")).map((f) => f.path),
-  );
+  const missing = new Set<string>();
   for (const failure of failures) {
-    if (missing.has(failure.path) && !failure.message.startsWith("Expected required property")) continue;
+    const required = failure.message.startsWith("Expected required property");
+    if (required) missing.add(failure.path);
+    else if (missing.has(failure.path)) continue;
     const path = pointerToPath(failure.path);
     let message: string;
     if (failure.message === "Unexpected property") {
       message = `Unknown field ${describePath(path)} is not allowed.`;
-    } else if (failure.message.startsWith("Expected required property")) {
+    } else if (required) {
       message = `${describePath(path)} is required.`;
     } else {
       message = `${describePath(path)}: ${failure.message.replace(/\.$/, "")}.`;
@@ -132,8 +127,17 @@ export function issuesFromSchemaFailures(failures: readonly SchemaFailure[]): Is
     const empty = path.indexOf("");
     const issuePath = empty === -1 ? path : path.slice(0, empty);
     issues.push({ message, path: issuePath, ...legacyLocators(issuePath) });
+    if (issues.length >= MAX_VALIDATION_PROBLEMS) return { issues, truncated: true };
   }
-  return issues;
+  return { issues, truncated: false };
+}
+
+/** INVALID_INPUT for schema failures, read no further than MAX_VALIDATION_PROBLEMS issues. */
+export function schemaRejection(failures: Iterable<SchemaFailure>): DomainError {
+  const { issues, truncated } = issuesFromSchemaFailures(failures);
+  const error = invalidInput(issues);
+  error.issuesTruncated = truncated;
+  return error;
 }
 
 /** The generic 500 envelope: no detail of what went wrong reaches the client. */

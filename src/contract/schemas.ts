@@ -10,7 +10,7 @@ import {
   MAX_RESULT_CIDRS,
   MAX_SUBTRACT_ENTRIES,
   MIN_ENTRY_LENGTH,
-} from "../../domain/limits.ts";
+} from "../domain/limits.ts";
 
 const DECIMAL_COUNT = "^(0|[1-9][0-9]*)$";
 

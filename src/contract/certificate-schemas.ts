@@ -2,13 +2,13 @@
  * TypeBox schemas of POST /v1/certificate-bundle (spec §2.8–2.12).
  */
 import { Type } from "@sinclair/typebox";
-import { FINDING_CODES, type FindingCode } from "../../domain/certificates/findings.ts";
+import { FINDING_CODES, type FindingCode } from "../domain/certificates/findings.ts";
 import {
   MAX_CERTIFICATES,
   MAX_HOSTNAME_LENGTH,
   MAX_PEM_LENGTH,
   MAX_RELATIONSHIPS,
-} from "../../domain/limits.ts";
+} from "../domain/limits.ts";
 
 const Position = Type.Integer({ minimum: 0, maximum: MAX_CERTIFICATES - 1 });
 const Instant = Type.String({ format: "date-time", description: "RFC 3339, UTC, to the second." });

@@ -1,0 +1,113 @@
+/**
+ * Admission of expensive work (CONTRACT §1.7): a bounded queue in front of the certificate
+ * use case, whose signature checks can cost hundreds of milliseconds of CPU on the runtime's
+ * crypto threads (16 self-issued P-521 CAs sharing a name: 256 ECDSA verifies, ~0.4 s).
+ *
+ * - At most `concurrency` jobs run at once; others wait in FIFO order.
+ * - A job that cannot start within `maxWaitMs` (or when `maxQueued` jobs already wait) is refused
+ *   with 503 `OVERLOADED` and `Retry-After`, quickly, instead of answering many seconds late.
+ * - A job that has started gets a deadline; work that checks `expired()` between steps (the
+ *   signature verifier does, before every check) stops with `OVERLOADED` once it passes, so no
+ *   request outlives the limit the docs promise.
+ * Cheap requests (health, public-ip, CIDR) never pass through here.
+ */
+import { DomainError } from "../../domain/errors.ts";
+
+export interface AdmissionOptions {
+  /** Jobs running at once. */
+  concurrency: number;
+  /** Longest a job may wait for a slot before it is refused. */
+  maxWaitMs: number;
+  /** Most jobs waiting at once; one more is refused at once. */
+  maxQueued: number;
+  /** Longest a job may run once started. */
+  deadlineMs: number;
+  /** Milliseconds on a monotonic clock; `performance.now` by default (tests drive it). */
+  now?: () => number;
+}
+
+/** What a running job can ask: whether its time is up. */
+export interface JobClock {
+  expired(): boolean;
+}
+
+/** The defaults the server uses; docs/operations.md explains them. */
+export const DEFAULT_ADMISSION: Omit<AdmissionOptions, "deadlineMs"> = {
+  concurrency: 2,
+  maxWaitMs: 1000,
+  maxQueued: 64,
+};
+
+export function overloaded(message: string, retryAfterSeconds: number): DomainError {
+  const error = new DomainError("OVERLOADED", message);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}
+
+interface Waiter {
+  start: () => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** A counting semaphore with a bounded, time-limited FIFO queue. */
+export class AdmissionQueue {
+  private running = 0;
+  private readonly waiting: Waiter[] = [];
+  private readonly now: () => number;
+
+  constructor(private readonly options: AdmissionOptions) {
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Jobs running and waiting now (for tests and diagnostics). */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  private busy(): DomainError {
+    const seconds = Math.max(1, Math.ceil(this.options.maxWaitMs / 1000));
+    return overloaded(
+      `The service is busy with other certificate inspections and could not start this one in time; retry after ${seconds} s.`,
+      seconds,
+    );
+  }
+
+  /**
+   * Runs `job` when a slot is free.
+   * @throws DomainError OVERLOADED when it cannot start within `maxWaitMs`, or when its deadline
+   * passes while it runs (reported by the job itself through `clock.expired()`).
+   */
+  async run<T>(job: (clock: JobClock) => Promise<T>): Promise<T> {
+    // The deadline counts from arrival: waiting for a slot is part of the request's time.
+    const deadline = this.now() + this.options.deadlineMs;
+    if (this.running < this.options.concurrency) this.running += 1;
+    else await this.waitForSlot(); // resolves holding the slot its predecessor handed over
+    try {
+      return await job({ expired: () => this.now() > deadline });
+    } finally {
+      const next = this.waiting.shift();
+      if (next === undefined) this.running -= 1;
+      else next.start();
+    }
+  }
+
+  private waitForSlot(): Promise<void> {
+    if (this.waiting.length >= this.options.maxQueued) {
+      return Promise.reject(this.busy());
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        start: () => {
+          clearTimeout(waiter.timer);
+          resolve();
+        },
+        timer: setTimeout(() => {
+          const at = this.waiting.indexOf(waiter);
+          if (at !== -1) this.waiting.splice(at, 1);
+          reject(this.busy());
+        }, this.options.maxWaitMs),
+      };
+      this.waiting.push(waiter);
+    });
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * The serving edge: how a request reaches an Elysia route, and what every request shares.
+ *
+ * - Routing depends on the path alone (CONTRACT §1.6). Each route's handler is the one Elysia
+ *   compiles for Bun's native router (`createBunRouteHandler`), handed to `Bun.serve({ routes })`
+ *   so Bun matches the path in native code; whatever Bun does not match (an unknown path, a
+ *   method the path does not take, OPTIONS) reaches `fallback`, which works from the path alone,
+ *   whatever the `Host` header says or whether there is one. `handle` (tests, and the
+ *   supervisor-less paths) dispatches through the very same table.
+ * - Per request, only what cannot be done once: the request id, the optional rate limit, the
+ *   access-log line (buffered by the logger, one write per event-loop turn), and while the
+ *   server drains, `Connection: close` (CONTRACT §6).
+ */
+import type { Server } from "bun";
+import type { AnyElysia } from "elysia";
+import { createBunRouteHandler } from "elysia/adapter/bun/compose";
+import { DomainError } from "../../domain/errors.ts";
+import type { ClientAddressSource } from "../../domain/ports.ts";
+import type { Logger } from "../system/logger.ts";
+import { clientKey, type RateLimiter } from "./rate-limit.ts";
+import { PLAIN_TEMPLATE, type Responder, type ResponseTemplate } from "./responder.ts";
+
+type RouteHandler = (request: Request) => Response | Promise<Response>;
+type BunHandler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
+
+interface PathEntry {
+  /** Method → handler, `HEAD` answered by the GET handler. */
+  readonly methods: ReadonlyMap<string, RouteHandler>;
+  /** The methods it takes, for `Allow` (GET routes also allow HEAD). */
+  readonly allow: string;
+  /** The same, without OPTIONS, for the 405 message. */
+  readonly allowedList: readonly string[];
+  readonly rateLimited: boolean;
+}
+
+export interface EdgeOptions {
+  /** The compiled application whose routes are served. */
+  app: AnyElysia;
+  responder: Responder;
+  logger: Logger;
+  clientAddress: ClientAddressSource;
+  rateLimiter: RateLimiter | null;
+  /** Paths exempt from the rate limit (the health probe). */
+  notRateLimited: ReadonlySet<string>;
+  /** Headers a path's policy puts on every answer (no-store, Vary), errors included. */
+  templates: ReadonlyMap<string, ResponseTemplate>;
+}
+
+/**
+ * The request's path: `/…` up to `?`, from an absolute URL whatever its host (`http://a/x`,
+ * `http://api:80/x`) or from the origin-form URL Bun gives a request with no usable `Host`.
+ */
+export function pathOf(url: string): string {
+  let start = 0;
+  if (url.charCodeAt(0) !== 47 /* "/" */) {
+    const scheme = url.indexOf("://");
+    start = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
+    if (start === -1) return "/";
+  }
+  const query = url.indexOf("?", start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
+}
+
+export class Edge {
+  /** Bun.serve `routes`: path → method → handler, for Bun's native router. */
+  readonly routes: Record<string, Record<string, BunHandler>> = {};
+  private readonly table = new Map<string, PathEntry>();
+  private readonly responder: Responder;
+  private readonly logger: Logger;
+  private readonly limiter: RateLimiter | null;
+  private readonly clientAddress: ClientAddressSource;
+  private readonly templates: ReadonlyMap<string, ResponseTemplate>;
+  /** Set once shutdown begins: every answer then says `Connection: close`. */
+  private closing = false;
+  private inFlight = 0;
+  private lastArrival = 0;
+
+  constructor(options: EdgeOptions) {
+    this.responder = options.responder;
+    this.logger = options.logger;
+    this.limiter = options.rateLimiter;
+    this.clientAddress = options.clientAddress;
+    this.templates = options.templates;
+    const app = options.app;
+    app.compile();
+    const byPath = new Map<string, Map<string, RouteHandler>>();
+    for (const route of app.router.history) {
+      const methods = byPath.get(route.path) ?? new Map<string, RouteHandler>();
+      methods.set(route.method, createBunRouteHandler(app, route) as RouteHandler);
+      byPath.set(route.path, methods);
+    }
+    for (const [path, methods] of byPath) {
+      const allowedList = [...methods.keys()].flatMap((method) =>
+        method === "GET" ? ["GET", "HEAD"] : [method],
+      );
+      const get = methods.get("GET");
+      if (get !== undefined) methods.set("HEAD", get);
+      const rateLimited = this.limiter !== null && !options.notRateLimited.has(path);
+      this.table.set(path, {
+        methods,
+        allow: [...allowedList, "OPTIONS"].join(", "),
+        allowedList,
+        rateLimited,
+      });
+      const bunMethods: Record<string, BunHandler> = {};
+      for (const [method, handler] of methods) {
+        // Bun answers HEAD from the GET handler itself.
+        if (method !== "HEAD") bunMethods[method] = this.served(path, handler, rateLimited);
+      }
+      this.routes[path] = bunMethods;
+    }
+  }
+
+  /** Every path served, with the methods it takes (for tests and the OpenAPI completeness check). */
+  get paths(): ReadonlyMap<string, readonly string[]> {
+    return new Map([...this.table].map(([path, entry]) => [path, entry.allowedList]));
+  }
+
+  /** Wraps one route handler with what every request shares. */
+  private served(path: string, handler: RouteHandler, rateLimited: boolean): BunHandler {
+    return (request) => {
+      const start = performance.now();
+      this.inFlight += 1;
+      this.lastArrival = start;
+      if (rateLimited) {
+        const refusal = this.rateLimit(request, path);
+        if (refusal !== null) return this.finish(request, refusal, path, start);
+      }
+      let response: Response | Promise<Response>;
+      try {
+        response = handler(request);
+      } catch {
+        // Elysia maps every error itself; this is only a last line of defence.
+        response = this.responder.error(
+          request,
+          PLAIN_TEMPLATE,
+          new DomainError("INTERNAL_ERROR", "Internal error."),
+        );
+      }
+      if (response instanceof Promise)
+        return response.then((done) => this.finish(request, done, path, start));
+      return this.finish(request, response, path, start);
+    };
+  }
+
+  private templateOf(path: string): ResponseTemplate {
+    return this.templates.get(path) ?? PLAIN_TEMPLATE;
+  }
+
+  private rateLimit(request: Request, path: string): Response | null {
+    const limiter = this.limiter;
+    if (limiter === null) return null;
+    const decision = limiter.take(clientKey(this.clientAddress.clientAddress(request)));
+    if (decision.ok) return null;
+    const error = new DomainError(
+      "RATE_LIMITED",
+      `Too many requests from this address: the limit is ${limiter.perMinute} per minute; retry after ${decision.retryAfterSeconds} s.`,
+    );
+    error.retryAfterSeconds = decision.retryAfterSeconds;
+    return this.responder.error(request, this.templateOf(path), error);
+  }
+
+  private finish(request: Request, response: Response, route: string | null, start: number): Response {
+    this.inFlight -= 1;
+    const headers = response.headers;
+    let requestId = headers.get("x-request-id");
+    if (requestId === null) {
+      this.responder.decorate(request, headers);
+      requestId = headers.get("x-request-id") ?? "";
+    }
+    if (this.closing) headers.set("connection", "close");
+    this.logger.log({
+      level: "info",
+      msg: "request",
+      requestId,
+      method: request.method,
+      route,
+      status: response.status,
+      durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+    });
+    return response;
+  }
+
+  /**
+   * Everything Bun's router did not match, and every request sent through `handle`: unknown
+   * paths (404), known paths with another method (405 with `Allow`), and CORS preflights (204).
+   */
+  readonly fallback = (request: Request): Response | Promise<Response> => {
+    const start = performance.now();
+    this.inFlight += 1;
+    this.lastArrival = start;
+    const path = pathOf(request.url);
+    const entry = this.table.get(path);
+    if (entry?.rateLimited ?? (this.limiter !== null && path !== "/v1/health")) {
+      const refusal = this.rateLimit(request, path);
+      if (refusal !== null) return this.finish(request, refusal, entry === undefined ? null : path, start);
+    }
+    let response: Response;
+    if (entry === undefined) {
+      response = this.responder.error(
+        request,
+        PLAIN_TEMPLATE,
+        new DomainError("NOT_FOUND", `No endpoint exists at ${path}.`),
+      );
+      return this.finish(request, response, null, start);
+    }
+    if (request.method === "OPTIONS")
+      response = this.responder.preflight(request, this.templateOf(path), entry.allow);
+    else {
+      response = this.responder.error(
+        request,
+        this.templateOf(path),
+        new DomainError(
+          "METHOD_NOT_ALLOWED",
+          `${path} does not accept ${request.method}; use ${entry.allowedList.join(" or ")}.`,
+        ),
+        { allow: entry.allow },
+      );
+    }
+    return this.finish(request, response, path, start);
+  };
+
+  /** Answers one request exactly as the server would (tests call this through `app.handle`). */
+  readonly handle = async (request: Request): Promise<Response> => {
+    const path = pathOf(request.url);
+    const handler = this.table.get(path)?.methods.get(request.method);
+    if (handler === undefined) return this.fallback(request);
+    const route = this.routes[path];
+    const served = route?.[request.method === "HEAD" ? "GET" : request.method];
+    if (served === undefined) return this.fallback(request);
+    const response = await served(request, undefined as unknown as Server<undefined>);
+    if (request.method !== "HEAD") return response;
+    return new Response(null, { status: response.status, headers: response.headers });
+  };
+
+  /** From now on every answer carries `Connection: close` (the start of a graceful stop). */
+  beginClosing(): void {
+    this.closing = true;
+  }
+
+  /** Requests being answered now, and when (performance.now) the last one arrived. */
+  get activity(): { inFlight: number; lastArrival: number } {
+    return { inFlight: this.inFlight, lastArrival: this.lastArrival };
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Builds every response the API sends, with the headers CONTRACT §1.2–1.3 puts on them:
+ * `X-Request-Id`, `X-Content-Type-Options: nosniff`, CORS, exactly `application/json` on JSON
+ * bodies, `Cache-Control: no-store` and `Vary` where the operation's policy says so.
+ *
+ * Everything that does not depend on the request is computed once, as one header object per
+ * policy; per request only the id (and, with an origin list, the CORS origin) is added.
+ */
+
+import { envelopeOf, STATUS_OF } from "../../contract/envelope.ts";
+import type { OperationPolicy } from "../../contract/operations.ts";
+import type { DomainError } from "../../domain/errors.ts";
+
+/** Who may call the API from a browser on another origin (CONTRACT §1.3). */
+export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> } | { kind: "off" };
+
+type Headers = Record<string, string>;
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+const JSON_TYPE = "application/json";
+const TEXT_TYPE = "text/plain; charset=utf-8";
+export const PREFLIGHT_ALLOW_HEADERS = "Content-Type, X-Request-Id";
+export const PREFLIGHT_MAX_AGE = "86400";
+
+/** The response headers a path's policy adds to every answer, success or error. */
+export interface ResponseTemplate {
+  readonly noStore: boolean;
+  readonly varyAccept: boolean;
+}
+
+export const PLAIN_TEMPLATE: ResponseTemplate = { noStore: false, varyAccept: false };
+
+export function templateOf(policy: OperationPolicy): ResponseTemplate {
+  return { noStore: policy.noStore, varyAccept: policy.textAlternative };
+}
+
+export class Responder {
+  private readonly newRequestId: () => string;
+  private readonly cors: CorsPolicy;
+  /** Static header objects by template and media type, built once. */
+  private readonly cache = new Map<string, Headers>();
+
+  constructor(cors: CorsPolicy, newRequestId: () => string) {
+    this.cors = cors;
+    this.newRequestId = newRequestId;
+  }
+
+  /** The caller's `X-Request-Id` when well-formed, otherwise a new one (CONTRACT §1.2). */
+  requestIdOf(request: Request): string {
+    const given = request.headers.get("x-request-id");
+    return given !== null && REQUEST_ID_PATTERN.test(given) ? given : this.newRequestId();
+  }
+
+  private staticHeaders(template: ResponseTemplate, contentType: string | null): Headers {
+    const key = `${template.noStore}|${template.varyAccept}|${contentType}`;
+    let headers = this.cache.get(key);
+    if (headers === undefined) {
+      headers = { "x-content-type-options": "nosniff" };
+      if (contentType !== null) headers["content-type"] = contentType;
+      if (this.cors.kind === "any") headers["access-control-allow-origin"] = "*";
+      const vary = [this.cors.kind === "list" ? "Origin" : "", template.varyAccept ? "Accept" : ""].filter(
+        Boolean,
+      );
+      if (vary.length > 0) headers.vary = vary.join(", ");
+      if (template.noStore) headers["cache-control"] = "no-store";
+      this.cache.set(key, headers);
+    }
+    return headers;
+  }
+
+  /** The common headers for one request: the static ones plus the request id and CORS origin. */
+  headersFor(request: Request, template: ResponseTemplate, contentType: string | null): Headers {
+    const headers: Headers = {
+      ...this.staticHeaders(template, contentType),
+      "x-request-id": this.requestIdOf(request),
+    };
+    if (this.cors.kind === "list") {
+      const origin = request.headers.get("origin");
+      if (origin !== null && this.cors.origins.has(origin)) headers["access-control-allow-origin"] = origin;
+    }
+    return headers;
+  }
+
+  /** Adds the common headers to a response built elsewhere (the page, the docs), keeping its own. */
+  decorate(request: Request, headers: globalThis.Headers): void {
+    for (const [name, value] of Object.entries(this.headersFor(request, PLAIN_TEMPLATE, null))) {
+      if (!headers.has(name)) headers.set(name, value);
+    }
+  }
+
+  json(request: Request, template: ResponseTemplate, body: unknown, status = 200): Response {
+    return new Response(JSON.stringify(body), {
+      status,
+      headers: this.headersFor(request, template, JSON_TYPE),
+    });
+  }
+
+  text(request: Request, template: ResponseTemplate, body: string): Response {
+    return new Response(body, { headers: this.headersFor(request, template, TEXT_TYPE) });
+  }
+
+  /** The error envelope with its status, plus `Allow` or `Retry-After` when the error carries one. */
+  error(request: Request, template: ResponseTemplate, error: DomainError, extra?: Headers): Response {
+    const headers = this.headersFor(request, template, JSON_TYPE);
+    if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
+    if (extra !== undefined) Object.assign(headers, extra);
+    return new Response(JSON.stringify(envelopeOf(error)), { status: STATUS_OF[error.code], headers });
+  }
+
+  /** CORS preflight for a known path (CONTRACT §1.3): 204 with the methods it allows. */
+  preflight(request: Request, template: ResponseTemplate, allow: string): Response {
+    const headers = this.headersFor(request, template, null);
+    headers.allow = allow;
+    if (this.cors.kind !== "off") {
+      headers["access-control-allow-methods"] = allow;
+      headers["access-control-allow-headers"] = PREFLIGHT_ALLOW_HEADERS;
+      headers["access-control-max-age"] = PREFLIGHT_MAX_AGE;
+    }
+    return new Response(null, { status: 204, headers });
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Runs the service from a validated configuration: one server process, or (WORKERS > 1) a
+ * supervisor of worker copies. Used by src/main.ts and by `nettools serve`.
+ *
+ * Graceful stop (CONTRACT §6), on SIGTERM or SIGINT:
+ * 1. For SHUTDOWN_DELAY_MS the server keeps serving normally, but every answer carries
+ *    `Connection: close`: the window in which a load balancer stops sending new requests.
+ * 2. Drain: still answering (with `Connection: close`) until nothing is in flight and nothing
+ *    has arrived for DRAIN_QUIET_MS, so a request a client wrote on a keep-alive connection
+ *    just before or during the signal is read and answered, not reset.
+ * 3. Bun stops listening and closes the idle connections; the process exits 0.
+ * SHUTDOWN_TIMEOUT_MS bounds steps 2–3; past it the remaining connections are closed.
+ */
+import type { Server } from "bun";
+import { RateLimiter } from "./adapters/http/rate-limit.ts";
+import { realCertificateDeps } from "./adapters/real-deps.ts";
+import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
+import { createJsonLogger } from "./adapters/system/logger.ts";
+import {
+  isWorkerProcess,
+  pickFreePort,
+  reportReady,
+  selfCommand,
+  superviseWorkers,
+  watchParent,
+} from "./adapters/system/supervisor.ts";
+import { buildApp } from "./app.ts";
+import type { Config } from "./config.ts";
+
+/** Bun's own backstop; the 64 KiB API limit is enforced by the app with a proper envelope. */
+const TRANSPORT_BODY_LIMIT = 1024 * 1024;
+/** How long the drain waits with nothing in flight and nothing arriving before it stops listening. */
+export const DRAIN_QUIET_MS = 150;
+const DRAIN_POLL_MS = 10;
+/** Exit code for a server that cannot start (busy port, address not available). */
+export const START_FAILURE_EXIT_CODE = 2;
+
+export interface RunOptions {
+  /** Where start-up lines for a person go when stdout is a terminal. */
+  isTerminal: boolean;
+}
+
+/** Why a listen failed, in one line a person can act on; never a stack or source text. */
+export function describeListenError(error: unknown, host: string, port: number): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (code === "EADDRINUSE") {
+    return `cannot listen on ${where}: the port is already in use (another server is running there?); choose another with PORT=…`;
+  }
+  if (code === "EADDRNOTAVAIL")
+    return `cannot listen on ${where}: that address is not on this machine; check HOST`;
+  if (code === "EACCES")
+    return `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`;
+  const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  return `cannot listen on ${where}: ${message}`;
+}
+
+/** The URLs a person wants first, for the start-up line on a terminal. */
+export function startupLine(host: string, port: number): string {
+  const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  const base = `http://${shown}:${port}`;
+  return `Network Tools API listening on ${base} — page ${base}/ · docs ${base}/docs · health ${base}/v1/health\n`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Starts serving; resolves with an exit code only when the process should exit (a failed
+ * start, a supervisor that finished); a running server keeps the process alive and exits by
+ * itself on SIGTERM/SIGINT.
+ */
+export async function runServer(config: Config, options: RunOptions): Promise<number | "running"> {
+  const logger = createJsonLogger(config.logLevel, (chunk) => process.stdout.write(chunk));
+  const isWorker = isWorkerProcess(process.env);
+  if (config.workers > 1 && !isWorker) {
+    return superviseWorkers({
+      workers: config.workers,
+      host: config.host,
+      port: config.port === 0 ? pickFreePort(config.host) : config.port,
+      shutdownTimeoutMs: config.shutdownDelayMs + config.shutdownTimeoutMs,
+      command: selfCommand(),
+      env: process.env,
+      logger,
+      output: process.stdout,
+    });
+  }
+  let server: Server<undefined> | null = null;
+  const clientAddress = new ProxyAwareClientAddressSource(
+    (request) => server?.requestIP(request)?.address ?? null,
+    config.trustedProxies,
+    config.trustedProxyHeader,
+  );
+  const { edge } = buildApp({
+    logger,
+    cors: config.cors,
+    clientAddress,
+    ...realCertificateDeps(),
+    rateLimiter:
+      config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),
+    admission: { deadlineMs: config.idleTimeoutSeconds * 1000 },
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    edge.beginClosing();
+    logger.log({ level: "info", msg: `${signal} received: draining in-flight requests` });
+    if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
+    const forced = setTimeout(() => {
+      logger.log({ level: "warn", msg: "shutdown timeout reached: closing remaining connections" });
+      logger.flush();
+      void server?.stop(true);
+      process.exit(0);
+    }, config.shutdownTimeoutMs);
+    await drained(() => edge.activity, config.shutdownTimeoutMs);
+    await server?.stop(false);
+    clearTimeout(forced);
+    logger.log({ level: "info", msg: "stopped" });
+    logger.flush();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  try {
+    // Bun.serve directly: the edge's routes go to Bun's native router, everything else to the
+    // edge's fallback; a second single-process instance on the same port fails loudly instead
+    // of silently sharing it (reusePort only for supervised workers).
+    server = Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      routes: edge.routes,
+      fetch: edge.fallback,
+      maxRequestBodySize: TRANSPORT_BODY_LIMIT,
+      // Closes idle keep-alive connections and bodies that stop arriving (docs/reliability.md).
+      idleTimeout: config.idleTimeoutSeconds,
+      reusePort: isWorker,
+      development: false,
+    });
+  } catch (error) {
+    process.stderr.write(`network-tools-api: ${describeListenError(error, config.host, config.port)}\n`);
+    return START_FAILURE_EXIT_CODE;
+  }
+  if (isWorker) {
+    logger.log({ level: "info", msg: "worker listening", pid: process.pid, port: server.port });
+    reportReady();
+    watchParent(() => void shutdown("supervisor gone"));
+  } else {
+    logger.log({ level: "info", msg: "listening", host: config.host, port: server.port });
+    if (options.isTerminal) process.stderr.write(startupLine(config.host, server.port ?? config.port));
+  }
+  logger.flush();
+  return "running";
+}
+
+/** Resolves once nothing is in flight and nothing has arrived for DRAIN_QUIET_MS (or at `limitMs`). */
+async function drained(
+  activity: () => { inFlight: number; lastArrival: number },
+  limitMs: number,
+): Promise<void> {
+  const until = performance.now() + limitMs;
+  // Always one quiet period first: requests already written but not yet read are read now.
+  await sleep(DRAIN_QUIET_MS);
+  for (;;) {
+    const { inFlight, lastArrival } = activity();
+    const now = performance.now();
+    if ((inFlight === 0 && now - lastArrival >= DRAIN_QUIET_MS) || now >= until) return;
+    await sleep(DRAIN_POLL_MS);
+  }
+}
