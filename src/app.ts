@@ -50,22 +50,16 @@ const HEALTHY = { status: "ok" as const };
 /** Ten seconds: the default IDLE_TIMEOUT_SECONDS, which docs promise bounds a request. */
 const DEFAULT_DEADLINE_MS = 10_000;
 
-/** A verifier that stops the inspection once its request's deadline has passed (CONTRACT §1.7). */
-function withDeadline(
-  verifier: SignatureVerifier,
-  expired: () => boolean,
-  deadlineMs: number,
-): SignatureVerifier {
+/**
+ * A verifier that does no more crypto once its request's deadline has passed (CONTRACT §1.7):
+ * the remaining checks return at once, and the use case below then refuses to answer late.
+ */
+function withDeadline(verifier: SignatureVerifier, expired: () => boolean): SignatureVerifier {
   return {
-    verify(child, issuer) {
-      if (expired()) {
-        throw overloaded(
-          `The certificate inspection could not be finished within ${deadlineMs} ms; retry shortly.`,
-          1,
-        );
-      }
-      return verifier.verify(child, issuer);
-    },
+    verify: (child, issuer) =>
+      expired()
+        ? Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" })
+        : verifier.verify(child, issuer),
   };
 }
 
@@ -86,12 +80,20 @@ export function buildApp(deps: AppDeps) {
     cidrCover: (body) => coverCidrs(body.inputs),
     cidrSubtract: (body) => subtractCidrs(body.include, body.exclude),
     rangeToCidrs: (body) => rangeToCidrs(body.start, body.end),
-    certificateBundle: (body, { clock }) =>
-      inspectCertificateBundle(body, {
+    certificateBundle: async (body, { clock }) => {
+      const result = await inspectCertificateBundle(body, {
         clock: deps.clock,
         decoder: deps.decoder,
-        verifier: withDeadline(deps.verifier, clock.expired, admissionOptions.deadlineMs),
-      }),
+        verifier: withDeadline(deps.verifier, clock.expired),
+      });
+      if (clock.expired()) {
+        throw overloaded(
+          `The certificate inspection could not be finished within ${admissionOptions.deadlineMs} ms; retry shortly.`,
+          1,
+        );
+      }
+      return result;
+    },
     publicIp: (_, { request }) => observePublicIp(deps.clientAddress, request),
   };
 

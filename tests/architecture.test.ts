@@ -1,5 +1,8 @@
 /**
- * The dependency rule (docs/architecture.md): the domain imports only the domain.
+ * The dependency rules (docs/architecture.md): the domain imports only the domain; the wire
+ * contract only itself, the domain and TypeBox; the client only the contract, the domain and
+ * TypeBox; the CLI never the server entry point nor the HTTP adapter; adapters never each
+ * other; app.ts is the only module that wires adapters to use cases.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -38,4 +41,93 @@ describe("dependency rule", () => {
       expect(text).not.toMatch(/\bBun\.|\bprocess\.|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/);
     },
   );
+});
+
+/** Every import specifier of a file: [specifier, resolved path or the bare name]. */
+function importsOf(file: string): [string, string][] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(IMPORT)].map((match) => {
+    const specifier = match[1] ?? match[2] ?? "";
+    return [specifier, specifier.startsWith(".") ? resolve(dirname(file), specifier) : specifier];
+  });
+}
+
+const SRC = join(ROOT, "src");
+const inside = (path: string, folder: string) => path.startsWith(join(SRC, folder));
+
+describe("the edge's arrows", () => {
+  test.each(sourceFiles(join(SRC, "contract")).map((file) => [file.slice(ROOT.length + 1), file]))(
+    "%s (wire contract) imports only the contract, the domain and TypeBox",
+    (_name, file) => {
+      for (const [specifier, target] of importsOf(file)) {
+        if (!specifier.startsWith(".")) expect(specifier).toMatch(/^@sinclair\/typebox(\/|$)/);
+        else expect(inside(target, "contract/") || inside(target, "domain/")).toBe(true);
+      }
+    },
+  );
+
+  test.each(sourceFiles(join(SRC, "client")).map((file) => [file.slice(ROOT.length + 1), file]))(
+    "%s (client) imports only the client, the contract, the domain and TypeBox",
+    (_name, file) => {
+      for (const [specifier, target] of importsOf(file)) {
+        if (!specifier.startsWith(".")) expect(specifier).toMatch(/^@sinclair\/typebox(\/|$)/);
+        else {
+          expect(inside(target, "client/") || inside(target, "contract/") || inside(target, "domain/")).toBe(
+            true,
+          );
+        }
+      }
+    },
+  );
+
+  test.each(sourceFiles(join(SRC, "cli")).map((file) => [file.slice(ROOT.length + 1), file]))(
+    "%s (CLI) never imports main.ts or the HTTP adapter",
+    (_name, file) => {
+      for (const [, target] of importsOf(file)) {
+        expect(target).not.toBe(join(SRC, "main.ts"));
+        expect(target).not.toBe(join(SRC, "app.ts"));
+        expect(inside(target, "adapters/http/")).toBe(false);
+      }
+    },
+  );
+
+  const groups = ["http", "crypto", "system"];
+  const adapterFiles = groups.flatMap((group) =>
+    sourceFiles(join(SRC, "adapters", group)).map(
+      (file) => [file.slice(ROOT.length + 1), file, group] as const,
+    ),
+  );
+  test.each(adapterFiles)(
+    "%s imports no other adapter group and no composition root",
+    (_name, file, group) => {
+      for (const [, target] of importsOf(file)) {
+        for (const other of groups)
+          if (other !== group) expect(inside(target, `adapters/${other}/`)).toBe(false);
+        for (const root of ["app.ts", "main.ts", "server.ts", "config.ts"])
+          expect(target).not.toBe(join(SRC, root));
+      }
+    },
+  );
+
+  test("only the composition root binds use cases to the HTTP adapter", () => {
+    const useCases = ["domain/cidr/cover.ts", "domain/cidr/subtract.ts", "domain/certificates/inspect.ts"];
+    for (const file of sourceFiles(join(SRC, "adapters", "http"))) {
+      for (const [, target] of importsOf(file)) {
+        for (const useCase of useCases) expect(target).not.toBe(join(SRC, useCase));
+      }
+    }
+  });
+
+  test("every file group exists (the rules above are not vacuous)", () => {
+    for (const folder of [
+      "contract",
+      "client",
+      "cli",
+      "adapters/http",
+      "adapters/crypto",
+      "adapters/system",
+    ]) {
+      expect(sourceFiles(join(SRC, folder)).length).toBeGreaterThan(0);
+    }
+  });
 });

@@ -89,10 +89,41 @@ describe("process lifecycle", () => {
       stderr: "pipe",
       timeout: 10_000,
     });
-    expect(second.exitCode).not.toBe(0);
-    expect(second.exitCode).not.toBeNull();
+    expect(second.exitCode).toBe(2);
+    // One clear line, never minified source or a stack trace.
+    const stderr = second.stderr.toString();
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toContain(`127.0.0.1:${own.port}`);
+    expect(stderr).toContain("already in use");
+    expect(stderr).not.toMatch(/\bat\s|\{|=>/);
     expect(await own.stop()).toBe(0);
   });
+
+  test("npm start stops cleanly when SIGTERM goes to npm: exit 0, nothing left serving", async () => {
+    const marker = `nettools-e2e-${process.pid}-${Date.now()}`;
+    const npm = Bun.spawn(["npm", "start", "--silent", "--", `--marker=${marker}`], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      env: { ...process.env, HOST: "127.0.0.1", PORT: "0" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    let output = "";
+    const reader = npm.stdout.getReader();
+    const decoder = new TextDecoder();
+    const until = performance.now() + 20_000;
+    while (!output.includes('"msg":"listening"') && performance.now() < until) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      output += decoder.decode(value, { stream: true });
+    }
+    expect(output).toContain('"msg":"listening"');
+    const running = () => Bun.spawnSync(["pgrep", "-f", marker], { stdout: "pipe" }).stdout.toString().trim();
+    expect(running()).not.toBe("");
+    npm.kill("SIGTERM");
+    expect(await npm.exited).toBe(0);
+    for (let i = 0; i < 50 && running() !== ""; i++) await Bun.sleep(100);
+    expect(running()).toBe("");
+  }, 40_000);
 
   test("SIGINT exits 0 too", async () => {
     const own = await startServer();
@@ -105,6 +136,7 @@ describe("process lifecycle", () => {
     ["LOG_LEVEL", "loud"],
     ["WORKERS", "0"],
     ["SHUTDOWN_TIMEOUT_MS", "-1"],
+    ["SHUTDOWN_DELAY_MS", "soon"],
     ["TRUSTED_PROXIES", "10.0.0.0/33"],
     ["CORS_ORIGINS", "not an origin"],
   ])("a bad %s=%s stops the process with exit code 2 and a clear message", (name, value) => {

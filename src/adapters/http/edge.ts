@@ -16,12 +16,25 @@ import type { AnyElysia } from "elysia";
 import { createBunRouteHandler } from "elysia/adapter/bun/compose";
 import { DomainError } from "../../domain/errors.ts";
 import type { ClientAddressSource } from "../../domain/ports.ts";
-import type { Logger } from "../system/logger.ts";
 import { clientKey, type RateLimiter } from "./rate-limit.ts";
 import { PLAIN_TEMPLATE, type Responder, type ResponseTemplate } from "./responder.ts";
 
 type RouteHandler = (request: Request) => Response | Promise<Response>;
 type BunHandler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
+
+/** What the edge writes: one access-log line per request, and unexpected errors (no bodies, ever). */
+export interface EdgeLog {
+  log(record: {
+    level: "info" | "error";
+    msg: string;
+    requestId: string;
+    method?: string;
+    route?: string | null;
+    status?: number;
+    durationMs?: number;
+    errorName?: string;
+  }): void;
+}
 
 interface PathEntry {
   /** Method → handler, `HEAD` answered by the GET handler. */
@@ -37,7 +50,7 @@ export interface EdgeOptions {
   /** The compiled application whose routes are served. */
   app: AnyElysia;
   responder: Responder;
-  logger: Logger;
+  logger: EdgeLog;
   clientAddress: ClientAddressSource;
   rateLimiter: RateLimiter | null;
   /** Paths exempt from the rate limit (the health probe). */
@@ -66,7 +79,7 @@ export class Edge {
   readonly routes: Record<string, Record<string, BunHandler>> = {};
   private readonly table = new Map<string, PathEntry>();
   private readonly responder: Responder;
-  private readonly logger: Logger;
+  private readonly logger: EdgeLog;
   private readonly limiter: RateLimiter | null;
   private readonly clientAddress: ClientAddressSource;
   private readonly templates: ReadonlyMap<string, ResponseTemplate>;
