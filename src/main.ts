@@ -4,13 +4,14 @@
  * supervised workers crash in a loop. `healthcheck` as the first argument probes a running
  * server instead (healthcheck.ts). Serving itself is src/server.ts.
  */
+import { usableCpuCount } from "./adapters/system/cpus.ts";
 import { probeHealth } from "./adapters/system/healthcheck.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { runServer } from "./server.ts";
 
 function readConfig(badConfigExitCode = 2): Config {
   try {
-    return loadConfig(process.env, navigator.hardwareConcurrency);
+    return loadConfig(process.env, usableCpuCount(navigator.hardwareConcurrency));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`network-tools-api: configuration error: ${error.message}\n`);

@@ -2,7 +2,9 @@
  * CONTRACT §6 and §1.3: the embedded defaults, and how each variable is read.
  * (Bad values stopping the process with exit code 2 are tested end to end in tests/e2e.)
  */
+
 import { describe, expect, test } from "bun:test";
+import { cgroupCpuQuota, usableCpuCount } from "../src/adapters/system/cpus.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { parseAddr } from "../src/domain/ip/addr.ts";
 
@@ -21,6 +23,7 @@ describe("configuration", () => {
       cors: { kind: "any" },
       logLevel: "info",
       shutdownTimeoutMs: 10_000,
+      shutdownDelayMs: 0,
       workers: 1,
       rateLimitPerMinute: null,
       trustedProxyHeader: "x-forwarded-for",
@@ -57,5 +60,36 @@ describe("configuration", () => {
     expect(loadConfig({ LOG_LEVEL: "WARN" }, 1).logLevel).toBe("warn");
     expect(loadConfig({ TRUSTED_PROXY_HEADER: "Forwarded" }, 1).trustedProxyHeader).toBe("forwarded");
     expect(() => loadConfig({ TRUSTED_PROXY_HEADER: "x-real-ip" }, 1)).toThrow(ConfigError);
+  });
+});
+
+describe("WORKERS=auto counts the CPUs the process can really use", () => {
+  const files = (entries: Record<string, string>) => (path: string) => entries[path] ?? null;
+  test.each([
+    ["cgroup v2 with a 1-CPU limit", { "/sys/fs/cgroup/cpu.max": "100000 100000\n" }, 1],
+    ["cgroup v2 with 1.5 CPUs (rounded up)", { "/sys/fs/cgroup/cpu.max": "150000 100000" }, 1.5],
+    ["cgroup v2 without a limit", { "/sys/fs/cgroup/cpu.max": "max 100000" }, null],
+    [
+      "cgroup v1 with 2 CPUs",
+      { "/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "200000", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000" },
+      2,
+    ],
+    [
+      "cgroup v1 without a limit",
+      { "/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000" },
+      null,
+    ],
+    ["no cgroup files", {}, null],
+  ])("%s", (_name, entries, quota) => {
+    expect(cgroupCpuQuota(files(entries))).toBe(quota);
+  });
+
+  test("the quota caps the affinity count, rounded up, never below 1", () => {
+    expect(usableCpuCount(32, 1)).toBe(1);
+    expect(usableCpuCount(32, 1.5)).toBe(2);
+    expect(usableCpuCount(2, 8)).toBe(2);
+    expect(usableCpuCount(4, null)).toBe(4);
+    expect(usableCpuCount(4, 0.25)).toBe(1);
+    expect(loadConfig({ WORKERS: "auto" }, usableCpuCount(16, 2)).workers).toBe(2);
   });
 });

@@ -396,13 +396,14 @@ async function serve(args: string[], io: Io): Promise<number | "running"> {
   if (values.port !== undefined) process.env.PORT = values.port;
   if (values.host !== undefined) process.env.HOST = values.host;
   // Loaded only here: the other commands never pull in the HTTP server.
-  const [{ loadConfig, ConfigError }, { runServer }] = await Promise.all([
+  const [{ loadConfig, ConfigError }, { runServer }, { usableCpuCount }] = await Promise.all([
     import("../config.ts"),
     import("../server.ts"),
+    import("../adapters/system/cpus.ts"),
   ]);
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
-    config = loadConfig(process.env, navigator.hardwareConcurrency);
+    config = loadConfig(process.env, usableCpuCount(navigator.hardwareConcurrency));
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;

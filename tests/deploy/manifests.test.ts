@@ -179,11 +179,16 @@ describe("Kubernetes manifests", () => {
     expect(podSpec.automountServiceAccountToken).toBe(false);
   });
 
-  test("Deployment: the grace period outlasts preStop plus SHUTDOWN_TIMEOUT_MS", () => {
+  test("Deployment: SHUTDOWN_DELAY_MS is set, and the grace period outlasts it plus SHUTDOWN_TIMEOUT_MS (CONTRACT §6)", () => {
     const shutdownMs = Number(env.get("SHUTDOWN_TIMEOUT_MS"));
     expect(shutdownMs).toBeGreaterThan(0);
+    const delayMs = Number(env.get("SHUTDOWN_DELAY_MS"));
+    // Long enough for kube-proxy and ingress controllers to drop the endpoint (a few seconds).
+    expect(delayMs).toBeGreaterThanOrEqual(3_000);
     const preStopMs = Number(at(container, "lifecycle.preStop.sleep.seconds") ?? 0) * 1000;
-    expect(Number(podSpec.terminationGracePeriodSeconds) * 1000).toBeGreaterThan(preStopMs + shutdownMs);
+    expect(Number(podSpec.terminationGracePeriodSeconds) * 1000).toBeGreaterThan(
+      preStopMs + delayMs + shutdownMs,
+    );
   });
 
   test("Deployment: configuration through environment variables the service knows, as strings", () => {
