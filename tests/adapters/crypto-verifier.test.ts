@@ -8,7 +8,7 @@ import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.t
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
 import type { SignatureCheck, SignatureOutcome } from "../../src/domain/ports.ts";
 import { certDer, certNames } from "../fixtures/fixtures.ts";
-import { concat, oid, seq, tlv } from "./der-builder.ts";
+import { concat, editTbs, oid, seq, tlv } from "./der-builder.ts";
 
 const decoder = new DerCertificateDecoder();
 const verifier = new WebCryptoSignatureVerifier();
@@ -58,6 +58,13 @@ function splitTop(der: Uint8Array): { tbs: Uint8Array; alg: Uint8Array; sig: Uin
 function withOuter(der: Uint8Array, alg?: Uint8Array, sig?: Uint8Array): Uint8Array<ArrayBuffer> {
   const parts = splitTop(der);
   return seq(parts.tbs, alg ?? parts.alg, sig ?? parts.sig);
+}
+
+/** `der` with both signature AlgorithmIdentifiers (tbsCertificate.signature and the outer one) replaced by `alg`. */
+function withAlgorithm(der: Uint8Array, alg: Uint8Array): Uint8Array<ArrayBuffer> {
+  const tbsAlgorithm = 2; // after [0] version and the serial number
+  const edited = editTbs(der, (t) => t.map((part, k) => (k === tbsAlgorithm ? alg : part)));
+  return withOuter(edited, alg);
 }
 
 describe("each algorithm: child → issuer", () => {
@@ -179,13 +186,30 @@ describe("tampering", () => {
     });
   }
 
-  test("outer signature algorithm differing from the one inside the TBS → failed", async () => {
+  test("outer signature algorithm differing from the one inside the TBS → failed, before anything else", async () => {
     const der = certDer("leaf-rsa");
     const sha384 = seq(oid("1.2.840.113549.1.1.12"), Uint8Array.of(0x05, 0x00));
-    expect((await check(await decode(withOuter(der, sha384)), "int-rsa")).outcome).toBe("failed");
+    const mismatched = await decode(withOuter(der, sha384));
+    expect([mismatched.signatureAlgorithmsMatch, mismatched.signatureAlgorithm]).toEqual([
+      false,
+      "sha384WithRSAEncryption",
+    ]);
+    expect(await check(mismatched, "int-rsa")).toEqual({ outcome: "failed" });
     // Same OID, parameters absent instead of NULL: RFC 5280 wants the fields identical.
     const noNull = seq(oid("1.2.840.113549.1.1.11"));
     expect((await check(await decode(withOuter(der, noNull)), "int-rsa")).outcome).toBe("failed");
+    // An unsupported outer algorithm, or an issuer key of another type, does not hide the mismatch.
+    const md5 = seq(oid("1.2.840.113549.1.1.4"), Uint8Array.of(0x05, 0x00));
+    expect((await check(await decode(withOuter(der, md5)), "int-rsa")).outcome).toBe("failed");
+    expect((await check(mismatched, "root-ec-p256")).outcome).toBe("failed");
+    // The same two edits made together keep the certificate consistent: the signature alone fails.
+    const both = await decode(withAlgorithm(der, sha384));
+    expect(both.signatureAlgorithmsMatch).toBe(true);
+    expect((await check(both, "root-ec-p256")).outcome).toBe("unavailable");
+  });
+
+  test("every fixture has matching algorithms", async () => {
+    for (const name of certNames()) expect((await cert(name)).signatureAlgorithmsMatch).toBe(true);
   });
 
   test("a signature BIT STRING with unused bits → failed", async () => {
@@ -219,8 +243,7 @@ describe("tampering", () => {
   test("RSA-PSS with parameters that are not RSASSA-PSS-params → failed", async () => {
     const der = certDer("leaf-rsa-pss");
     const bad = seq(oid("1.2.840.113549.1.1.10"), seq(tlv(0xa2, tlv(0x02, Uint8Array.of(0x80)))));
-    // The inner algorithm no longer matches either, so this is failed twice over; the point is no exception.
-    expect((await check(await decode(withOuter(der, bad)), "root-rsa-pss")).outcome).toBe("failed");
+    expect((await check(await decode(withAlgorithm(der, bad)), "root-rsa-pss")).outcome).toBe("failed");
   });
 });
 
@@ -229,7 +252,7 @@ describe("what the verifier does not do, or cannot do", () => {
     const der = certDer("leaf-rsa");
     for (const sigOid of ["1.2.3.4", "2.16.840.1.101.3.4.3.14", "1.2.840.113549.1.1.2"]) {
       const alg = seq(oid(sigOid), Uint8Array.of(0x05, 0x00));
-      const result = await check(await decode(withOuter(der, alg)), "int-rsa");
+      const result = await check(await decode(withAlgorithm(der, alg)), "int-rsa");
       expect(result.outcome).toBe("unsupported");
       expect(result.reason).toBeString();
     }
@@ -240,7 +263,7 @@ describe("what the verifier does not do, or cannot do", () => {
     const mgf1Sha1 = seq(oid("1.2.840.113549.1.1.8"), seq(oid("1.3.14.3.2.26")));
     const params = seq(tlv(0xa0, sha256), tlv(0xa1, mgf1Sha1), tlv(0xa2, tlv(0x02, Uint8Array.of(32))));
     const alg = seq(oid("1.2.840.113549.1.1.10"), params);
-    const result = await check(await decode(withOuter(certDer("leaf-rsa-pss"), alg)), "root-rsa-pss");
+    const result = await check(await decode(withAlgorithm(certDer("leaf-rsa-pss"), alg)), "root-rsa-pss");
     expect(result.outcome).toBe("unsupported");
   });
 

@@ -36,6 +36,8 @@ export interface CertSpec {
   serialNumber?: string;
   signatureAlgorithm?: string;
   signatureAlgorithmOid?: string;
+  /** Defaults to true; false stands for a certificate whose inner and outer algorithms differ. */
+  signatureAlgorithmsMatch?: boolean;
   /** Defaults to the value of a leading `CN=` in the subject, else null. */
   commonName?: string | null;
   /** Anything: changes the DER (and so the fingerprint) without changing any other field. */
@@ -69,6 +71,7 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     serialNumber: spec.serialNumber ?? "01",
     signatureAlgorithm: spec.signatureAlgorithm ?? "sha256WithRSAEncryption",
     signatureAlgorithmOid: spec.signatureAlgorithmOid ?? "1.2.840.113549.1.1.11",
+    signatureAlgorithmsMatch: spec.signatureAlgorithmsMatch ?? true,
     commonName:
       spec.commonName === undefined ? (/^CN=([^,]*)/.exec(spec.subject)?.[1] ?? null) : spec.commonName,
     variant: spec.variant ?? null,
@@ -93,6 +96,7 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     authorityKeyIdentifier: fields.authorityKeyIdentifier,
     signatureAlgorithm: fields.signatureAlgorithm,
     signatureAlgorithmOid: fields.signatureAlgorithmOid,
+    signatureAlgorithmsMatch: fields.signatureAlgorithmsMatch,
     publicKeyKey: Buffer.from(fields.key).toString("hex"),
   };
 }

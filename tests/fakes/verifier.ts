@@ -1,7 +1,8 @@
 /**
  * A scripted SignatureVerifier, typed against the port. By default a fake certificate's signature
- * is `verified` with the key that signed it (see certificates.ts) and `failed` with any other key;
- * a script may answer any check differently. Every call is recorded.
+ * is `verified` with the key that signed it (see certificates.ts) and `failed` with any other key
+ * or when its inner and outer algorithms differ (as the real adapter decides); a script may answer
+ * any check differently. Every call is recorded.
  */
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
 import type { SignatureCheck, SignatureVerifier } from "../../src/domain/ports.ts";
@@ -25,7 +26,8 @@ export function scriptedVerifier(script: VerifierScript = () => undefined) {
       calls.push({ child: child.fingerprintSha256, issuerKey: issuer.publicKeyKey });
       const scripted = script(child, issuer);
       if (scripted) return scripted;
-      return { outcome: signerOf(child) === issuer.publicKeyKey ? "verified" : "failed" };
+      const verified = child.signatureAlgorithmsMatch && signerOf(child) === issuer.publicKeyKey;
+      return { outcome: verified ? "verified" : "failed" };
     },
   } satisfies SignatureVerifier & { calls: VerifyCall[] };
 }

@@ -10,12 +10,16 @@ import type { CertificateData, SubjectAltName } from "../../domain/certificates/
 import { IpAddr } from "../../domain/ip/addr.ts";
 import type { CertificateDecodeResult, CertificateDecoder } from "../../domain/ports.ts";
 import {
+  bitStringContentOk,
   children,
   hexColons,
   hexLower,
   hexUpper,
+  integerContentOk,
+  isBitString,
   isContext,
   isUniversal,
+  readAlgorithm,
   readOid,
   readTime,
   readTlv,
@@ -71,15 +75,9 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   const [tbs, outerAlg, signature] = top as [Tlv, Tlv, Tlv];
   const tbsParts = sequence(buf, tbs);
   if (tbsParts === null) return new Malformed("malformed certificate body");
-  const sigOid = algorithmOid(buf, outerAlg);
-  if (sigOid === null) return new Malformed("malformed signature algorithm");
-  if (
-    !isUniversal(signature, TAG.BIT_STRING, false) ||
-    signature.end === signature.body ||
-    buf[signature.body]! > 7
-  ) {
-    return new Malformed("malformed signature value");
-  }
+  const outer = readAlgorithm(buf, outerAlg);
+  if (outer === null) return new Malformed("malformed signature algorithm");
+  if (!isBitString(buf, signature)) return new Malformed("malformed signature value");
 
   let i = 0;
   let version = 0;
@@ -103,7 +101,8 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
 
   const serialNumber = serialText(buf, serial);
   if (serialNumber === null) return new Malformed("malformed serial number");
-  if (algorithmOid(buf, innerAlg) === null) return new Malformed("malformed signature algorithm");
+  const inner = readAlgorithm(buf, innerAlg);
+  if (inner === null) return new Malformed("malformed signature algorithm");
 
   const issuerText = isUniversal(issuer, TAG.SEQUENCE, true) ? formatName(buf, issuer) : null;
   if (issuerText === null) return new Malformed("malformed issuer name");
@@ -119,21 +118,20 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (
     spkiParts === null ||
     spkiParts.length !== 2 ||
-    algorithmOid(buf, spkiParts[0]) === null ||
-    !isUniversal(spkiParts[1], TAG.BIT_STRING, false)
+    readAlgorithm(buf, spkiParts[0]) === null ||
+    !isBitString(buf, spkiParts[1])
   ) {
     return new Malformed("malformed public key");
   }
 
-  // Optional issuerUniqueID [1], subjectUniqueID [2] (v2 and v3), extensions [3] (v3 only), in order.
+  // Optional issuerUniqueID [1], subjectUniqueID [2] (v2 and v3; IMPLICIT BIT STRING), extensions
+  // [3] (v3 only), in order.
   let extensionsTlv: Tlv | undefined;
-  for (const [tag, minVersion] of [
-    [1, 1],
-    [2, 1],
-  ] as const) {
+  for (const tag of [1, 2]) {
     const t = tbsParts[i];
-    if (t !== undefined && t.cls === 2 && t.tag === tag) {
-      if (version < minVersion) return new Malformed("unique identifiers need certificate version 2 or 3");
+    if (isContext(t, tag, false)) {
+      if (version < 1) return new Malformed("unique identifiers need certificate version 2 or 3");
+      if (!bitStringContentOk(buf, t)) return new Malformed("malformed unique identifier");
       i++;
     }
   }
@@ -173,17 +171,20 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
     keyCertSign,
     subjectKeyIdentifier: ski,
     authorityKeyIdentifier: aki,
-    signatureAlgorithm: opensslLongName(sigOid),
-    signatureAlgorithmOid: sigOid,
+    signatureAlgorithm: opensslLongName(outer.oid),
+    signatureAlgorithmOid: outer.oid,
+    // RFC 5280 §4.1.1.2; OpenSSL's X509_verify refuses a certificate whose two differ (X509_ALGOR_cmp).
+    // Under strict DER, equal values have equal bytes, so the bytes are compared.
+    signatureAlgorithmsMatch: sameBytes(buf, inner.tlv, outer.tlv),
     publicKeyKey: hexLower(buf, spki.start, spki.end),
   };
 }
 
-/** The OID of an AlgorithmIdentifier (SEQUENCE { OID, parameters OPTIONAL }), or null. */
-function algorithmOid(buf: Uint8Array, t: Tlv | undefined): string | null {
-  const parts = sequence(buf, t);
-  if (parts === null || parts.length < 1 || parts.length > 2) return null;
-  return readOid(buf, parts[0]);
+/** True when two TLVs of `buf` hold the same bytes. */
+function sameBytes(buf: Uint8Array, a: Tlv, b: Tlv): boolean {
+  if (a.end - a.start !== b.end - b.start) return false;
+  for (let k = 0; k < a.end - a.start; k++) if (buf[a.start + k] !== buf[b.start + k]) return false;
+  return true;
 }
 
 /**
@@ -350,22 +351,31 @@ function readBasicConstraints(buf: Uint8Array, octets: Tlv | undefined): boolean
     ca = buf[first.body] !== 0;
     next = 1;
   }
-  if (next < parts.length && !isUniversal(parts[next], TAG.INTEGER, false)) {
+  const pathLen = parts[next];
+  if (
+    pathLen !== undefined &&
+    !(isUniversal(pathLen, TAG.INTEGER, false) && integerContentOk(buf, pathLen))
+  ) {
     return new Malformed("malformed basicConstraints extension");
   }
   if (parts.length - next > 1) return new Malformed("malformed basicConstraints extension");
   return ca;
 }
 
-/** null without keyUsage, else its keyCertSign bit (bit 5). */
+/**
+ * null without keyUsage, else its keyCertSign bit (bit 5, mask 0x04 of the first data octet).
+ * Padding bits never count: in a one-octet keyUsage with n unused bits the low n bits are
+ * masked off first, as OpenSSL clears them when it decodes a BIT STRING (so `03 02 07 86` is
+ * digitalSignature only).
+ */
 function readKeyCertSign(buf: Uint8Array, octets: Tlv | undefined): boolean | null | Malformed {
   if (octets === undefined) return null;
   const bits = extensionBody(buf, octets) ?? undefined;
-  if (!isUniversal(bits, TAG.BIT_STRING, false) || bits.end === bits.body || buf[bits.body]! > 7) {
-    return new Malformed("malformed keyUsage extension");
-  }
+  if (!isBitString(buf, bits)) return new Malformed("malformed keyUsage extension");
   const firstOctet = bits.body + 1;
-  return firstOctet < bits.end && (buf[firstOctet]! & 0x04) !== 0;
+  if (firstOctet >= bits.end) return false;
+  const mask = firstOctet === bits.end - 1 ? (0xff << buf[bits.body]!) & 0xff : 0xff;
+  return (buf[firstOctet]! & mask & 0x04) !== 0;
 }
 
 function readSubjectKeyIdentifier(buf: Uint8Array, octets: Tlv | undefined): string | null | Malformed {

@@ -1,10 +1,11 @@
 /**
  * A small, strict DER reader: the parts of X.509 this adapter needs, with no exceptions.
  *
- * asn1js 4 was measured at 3–5 ms per certificate on Bun (most of it in `@peculiar/utils` type
- * checks on every block), which would dominate a 16-certificate request; reading TLVs directly is
- * about a hundred times cheaper. Every function returns `null` on malformed input instead of
- * throwing: lengths are definite and minimal, and nothing reads past its parent's end.
+ * asn1js + pkijs cost 1–4 ms per certificate on Bun even when warm, our reader 0.04–0.13 ms
+ * (ADR 0007, `bench/der-vs-pkijs.ts`). What is accepted follows OpenSSL 3's `d2i_X509`, minus a
+ * few documented looser forms (docs/certificates-der.md). Every function returns `null` on
+ * malformed input instead of throwing: lengths are definite and minimal, nothing reads past its
+ * parent's end, and work per field is bounded.
  */
 
 /** Identifier class bits (X.690 §8.1.2.2) shifted down to 0–3. */
@@ -19,11 +20,14 @@ export const TAG = {
   OCTET_STRING: 4,
   NULL: 5,
   OID: 6,
+  ENUMERATED: 10,
   UTF8_STRING: 12,
   SEQUENCE: 16,
   SET: 17,
   UTC_TIME: 23,
   GENERALIZED_TIME: 24,
+  UNIVERSAL_STRING: 28,
+  BMP_STRING: 30,
 } as const;
 
 /** One TLV: where it is in the buffer and what its identifier says. */
@@ -99,44 +103,129 @@ export function sequence(buf: Uint8Array, t: Tlv | undefined): Tlv[] | null {
   return isUniversal(t, TAG.SEQUENCE, true) ? children(buf, t) : null;
 }
 
+/** Most arcs an OBJECT IDENTIFIER may have here (CONTRACT §4.2: work is bounded per field). */
+export const MAX_OID_ARCS = 64;
+/** Largest arc value accepted: 32 bits. */
+const MAX_ARC = 0xffffffff;
+/** Octets of the longest sub-identifier that can hold a 32-bit arc (40 × 2 + 2³² − 1 needs 5). */
+const MAX_SUBID_OCTETS = 5;
+
 /**
  * Dotted text of an OBJECT IDENTIFIER's content octets (X.690 §8.19), or null when the encoding
- * is invalid (empty, padded sub-identifier, truncated). Arcs of any size are exact.
+ * is invalid (empty, a sub-identifier padded with a leading 0x80 octet, a truncated last
+ * sub-identifier) or out of bounds (an arc over 32 bits, more than 64 arcs). The bounds keep the
+ * work linear and small: anything longer than 64 × 5 octets is refused before it is read, and no
+ * arc ever needs more than a double.
  */
 export function decodeOid(buf: Uint8Array, start: number, end: number): string | null {
-  if (start >= end || buf[end - 1]! & 0x80) return null;
-  const parts: string[] = [];
+  if (start >= end || end - start > MAX_OID_ARCS * MAX_SUBID_OCTETS || buf[end - 1]! & 0x80) return null;
+  const arcs: number[] = [];
   let value = 0;
-  let big: bigint | null = null;
-  let fresh = true;
+  let octets = 0;
   for (let i = start; i < end; i++) {
     const b = buf[i]!;
-    if (fresh && b === 0x80) return null;
-    fresh = false;
-    if (big !== null) big = (big << 7n) | BigInt(b & 0x7f);
-    else if (value > 0x3ffffffffff) big = (BigInt(value) << 7n) | BigInt(b & 0x7f);
-    else value = value * 128 + (b & 0x7f);
+    if (octets === 0 && b === 0x80) return null;
+    if (++octets > MAX_SUBID_OCTETS) return null;
+    value = value * 128 + (b & 0x7f);
     if ((b & 0x80) === 0) {
-      if (parts.length === 0) {
-        // The first sub-identifier holds two arcs: 40 * X + Y, X in 0–2.
-        if (big !== null) parts.push("2", String(big - 80n));
-        else if (value < 40) parts.push("0", String(value));
-        else if (value < 80) parts.push("1", String(value - 40));
-        else parts.push("2", String(value - 80));
-      } else {
-        parts.push(big !== null ? String(big) : String(value));
-      }
+      // The first sub-identifier holds two arcs: 40 * X + Y, X in 0–2.
+      if (arcs.length === 0)
+        arcs.push(value < 80 ? Math.floor(value / 40) : 2, value < 80 ? value % 40 : value - 80);
+      else arcs.push(value);
+      if (arcs[arcs.length - 1]! > MAX_ARC || arcs.length > MAX_OID_ARCS) return null;
       value = 0;
-      big = null;
-      fresh = true;
+      octets = 0;
     }
   }
-  return parts.join(".");
+  return arcs.join(".");
 }
 
 /** The dotted OID of a universal OBJECT IDENTIFIER TLV, or null. */
 export function readOid(buf: Uint8Array, t: Tlv | undefined): string | null {
   return isUniversal(t, TAG.OID, false) ? decodeOid(buf, t.body, t.end) : null;
+}
+
+/**
+ * True when a BIT STRING's content octets are valid DER: an unused-bit count of 0–7 first, and
+ * no unused bits when there are no data octets. OpenSSL refuses a count over 7; the second rule
+ * is DER's (OpenSSL tolerates it). Padding bits need not be zero: readers mask them off.
+ */
+export function bitStringContentOk(buf: Uint8Array, t: Tlv): boolean {
+  const len = t.end - t.body;
+  if (len === 0) return false;
+  const unused = buf[t.body]!;
+  return unused <= 7 && (len > 1 || unused === 0);
+}
+
+/** True when `t` is a primitive universal BIT STRING with valid content (`bitStringContentOk`). */
+export function isBitString(buf: Uint8Array, t: Tlv | undefined): t is Tlv {
+  return isUniversal(t, TAG.BIT_STRING, false) && bitStringContentOk(buf, t);
+}
+
+/** True when an INTEGER's content octets are non-empty and minimal (no redundant 00 or FF octet first). */
+export function integerContentOk(buf: Uint8Array, t: Tlv): boolean {
+  const len = t.end - t.body;
+  if (len === 0) return false;
+  if (len === 1) return true;
+  const first = buf[t.body]!;
+  const second = buf[t.body + 1]!;
+  return !((first === 0x00 && second < 0x80) || (first === 0xff && second >= 0x80));
+}
+
+/**
+ * True when `t` is a value OpenSSL's ASN.1 `ANY` decoder accepts (it checks the content of the
+ * universal types it knows: BOOLEAN, INTEGER, ENUMERATED, BIT STRING, NULL, OBJECT IDENTIFIER,
+ * BMPString, UniversalString; SEQUENCE and SET must be constructed and are kept as bytes; other
+ * classes are kept as bytes), minus what DER forbids: constructed strings and end-of-contents.
+ * Used for AlgorithmIdentifier parameters.
+ */
+export function anyValueOk(buf: Uint8Array, t: Tlv): boolean {
+  if (t.cls !== UNIVERSAL) return true;
+  if (t.constructed) return t.tag === TAG.SEQUENCE || t.tag === TAG.SET;
+  const len = t.end - t.body;
+  switch (t.tag) {
+    case 0: // end-of-contents
+    case TAG.SEQUENCE:
+    case TAG.SET:
+      return false;
+    case TAG.BOOLEAN:
+      return len === 1;
+    case TAG.INTEGER:
+    case TAG.ENUMERATED:
+      return integerContentOk(buf, t);
+    case TAG.BIT_STRING:
+      return bitStringContentOk(buf, t);
+    case TAG.NULL:
+      return len === 0;
+    case TAG.OID:
+      return decodeOid(buf, t.body, t.end) !== null;
+    case TAG.UNIVERSAL_STRING:
+      return len % 4 === 0;
+    case TAG.BMP_STRING:
+      return len % 2 === 0;
+    default:
+      return true;
+  }
+}
+
+/** An AlgorithmIdentifier: its OID, its parameters (if any), and where it is. */
+export interface Algorithm {
+  readonly oid: string;
+  readonly params: Tlv | undefined;
+  readonly tlv: Tlv;
+}
+
+/**
+ * An AlgorithmIdentifier (SEQUENCE { OID, parameters ANY OPTIONAL }) checked as OpenSSL's
+ * X509_ALGOR template checks it (parameters with `anyValueOk`), or null.
+ */
+export function readAlgorithm(buf: Uint8Array, t: Tlv | undefined): Algorithm | null {
+  const parts = sequence(buf, t);
+  if (parts === null || parts.length < 1 || parts.length > 2) return null;
+  const oid = readOid(buf, parts[0]);
+  const params = parts[1];
+  if (oid === null || (params !== undefined && !anyValueOk(buf, params))) return null;
+  return { oid, params, tlv: t! };
 }
 
 const HEX_LOWER: string[] = [];

@@ -4,7 +4,16 @@
  * OpenSSL 3's `X509_NAME_print_ex` and `do_print_ex` (crypto/asn1/a_strex.c); the tests compare
  * the result with the openssl CLI on every fixture.
  */
-import { children, hexUpper, isUniversal, readOid, TAG, type Tlv, UNIVERSAL } from "./der.ts";
+import {
+  bitStringContentOk,
+  children,
+  hexUpper,
+  isUniversal,
+  readOid,
+  TAG,
+  type Tlv,
+  UNIVERSAL,
+} from "./der.ts";
 import { OPENSSL_OBJECTS } from "./openssl-objects.ts";
 
 interface ObjectNames {
@@ -153,6 +162,7 @@ function validValue(buf: Uint8Array, v: Tlv): boolean {
   if (v.tag === TAG.SEQUENCE) return v.constructed;
   if (STRING_TAGS.has(v.tag) && v.constructed) return false;
   const len = v.end - v.body;
+  if (v.tag === TAG.BIT_STRING) return bitStringContentOk(buf, v);
   if (v.tag === TAG.UTF8_STRING) {
     try {
       strictUtf8.decode(buf.subarray(v.body, v.end));

@@ -13,7 +13,7 @@ import type { SignatureCheck, SignatureVerifier } from "../../domain/ports.ts";
 import {
   children,
   hexToBytes,
-  isContext,
+  isBitString,
   isUniversal,
   readOid,
   readTlv,
@@ -95,8 +95,6 @@ type Plan =
 /** The parts of a certificate a signature check reads. */
 interface SignedParts {
   tbs: Uint8Array<ArrayBuffer>;
-  innerAlg: Uint8Array;
-  outerAlg: Uint8Array;
   oid: string;
   params: Tlv | undefined;
   buf: Uint8Array<ArrayBuffer>;
@@ -128,6 +126,9 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
   }
 
   private async check(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
+    // RFC 5280 §4.1.1.2: the algorithm inside the signed part must be the one outside it. OpenSSL's
+    // X509_verify refuses such a certificate before any crypto, whatever the key: so does this.
+    if (!child.signatureAlgorithmsMatch) return failed();
     const signed = signedParts(child.der);
     if (signed === null) return unavailable("the certificate could not be read");
     const key = keyInfo(issuer.publicKeyKey);
@@ -135,8 +136,6 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
 
     const plan = planFor(signed, key);
     if ("outcome" in plan) return plan;
-    // RFC 5280 §4.1.1.2: the algorithm inside the signed part must be the one outside it.
-    if (!sameBytes(signed.innerAlg, signed.outerAlg)) return failed();
     if (signed.signature === null) return failed();
 
     let data: Uint8Array<ArrayBuffer> = signed.signature;
@@ -262,22 +261,10 @@ function signedParts(der: Uint8Array): SignedParts | null {
   const top = cert === null ? null : sequence(buf, cert);
   if (top === null || top.length !== 3) return null;
   const [tbs, outer, sig] = top as [Tlv, Tlv, Tlv];
-  const tbsParts = sequence(buf, tbs);
-  if (tbsParts === null) return null;
-  const inner = isContext(tbsParts[0], 0, true) ? tbsParts[2] : tbsParts[1];
   const alg = algorithm(buf, outer);
-  if (
-    alg === null ||
-    inner === undefined ||
-    !isUniversal(sig, TAG.BIT_STRING, false) ||
-    sig.end === sig.body
-  ) {
-    return null;
-  }
+  if (alg === null || !isUniversal(tbs, TAG.SEQUENCE, true) || !isBitString(buf, sig)) return null;
   return {
     tbs: buf.slice(tbs.start, tbs.end),
-    innerAlg: buf.subarray(inner.start, inner.end),
-    outerAlg: buf.subarray(outer.start, outer.end),
     oid: alg.oid,
     params: alg.params,
     buf,
@@ -386,10 +373,4 @@ function verifyParams(plan: Plan): AlgorithmIdentifier | RsaPssParams | EcdsaPar
     case "ed25519":
       return { name: "Ed25519" };
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
-  return true;
 }

@@ -40,6 +40,12 @@ export interface CertificateData {
   signatureAlgorithm: string;
   /** Dotted OID of the signature algorithm. */
   signatureAlgorithmOid: string;
+  /**
+   * Whether the signed `tbsCertificate.signature` AlgorithmIdentifier is the outer
+   * `signatureAlgorithm` (RFC 5280 §4.1.1.2). When false, `signatureAlgorithm` names the outer
+   * one and every check of this certificate's signature is `failed`, as OpenSSL refuses it.
+   */
+  signatureAlgorithmsMatch: boolean;
   /** DER of this certificate's SubjectPublicKeyInfo, as lowercase hex: identifies the key. */
   publicKeyKey: string;
 }
