@@ -10,7 +10,8 @@
 # (node_modules/.bin/bun src/main.ts, or $BENCH_BINARY), waits until GET /v1/health
 # answers 200, probes each workload once (one request: a non-2xx answer is reported and
 # the workload is not measured), then runs wrk and prints req/s, p50, p99, non-2xx and
-# socket errors. With PEERS it warms every side up, then alternates service, peer, peer,
+# socket errors, and the server's CPU time per request (its process tree, from /proc). With
+# PEERS it warms every side up, then alternates service, peer, peer,
 # ... round by round and prints medians and the ratios service/peer. The server it started
 # is stopped on exit (only that PID). One JSON line per workload goes to
 # bench/results/bench-<UTC time>.jsonl (and bench/results/latest.jsonl).
@@ -224,6 +225,32 @@ probe() { # URL WORKLOAD
   echo "$(field status "$line") ${line#* body=}"
 }
 
+# CPU time (utime + stime, clock ticks) of a process and its children (a supervisor's workers).
+CLK_TCK="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+proc_ticks() { # PID...
+  local total=0 pid stat rest
+  for pid in "$@"; do
+    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
+    rest="${stat##*) }"
+    # after "comm) ": state is field 3, utime 14, stime 15 of the whole line
+    read -r -a f <<<"$rest"
+    total=$((total + ${f[11]} + ${f[12]}))
+  done
+  echo "$total"
+}
+tree_pids() { # PID -> the PID and its descendants
+  local pid="$1" child
+  echo "$pid"
+  for child in $(ps -o pid= --ppid "$pid" 2>/dev/null); do tree_pids "$child"; done
+}
+listener_pid() { # URL -> PID listening on its port (empty when unknown)
+  local port="${1##*:}"; port="${port%%/*}"
+  ss -ltnpH "sport = :$port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2
+}
+cpu_us_per_request() { # TICKS_BEFORE TICKS_AFTER REQUESTS
+  awk -v a="$1" -v b="$2" -v n="$3" -v hz="$CLK_TCK" 'BEGIN { if (n > 0) printf "%.1f", (b - a) * 1000000 / hz / n; else print "n/a" }'
+}
+
 field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p" <<<" $2" | head -1; }
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 sum() { printf '%s\n' "$@" | awk '{ s += $1 } END { print s + 0 }'; }
@@ -284,51 +311,61 @@ for w in "${SELECTED[@]}"; do
     for i in "${!names[@]}"; do run_wrk "${urls[$i]}" "$w" "$WARMUP"; sleep "$PAUSE"; done
   fi
 
-  declare -A RPS=() P50=() P99=() BAD=() ERR=()
+  declare -A RPS=() P50=() P99=() BAD=() ERR=() CPU=()
   for ((r = 1; r <= ROUNDS; r++)); do
     for i in "${!names[@]}"; do
       n="${names[$i]}"
+      # Server CPU per request: the side's process tree, read from /proc before and after.
+      pid="$(listener_pid "${urls[$i]}")"; pids=()
+      [[ -n "$pid" ]] && mapfile -t pids < <(tree_pids "$pid")
+      # A supervisor (WORKERS > 1) is the parent of the listening workers: count it and them.
+      if [[ "$n" == service && -n "$SERVER_PID" ]]; then mapfile -t pids < <(tree_pids "$SERVER_PID"); fi
+      before="$(proc_ticks "${pids[@]}")"
       run_wrk "${urls[$i]}" "$w" "$DURATION"
+      after="$(proc_ticks "${pids[@]}")"
       line="$RESULT_LINE"
+      cpu="$(cpu_us_per_request "$before" "$after" "$(field requests "$line")")"
+      ((${#pids[@]})) || cpu="n/a"
       RPS[$n]+=" $(field rps "$line")"; P50[$n]+=" $(field p50_ms "$line")"; P99[$n]+=" $(field p99_ms "$line")"
-      BAD[$n]+=" $(field non2xx "$line")"; ERR[$n]+=" $(field errors "$line")"
-      printf '   round %d %-8s req/s %9.0f  p50 %8.3f ms  p99 %8.3f ms  non-2xx %s  socket errors %s\n' "$r" "$n" \
-        "$(field rps "$line")" "$(field p50_ms "$line")" "$(field p99_ms "$line")" "$(field non2xx "$line")" "$(field errors "$line")"
+      BAD[$n]+=" $(field non2xx "$line")"; ERR[$n]+=" $(field errors "$line")"; CPU[$n]+=" ${cpu/n\/a/0}"
+      printf '   round %d %-8s req/s %9.0f  p50 %8.3f ms  p99 %8.3f ms  cpu/req %7s us  non-2xx %s  socket errors %s\n' "$r" "$n" \
+        "$(field rps "$line")" "$(field p50_ms "$line")" "$(field p99_ms "$line")" "$cpu" "$(field non2xx "$line")" "$(field errors "$line")"
       sleep "$PAUSE"
     done
   done
 
   ((ROUNDS > 1)) && echo "   medians of $ROUNDS rounds:"
-  printf '   %-8s %10s %10s %10s %8s %8s\n' target "req/s" "p50 ms" "p99 ms" non-2xx sock-err
-  declare -A M_RPS=() M_P99=()
+  printf '   %-8s %10s %10s %10s %12s %8s %8s\n' target "req/s" "p50 ms" "p99 ms" "cpu/req us" non-2xx sock-err
+  declare -A M_RPS=() M_P99=() M_CPU=()
   json_sides=""
   # the per-round lists are space-separated numbers, split on purpose
   # shellcheck disable=SC2086
   for n in "${names[@]}"; do
-    M_RPS[$n]="$(median ${RPS[$n]})"; M_P99[$n]="$(median ${P99[$n]})"
+    M_RPS[$n]="$(median ${RPS[$n]})"; M_P99[$n]="$(median ${P99[$n]})"; M_CPU[$n]="$(median ${CPU[$n]})"
     m50="$(median ${P50[$n]})"; bad="$(sum ${BAD[$n]})"; err="$(sum ${ERR[$n]})"
-    printf '   %-8s %10.0f %10.3f %10.3f %8s %8s\n' "$n" "${M_RPS[$n]}" "$m50" "${M_P99[$n]}" "$bad" "$err"
+    printf '   %-8s %10.0f %10.3f %10.3f %12.1f %8s %8s\n' "$n" "${M_RPS[$n]}" "$m50" "${M_P99[$n]}" "${M_CPU[$n]}" "$bad" "$err"
     if [[ "$n" == service && ("$bad" != 0 || "$err" != 0) ]]; then
       echo "   WARNING: the service gave $bad non-2xx answers and $err socket errors under load: its figures are not clean"
       FAILED=$((FAILED + 1))
     fi
     extra=""
     if [[ "$n" != service ]]; then
-      extra=",\"ratio_rps\":$(json_num "$(ratio "${M_RPS[service]}" "${M_RPS[$n]}")"),\"ratio_p99\":$(json_num "$(ratio "${M_P99[service]}" "${M_P99[$n]}")")"
+      extra=",\"ratio_rps\":$(json_num "$(ratio "${M_RPS[service]}" "${M_RPS[$n]}")"),\"ratio_p99\":$(json_num "$(ratio "${M_P99[service]}" "${M_P99[$n]}")"),\"ratio_cpu\":$(json_num "$(ratio "${M_CPU[service]}" "${M_CPU[$n]}")")"
     fi
-    json_sides+="$(printf ',"%s":{"rps":%s,"p50_ms":%s,"p99_ms":%s,"non2xx":%s,"errors":%s,"rps_runs":%s,"p99_runs":%s%s}' \
-      "$n" "${M_RPS[$n]}" "$m50" "${M_P99[$n]}" "$bad" "$err" "$(json_list ${RPS[$n]})" "$(json_list ${P99[$n]})" "$extra")"
+    json_sides+="$(printf ',"%s":{"rps":%s,"p50_ms":%s,"p99_ms":%s,"cpu_us_per_request":%s,"non2xx":%s,"errors":%s,"rps_runs":%s,"p99_runs":%s%s}' \
+      "$n" "${M_RPS[$n]}" "$m50" "${M_P99[$n]}" "$(json_num "${M_CPU[$n]}")" "$bad" "$err" "$(json_list ${RPS[$n]})" "$(json_list ${P99[$n]})" "$extra")"
   done
   line_summary="$(printf '%-18s service %9.0f req/s, p99 %8.3f ms' "$w" "${M_RPS[service]}" "${M_P99[service]}")"
   for n in "${names[@]:1}"; do
     rr="$(ratio "${M_RPS[service]}" "${M_RPS[$n]}")"; rp="$(ratio "${M_P99[service]}" "${M_P99[$n]}")"
-    echo "   service/$n: req/s x$rr (above 1 = service faster), p99 x$rp (below 1 = service better)"
-    line_summary+="  | /$n req/s x$rr p99 x$rp"
+    rc="$(ratio "${M_CPU[service]}" "${M_CPU[$n]}")"
+    echo "   service/$n: req/s x$rr (above 1 = service faster), p99 x$rp, cpu/req x$rc (below 1 = service better)"
+    line_summary+="  | /$n req/s x$rr p99 x$rp cpu x$rc"
   done
   SUMMARY+=("$line_summary")
   printf '{"workload":"%s","date":"%s","status":"ok","commit":"%s","bun":"%s","log_level":"%s","workers":"%s","cores":%s,"duration_s":%s,"connections":%s,"threads":%s,"rounds":%s,"warmup_s":%s,"sides":{%s}}\n' \
     "$w" "$STAMP" "$COMMIT" "$BUN_VERSION" "${LOG_LEVEL:-default}" "${WORKERS:-default}" "$(nproc)" "$DURATION" "$CONNECTIONS" "$THREADS" "$ROUNDS" "$WARMUP" "${json_sides#,}" >>"$RESULT_FILE"
-  unset RPS P50 P99 BAD ERR M_RPS M_P99
+  unset RPS P50 P99 BAD ERR CPU M_RPS M_P99 M_CPU
 done
 
 echo

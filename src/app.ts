@@ -13,9 +13,14 @@ import {
 } from "./adapters/http/admission.ts";
 import { apiRoutes, TEMPLATE_BY_PATH, type UseCases } from "./adapters/http/api-routes.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
-import { Edge, pathOf } from "./adapters/http/edge.ts";
+import { Edge } from "./adapters/http/edge.ts";
 import type { RateLimiter } from "./adapters/http/rate-limit.ts";
-import { type CorsPolicy, PLAIN_TEMPLATE, Responder } from "./adapters/http/responder.ts";
+import {
+  type CorsPolicy,
+  PLAIN_TEMPLATE,
+  Responder,
+  type ResponseTemplate,
+} from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
 import type { Logger } from "./adapters/system/logger.ts";
 import { INTERNAL_ERROR } from "./contract/envelope.ts";
@@ -97,25 +102,28 @@ export function buildApp(deps: AppDeps) {
     publicIp: (_, { request }) => observePublicIp(deps.clientAddress, request),
   };
 
-  const app = new Elysia({ normalize: false })
-    .onError(({ code, error, request }) => {
-      const template = TEMPLATE_BY_PATH.get(pathOf(request.url)) ?? PLAIN_TEMPLATE;
-      if (error instanceof DomainError) return responder.error(request, template, error);
-      // A DomainError thrown by a route's `parse` hook (body rules) arrives wrapped.
-      if (code === "PARSE" && error.cause instanceof DomainError)
-        return responder.error(request, template, error.cause);
-      const response = responder.error(request, template, INTERNAL_ERROR);
-      deps.logger.log({
-        level: "error",
-        msg: "unexpected error",
-        requestId: response.headers.get("x-request-id") ?? "",
-        errorName: error instanceof Error ? error.name : typeof error,
-      });
-      return response;
-    })
-    .use(apiRoutes(useCases, responder, admission))
+  /** The one error mapper (CONTRACT §1.1): envelopes for DomainErrors, a logged generic 500 otherwise. */
+  const fail = (request: Request, template: ResponseTemplate, error: unknown): Response => {
+    if (error instanceof DomainError) return responder.error(request, template, error);
+    const response = responder.error(request, template, INTERNAL_ERROR);
+    deps.logger.log({
+      level: "error",
+      msg: "unexpected error",
+      requestId: response.headers.get("x-request-id") ?? "",
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
+    return response;
+  };
+
+  // The docs and the page are Elysia plugins with handlers of their own: their failures reach
+  // the same mapper through an error hook that only their routes carry.
+  const pages = new Elysia({ name: "pages", normalize: false })
+    .onError(({ error, request }) => fail(request, PLAIN_TEMPLATE, error))
     .use(docsRoutes())
     .use(webRoutes());
+  const app = new Elysia({ normalize: false })
+    .use(apiRoutes(useCases, responder, admission, fail))
+    .use(pages);
 
   const edge = new Edge({
     app,

@@ -1,9 +1,10 @@
 /**
  * The API's Elysia routes, derived from the operations table (src/contract/operations.ts): one
- * route per operation, each with only the hooks it needs, so a GET such as the health probe
- * runs no hook at all. POST routes read and validate their body in a route-local `parse` hook
- * (size, media type, UTF-8 JSON, then the request schema, stopping at 101 problems); `queued`
- * operations run through the admission queue; every answer is built by the Responder.
+ * route per operation and no lifecycle hook, so Elysia compiles each into a plain call (the
+ * health probe's is synchronous). POST handlers read and validate their body first (size,
+ * media type, UTF-8 JSON, then the request schema, stopping at 101 problems); `queued`
+ * operations run through the admission queue; every answer, errors included, is built by the
+ * Responder.
  */
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
@@ -48,30 +49,54 @@ function bodyReader(schema: TSchema): (request: Request) => Promise<unknown> {
   };
 }
 
-type Handler = (input: unknown, request: Request) => Response | Promise<Response>;
+/** The one error mapper: a DomainError to its envelope, anything else to a logged 500. */
+export type FailureMapper = (request: Request, template: ResponseTemplate, error: unknown) => Response;
 
+type Handler = (request: Request) => Response | Promise<Response>;
+
+/**
+ * The route handler of one operation. It never throws: every failure, from the body rules to
+ * the use case, becomes an answer here, so the route needs no Elysia error hook and a GET
+ * route stays synchronous (no promise per request).
+ */
 function handlerFor(
   operation: Operation,
   run: (input: unknown, context: UseCaseContext) => unknown,
   responder: Responder,
   admission: AdmissionQueue,
+  fail: FailureMapper,
 ): Handler {
   const template = templateOf(operation.policy);
   const respond = (request: Request, result: unknown): Response =>
     operation.policy.textAlternative && negotiate(request.headers.get("accept")) === "text"
       ? responder.text(request, template, `${(result as { ip: string }).ip}\n`)
       : responder.json(request, template, result);
-  if (operation.policy.cost === "queued") {
-    return async (input, request) => {
-      const result = await admission.run(async (clock) => run(input, { request, clock }));
-      return respond(request, result);
+  const read = operation.request === null ? null : bodyReader(operation.request);
+  const queued = operation.policy.cost === "queued";
+  if (read === null && !queued) {
+    return (request) => {
+      try {
+        const result = run(undefined, { request, clock: NEVER_EXPIRES });
+        if (!(result instanceof Promise)) return respond(request, result);
+        return result.then(
+          (value) => respond(request, value),
+          (error: unknown) => fail(request, template, error),
+        );
+      } catch (error) {
+        return fail(request, template, error);
+      }
     };
   }
-  return (input, request) => {
-    const result = run(input, { request, clock: NEVER_EXPIRES });
-    return result instanceof Promise
-      ? result.then((value) => respond(request, value))
-      : respond(request, result);
+  return async (request) => {
+    try {
+      const input = read === null ? undefined : await read(request);
+      const result = queued
+        ? await admission.run(async (clock) => run(input, { request, clock }))
+        : await run(input, { request, clock: NEVER_EXPIRES });
+      return respond(request, result);
+    } catch (error) {
+      return fail(request, template, error);
+    }
   };
 }
 
@@ -80,27 +105,32 @@ export const TEMPLATE_BY_PATH: ReadonlyMap<string, ResponseTemplate> = new Map(
   OPERATION_LIST.map((operation) => [operation.path, templateOf(operation.policy)]),
 );
 
-/** One Elysia route per operation of the table. */
-export function apiRoutes(useCases: UseCases, responder: Responder, admission: AdmissionQueue) {
+/** One Elysia route per operation of the table, none with a lifecycle hook. */
+export function apiRoutes(
+  useCases: UseCases,
+  responder: Responder,
+  admission: AdmissionQueue,
+  fail: FailureMapper,
+) {
   const app = new Elysia({ name: "api-routes", normalize: false });
   for (const operation of OPERATION_LIST) {
     const run = useCases[operation.id as OperationId] as (input: unknown, context: UseCaseContext) => unknown;
-    const handle = handlerFor(operation, run, responder, admission);
-    const detail = {
-      summary: operation.summary,
-      ...(operation.description === undefined ? {} : { description: operation.description }),
-      tags: [operation.tag],
-      operationId: operation.id,
-    };
-    if (operation.request === null) {
-      app.route(operation.method, operation.path, ({ request }) => handle(undefined, request), { detail });
-    } else {
-      const read = bodyReader(operation.request);
-      app.route(operation.method, operation.path, ({ body, request }) => handle(body, request), {
-        parse: ({ request }) => read(request),
-        detail,
-      });
+    const handle = handlerFor(operation, run, responder, admission, fail);
+    const route = ({ request }: { request: Request }) => handle(request);
+    // Elysia decides from a handler's source text whether it may be async (`=> call(` counts),
+    // and then awaits it on every request. A light GET handler is synchronous; its source as
+    // Elysia reads it says so, which keeps the health probe free of a promise per request.
+    if (operation.request === null && operation.policy.cost === "light") {
+      route.toString = () => "({ request }) => response";
     }
+    app.route(operation.method, operation.path, route, {
+      detail: {
+        summary: operation.summary,
+        ...(operation.description === undefined ? {} : { description: operation.description }),
+        tags: [operation.tag],
+        operationId: operation.id,
+      },
+    });
   }
   return app;
 }
