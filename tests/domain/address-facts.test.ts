@@ -205,10 +205,14 @@ function sampleAddresses(): string[] {
     const middle = first.next();
     if (middle !== null && block.parsed.contains(middle)) out.push(middle.toString());
   }
+  // mulberry32: a small seeded generator with exact 32-bit arithmetic.
   let seed = 6890;
   const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    const word = (t ^ (t >>> 14)) >>> 0;
+    return word;
   };
   for (let i = 0; i < 300; i++) out.push([next() & 255, next() & 255, next() & 255, next() & 255].join("."));
   for (let i = 0; i < 300; i++) {
