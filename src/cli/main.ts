@@ -13,26 +13,40 @@ import { parseArgs } from "node:util";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
-import { type ApiResult, type Client, createClient, type ErrorIssue } from "../client/index.ts";
+import {
+  type ApiResult,
+  type Client,
+  createClient,
+  type ErrorIssue,
+  isClientError,
+} from "../client/index.ts";
 import { CertificateBundleRequest } from "../contract/certificate-schemas.ts";
 import { envelopeOf, STATUS_OF, schemaRejection } from "../contract/envelope.ts";
 import { CidrCoverRequest, CidrSubtractRequest, RangeToCidrsRequest } from "../contract/schemas.ts";
 import { inspectCertificateBundle } from "../domain/certificates/inspect.ts";
 import { coverCidrs } from "../domain/cidr/cover.ts";
+import { mergeCidrs } from "../domain/cidr/merge.ts";
 import { rangeToCidrs } from "../domain/cidr/range-to-cidrs.ts";
 import { subtractCidrs } from "../domain/cidr/subtract.ts";
 import { DomainError } from "../domain/errors.ts";
+import { LOCAL_CIDR_LIMITS, MAX_COVER_INPUTS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
+import { INFO_HELP, info } from "./info.ts";
+import { argOrigins, linesOf, rangeEndpoints, type Sourced } from "./input.ts";
+import { type GivenLists, renderInputError } from "./input-errors.ts";
+import { EXIT, type Io, UsageError } from "./io.ts";
 import {
   chooseStyle,
+  cidrLines,
   renderCertificates,
   renderCover,
   renderError,
+  renderMerge,
   renderRange,
   renderSubtract,
   type Style,
 } from "./render.ts";
 
-export const EXIT = { ok: 0, findings: 1, invalidInput: 2, failure: 3 } as const;
+export { EXIT } from "./io.ts";
 
 const COMMON_HELP = `
 Common options:
@@ -45,6 +59,14 @@ Common options:
 Exit codes: 0 ok, 1 certificate findings of severity error, 2 invalid input, 3 network or server failure.
 Colour only on a terminal; NO_COLOR turns it off.`;
 
+const CIDR_HELP = `
+Run in this process, the CIDR commands accept up to ${LOCAL_CIDR_LIMITS.maxEntries} entries and
+${LOCAL_CIDR_LIMITS.maxResultCidrs} result CIDRs (a server keeps the API's limits: ${MAX_SUBTRACT_ENTRIES} entries).
+An invalid entry is reported at its place: "arg 2", "FILE:LINE" or "stdin:LINE".
+
+Output option:
+  --plain         print only the resulting CIDRs, one a line (for pipes); not with --json`;
+
 const HELP: Record<string, string> = {
   main: `nettools — exact CIDR arithmetic, certificate-bundle diagnostics and "what is my IP"
 
@@ -53,7 +75,9 @@ Usage: nettools <command> [options] [arguments]
 Commands:
   cover      smallest single CIDR containing every address or CIDR given
   subtract   included address space minus excluded ranges, as a minimal CIDR list
+  merge      collapse a list of addresses and CIDRs into a minimal sorted CIDR list
   range      an inclusive address range as a minimal CIDR list
+  info       facts about one address or CIDR: netmask, hosts, special-purpose type, …
   cert       inspect a PEM certificate bundle (issuer links, validity, hostname, findings)
   myip       the address your connection comes from, as a server sees it (needs --server)
   serve      run the HTTP API and its web page
@@ -68,9 +92,24 @@ lines starting with # are skipped).
 
 Options:
   -f, --file FILE   read entries from FILE, one a line ("-" = stdin); repeatable
+${CIDR_HELP}
 ${COMMON_HELP}
 
 Example: nettools cover 10.0.0.0/24 10.0.1.7`,
+  merge: `Usage: nettools merge [options] ENTRY... | -
+
+Collapses addresses and CIDRs (one family) into the minimal sorted list of CIDRs covering exactly
+their union: duplicates and overlaps removed, adjacent blocks joined. The same as "subtract" with
+nothing excluded; --json prints that cidr-subtract result.
+ENTRY is an address or CIDR; "-" reads entries from stdin, one a line (blank lines and lines
+starting with # are skipped).
+
+Options:
+  -f, --file FILE   read entries from FILE, one a line ("-" = stdin); repeatable
+${CIDR_HELP}
+${COMMON_HELP}
+
+Example: nettools merge --plain -f prefixes.txt > merged.txt`,
   subtract: `Usage: nettools subtract [options] INCLUDE... [-x EXCLUDE]...
 
 Removes the excluded address space from the included address space and prints the minimal
@@ -81,16 +120,21 @@ Options:
   -x, --exclude ENTRY       an entry to remove; repeatable
   -f, --file FILE           read include entries from FILE ("-" = stdin); repeatable
   -X, --exclude-file FILE   read exclude entries from FILE ("-" = stdin); repeatable
+${CIDR_HELP}
 ${COMMON_HELP}
 
 Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`,
-  range: `Usage: nettools range [options] START END | START-END | -
+  range: `Usage: nettools range [options] START END | START-END | START - END | -
 
 Minimal CIDR list covering exactly the inclusive range START–END (bare addresses of one
-family, START at or before END). "-" reads START and END from stdin.
+family, START at or before END). "START - END" is how whois shows a NetRange. "-" reads the
+range from stdin in any of these forms.
+
+Output option:
+  --plain         print only the CIDRs, one a line (for pipes); not with --json
 ${COMMON_HELP}
 
-Example: nettools range 192.0.2.10 192.0.2.20`,
+Example: nettools range 192.0.2.10 - 192.0.2.20`,
   cert: `Usage: nettools cert [options] FILE | -
 
 Inspects a PEM bundle of certificates (FILE, or "-" for stdin): every certificate, candidate
@@ -104,6 +148,7 @@ Options:
 ${COMMON_HELP}
 
 Example: nettools cert --hostname example.com chain.pem`,
+  info: INFO_HELP,
   myip: `Usage: nettools myip --server URL [--json]
 
 Prints the IP address your connection to the server comes from (a VPN or proxy changes it).
@@ -121,9 +166,6 @@ Options:
   -h, --help        show this help`,
 };
 
-/** Wrong usage: printed with a pointer to the help, exit code 2. */
-class UsageError extends Error {}
-
 const COMMON_OPTIONS = {
   server: { type: "string" },
   timeout: { type: "string" },
@@ -131,21 +173,12 @@ const COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-interface Io {
-  argv: string[];
-  env: Record<string, string | undefined>;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  stdoutIsTty: boolean;
-  stderrIsTty: boolean;
-  readStdin: () => Promise<string>;
-  readFile: (path: string) => Promise<string>;
-}
-
 /** Options every command run shares once parsed. */
 interface Run {
   io: Io;
   json: boolean;
+  /** --plain: only the resulting CIDRs, one a line. */
+  plain: boolean;
   client: Client | null;
   out: Style;
   err: Style;
@@ -160,11 +193,6 @@ function stdinOnce(io: Io): () => Promise<string> {
   };
 }
 
-/** One entry a line; blank lines and `#` comments skipped; surrounding whitespace kept for the API to trim. */
-export function entriesOf(text: string): string[] {
-  return text.split(/\r\n|\r|\n/).filter((line) => line.trim() !== "" && !line.trim().startsWith("#"));
-}
-
 async function readSource(name: string, run: Run, stdin: () => Promise<string>): Promise<string> {
   if (name === "-") return stdin();
   try {
@@ -175,20 +203,24 @@ async function readSource(name: string, run: Run, stdin: () => Promise<string>):
   }
 }
 
-/** Entries from positionals (`-` = stdin) and files. */
+/** Entries from arguments (`-` = stdin) and files, each with its place (`arg 2`, `FILE:LINE`, `stdin:LINE`). */
 async function collectEntries(
-  positionals: readonly string[],
+  values: readonly string[],
+  origins: readonly string[],
   files: readonly string[],
   run: Run,
   stdin: () => Promise<string>,
-): Promise<string[]> {
-  const entries: string[] = [];
-  for (const value of positionals) {
-    if (value === "-") entries.push(...entriesOf(await stdin()));
-    else entries.push(value);
+): Promise<Sourced> {
+  const out: Sourced = { entries: [], origins: [] };
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === "-") linesOf(await stdin(), "stdin", out);
+    else {
+      out.entries.push(values[i]!);
+      out.origins.push(origins[i] ?? `arg ${i + 1}`);
+    }
   }
-  for (const file of files) entries.push(...entriesOf(await readSource(file, run, stdin)));
-  return entries;
+  for (const file of files) linesOf(await readSource(file, run, stdin), file === "-" ? "stdin" : file, out);
+  return out;
 }
 
 /** The server's first check, done here too: the request against its TypeBox schema. */
@@ -215,22 +247,30 @@ function failureExit(result: Exclude<ApiResult<unknown>, { ok: true }>): number 
     : EXIT.failure;
 }
 
-/** Prints a result; returns the exit code. `source` is the user's PEM, for showing located lines. */
+/**
+ * Prints a result; returns the exit code. `source` is the user's PEM, for showing located lines;
+ * `lists` say where each address entry came from; `plain` is the --plain form of a result.
+ */
 function report<T>(
   result: ApiResult<T>,
   run: Run,
   render: (value: T, style: Style) => string,
-  source?: string,
+  extra: { source?: string; lists?: GivenLists; plain?: (value: T) => string } = {},
 ): number {
   if (result.ok) {
-    run.io.stdout(run.json ? `${JSON.stringify(result.value)}\n` : render(result.value, run.out));
+    const text = run.json
+      ? `${JSON.stringify(result.value)}\n`
+      : run.plain && extra.plain
+        ? extra.plain(result.value)
+        : render(result.value, run.out);
+    run.io.stdout(text);
     return EXIT.ok;
   }
+  const error = result.error as { code: string; message: string; issues?: ErrorIssue[] };
   if (run.json) run.io.stdout(`${JSON.stringify({ error: result.error })}\n`);
-  else
-    run.io.stderr(
-      renderError(result.error as { code: string; message: string; issues?: ErrorIssue[] }, run.err, source),
-    );
+  else if (extra.lists && !isClientError(error))
+    run.io.stderr(renderInputError(error, extra.lists, run.err, run.client !== null));
+  else run.io.stderr(renderError(error, run.err, extra.source));
   return failureExit(result);
 }
 
@@ -244,13 +284,18 @@ function parse<O extends Record<string, { type: "string" | "boolean"; short?: st
       options: { ...COMMON_OPTIONS, ...options },
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
 
-function makeRun(io: Io, values: { server?: string; timeout?: string; json?: boolean }): Run {
+function makeRun(
+  io: Io,
+  values: { server?: string; timeout?: string; json?: boolean; plain?: boolean },
+): Run {
+  if (values.json && values.plain) throw new UsageError("--json and --plain cannot be used together");
   const server = values.server ?? io.env.NETTOOLS_SERVER;
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
@@ -270,70 +315,128 @@ function makeRun(io: Io, values: { server?: string; timeout?: string; json?: boo
   return {
     io,
     json: values.json === true,
+    plain: values.plain === true,
     client,
     out: chooseStyle(io.stdoutIsTty, io.env),
     err: chooseStyle(io.stderrIsTty, io.env),
   };
 }
 
+const PLAIN_OPTION = { plain: { type: "boolean" } } as const;
+
 async function cover(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { file: { type: "string", short: "f", multiple: true } });
+  const { values, positionals, tokens } = parse(args, {
+    file: { type: "string", short: "f", multiple: true },
+    ...PLAIN_OPTION,
+  });
   if (values.help) return help(io, "cover");
   const run = makeRun(io, values);
   const stdin = stdinOnce(io);
-  const inputs = await collectEntries(positionals, values.file ?? [], run, stdin);
-  if (inputs.length === 0) throw new UsageError("cover needs at least one address or CIDR");
-  const request = { inputs };
+  const origins = argOrigins(tokens, []).get("positionals") ?? [];
+  const inputs = await collectEntries(positionals, origins, values.file ?? [], run, stdin);
+  if (inputs.entries.length === 0) throw new UsageError("cover needs at least one address or CIDR");
+  const request = { inputs: inputs.entries };
   const result = run.client
     ? await run.client.cidrCover(request)
     : await inProcess(() => {
-        checkRequest(CidrCoverRequest, request);
-        return coverCidrs(request.inputs);
+        if (run.json && request.inputs.length <= MAX_COVER_INPUTS) checkRequest(CidrCoverRequest, request);
+        return coverCidrs(request.inputs, LOCAL_CIDR_LIMITS);
       });
-  return report(result, run, renderCover);
+  return report(result, run, renderCover, {
+    lists: { inputs: { noun: "the address list", ...inputs } },
+    plain: (value) => `${value.cidr}\n`,
+  });
 }
 
 async function subtract(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
+  const { values, positionals, tokens } = parse(args, {
     exclude: { type: "string", short: "x", multiple: true },
     file: { type: "string", short: "f", multiple: true },
     "exclude-file": { type: "string", short: "X", multiple: true },
+    ...PLAIN_OPTION,
   });
   if (values.help) return help(io, "subtract");
   const run = makeRun(io, values);
   const stdin = stdinOnce(io);
-  const include = await collectEntries(positionals, values.file ?? [], run, stdin);
-  const exclude = await collectEntries(values.exclude ?? [], values["exclude-file"] ?? [], run, stdin);
-  if (include.length === 0) throw new UsageError("subtract needs at least one address or CIDR to include");
-  const request = { include, exclude };
+  const origins = argOrigins(tokens, ["exclude"]);
+  const include = await collectEntries(
+    positionals,
+    origins.get("positionals") ?? [],
+    values.file ?? [],
+    run,
+    stdin,
+  );
+  const exclude = await collectEntries(
+    values.exclude ?? [],
+    origins.get("exclude") ?? [],
+    values["exclude-file"] ?? [],
+    run,
+    stdin,
+  );
+  if (include.entries.length === 0)
+    throw new UsageError("subtract needs at least one address or CIDR to include");
+  const request = { include: include.entries, exclude: exclude.entries };
   const result = run.client
     ? await run.client.cidrSubtract(request)
     : await inProcess(() => {
-        checkRequest(CidrSubtractRequest, request);
-        return subtractCidrs(request.include, request.exclude);
+        if (run.json && request.include.length + request.exclude.length <= MAX_SUBTRACT_ENTRIES)
+          checkRequest(CidrSubtractRequest, request);
+        return subtractCidrs(request.include, request.exclude, LOCAL_CIDR_LIMITS);
       });
-  return report(result, run, renderSubtract);
+  return report(result, run, renderSubtract, {
+    lists: {
+      include: { noun: "the include list", ...include },
+      exclude: { noun: "the exclude list", ...exclude },
+    },
+    plain: cidrLines,
+  });
+}
+
+async function merge(args: string[], io: Io): Promise<number> {
+  const { values, positionals, tokens } = parse(args, {
+    file: { type: "string", short: "f", multiple: true },
+    ...PLAIN_OPTION,
+  });
+  if (values.help) return help(io, "merge");
+  const run = makeRun(io, values);
+  const stdin = stdinOnce(io);
+  const origins = argOrigins(tokens, []).get("positionals") ?? [];
+  const entries = await collectEntries(positionals, origins, values.file ?? [], run, stdin);
+  if (entries.entries.length === 0) throw new UsageError("merge needs at least one address or CIDR");
+  const request = { include: entries.entries, exclude: [] };
+  const result = run.client
+    ? await run.client.cidrSubtract(request)
+    : await inProcess(() => {
+        if (run.json && request.include.length <= MAX_SUBTRACT_ENTRIES)
+          checkRequest(CidrSubtractRequest, request);
+        return mergeCidrs(request.include, LOCAL_CIDR_LIMITS);
+      });
+  return report(result, run, renderMerge, {
+    lists: { include: { noun: "the address list", ...entries } },
+    plain: cidrLines,
+  });
 }
 
 async function range(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {});
+  const { values, positionals } = parse(args, { ...PLAIN_OPTION });
   if (values.help) return help(io, "range");
   const run = makeRun(io, values);
-  let endpoints: string[] = positionals;
+  let words: string[] = positionals;
   if (positionals.length === 1 && positionals[0] === "-") {
-    endpoints = (await stdinOnce(io)()).split(/\s+/).filter((word) => word !== "" && word !== "-");
-  } else if (positionals.length === 1 && positionals[0]!.includes("-") && !positionals[0]!.startsWith("-")) {
-    endpoints = positionals[0]!.split("-");
+    words = (await stdinOnce(io)()).split(/\r\n|\r|\n/).filter((line) => !line.trim().startsWith("#"));
   }
-  if (endpoints.length !== 2) throw new UsageError("range needs exactly two addresses: START END");
-  const request = { start: endpoints[0]!, end: endpoints[1]! };
+  const endpoints = rangeEndpoints(words);
+  if (endpoints === null) {
+    throw new UsageError('range needs exactly two addresses: START END, START-END or "START - END"');
+  }
+  const request = { start: endpoints[0], end: endpoints[1] };
   const result = run.client
     ? await run.client.rangeToCidrs(request)
     : await inProcess(() => {
         checkRequest(RangeToCidrsRequest, request);
         return rangeToCidrs(request.start, request.end);
       });
-  return report(result, run, renderRange);
+  return report(result, run, renderRange, { plain: cidrLines });
 }
 
 async function cert(args: string[], io: Io): Promise<number> {
@@ -360,7 +463,7 @@ async function cert(args: string[], io: Io): Promise<number> {
         checkRequest(CertificateBundleRequest, request);
         return inspectCertificateBundle(request, realCertificateDeps());
       });
-  const code = report(result, run, renderCertificates, pem);
+  const code = report(result, run, renderCertificates, { source: pem });
   if (result.ok && result.value.findings.some((finding) => finding.severity === "error"))
     return EXIT.findings;
   return code;
@@ -419,7 +522,9 @@ function help(io: Io, topic: string): number {
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number | "running">> = {
   cover,
   subtract,
+  merge,
   range,
+  info,
   cert,
   myip,
   serve,

@@ -109,6 +109,25 @@ export function renderSubtract(result: CidrSubtractResultType, style: Style): st
   )}`;
 }
 
+/** A merge (cidr-subtract with nothing excluded): the CIDR table, then what the list held. */
+export function renderMerge(result: CidrSubtractResultType, style: Style): string {
+  return `${cidrTable(result.cidrs, style)}\n${table(
+    null,
+    [
+      ["family", result.family],
+      ["entries", String(result.normalizedInclude.length)],
+      ["addresses", result.includedAddressCount],
+      ["CIDRs", String(result.cidrs.length)],
+    ],
+    style,
+  )}`;
+}
+
+/** `--plain`: the result's CIDRs, one a line, nothing else (an empty result prints nothing). */
+export function cidrLines(result: { cidrs: readonly string[] }): string {
+  return result.cidrs.length === 0 ? "" : `${result.cidrs.join("\n")}\n`;
+}
+
 export function renderRange(result: RangeToCidrsResultType, style: Style): string {
   return `${cidrTable(result.cidrs, style)}\n${table(
     null,

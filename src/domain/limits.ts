@@ -26,3 +26,29 @@ export const MAX_RELATIONSHIPS = 240;
 export const MAX_HOSTNAME_LENGTH = 255;
 /** Most issues reported in one error envelope; the message counts the rest (CONTRACT §1.1). */
 export const MAX_ISSUES = 100;
+
+/**
+ * The bounds of one run of a CIDR use case (cover, subtract, merge). The HTTP adapter uses the
+ * spec's values ({@link API_COVER_LIMITS}, {@link API_SUBTRACT_LIMITS}); the command-line tool,
+ * running on the user's own machine, passes {@link LOCAL_CIDR_LIMITS}.
+ */
+export interface CidrLimits {
+  /** Most entries read: cover's `inputs`; subtract's `include` and `exclude` together. */
+  readonly maxEntries: number;
+  /** Most CIDRs in a result list; a larger one fails with RESULT_TOO_LARGE (subtract, merge). */
+  readonly maxResultCidrs: number;
+}
+
+/** cidr-cover over HTTP (spec §2.2); cover returns one CIDR, so only `maxEntries` applies. */
+export const API_COVER_LIMITS: CidrLimits = { maxEntries: MAX_COVER_INPUTS, maxResultCidrs: 1 };
+/** cidr-subtract over HTTP (spec §2.4, §4.2). */
+export const API_SUBTRACT_LIMITS: CidrLimits = {
+  maxEntries: MAX_SUBTRACT_ENTRIES,
+  maxResultCidrs: MAX_RESULT_CIDRS,
+};
+/**
+ * A local `nettools` run: no body limit and no other client to protect, but still bounded so a
+ * runaway input fails with a message instead of exhausting memory. A million entries is a full
+ * routing-table-sized list (parsed in about a second); a million result CIDRs is about 30 MB of text.
+ */
+export const LOCAL_CIDR_LIMITS: CidrLimits = { maxEntries: 1_000_000, maxResultCidrs: 1_000_000 };

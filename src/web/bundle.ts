@@ -9,15 +9,20 @@
  * bundler would wait for itself). It takes a few hundred milliseconds, so its output is kept in
  * node_modules/.cache/ under a key made of Bun's version and the size and modification time of
  * every file under src/ and of the lockfile: any edit rebuilds, an unchanged tree starts at once.
+ * The HTML, CSS and script are also compressed here (gzip, brotli; precompress.ts, cached too),
+ * so the server never compresses them per request.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type Compressed, precompressText } from "./precompress.ts";
 
 export interface WebAssets {
   html: string;
   css: string;
   js: string;
   icon: string;
+  /** gzip and brotli of html, css and js (base64), made once here, not per request. */
+  compressed: { html: Compressed; css: Compressed; js: Compressed };
 }
 
 const HERE = import.meta.dir;
@@ -88,10 +93,14 @@ function bundleScript(): string {
 }
 
 export function bundleWebAssets(): WebAssets {
+  const html = readFileSync(join(HERE, "index.html"), "utf8");
+  const css = readFileSync(join(HERE, "styles.css"), "utf8");
+  const js = bundleScript();
   return {
-    html: readFileSync(join(HERE, "index.html"), "utf8"),
-    css: readFileSync(join(HERE, "styles.css"), "utf8"),
-    js: bundleScript(),
+    html,
+    css,
+    js,
     icon: readFileSync(join(HERE, "icon.svg"), "utf8"),
+    compressed: { html: precompressText(html), css: precompressText(css), js: precompressText(js) },
   };
 }

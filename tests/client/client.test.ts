@@ -284,13 +284,6 @@ describe("no response is NETWORK_ERROR", () => {
 describe("packaging", () => {
   const ROOT = resolve(import.meta.dir, "../..");
 
-  test("package.json exports ./client", async () => {
-    const pkg = await Bun.file(`${ROOT}/package.json`).json();
-    expect(pkg.exports["./client"]).toBe("./src/client/index.ts");
-    const viaExports = await import("network-tools-api/client");
-    expect(typeof viaExports.createClient).toBe("function");
-  });
-
   test("the client's module graph holds no Elysia, no server module, no Bun or Node API", async () => {
     const transpiler = new Bun.Transpiler({ loader: "ts" });
     const seen = new Set<string>();

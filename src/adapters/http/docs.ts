@@ -12,6 +12,8 @@ import { FormatRegistry } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
+import { precompressPackageFile } from "../../web/precompress.ts" with { type: "macro" };
+import { type EncodedAsset, encodedResponse } from "./content-encoding.ts";
 import { completeDocument, type OpenApiDocument } from "./openapi-document.ts";
 import { OPERATION_DOCS } from "./openapi-operations.ts";
 
@@ -76,12 +78,29 @@ const SWAGGER_UI_OPTIONS = {
   displayRequestDuration: true,
 };
 
-/** Serves one embedded file; the common headers (request id, nosniff, CORS) are merged in. */
-function asset(path: string, contentType: string) {
-  return () =>
-    new Response(Bun.file(path), {
-      headers: { "content-type": contentType, "cache-control": ASSET_CACHE_CONTROL },
-    });
+/**
+ * gzip and brotli of the two Swagger UI files, made while this module is transpiled (once at
+ * `bun build --compile`; cached between starts from source), never per request (issue 13).
+ */
+const BUNDLE_COMPRESSED = precompressPackageFile("swagger-ui-dist/swagger-ui-bundle.js");
+const CSS_COMPRESSED = precompressPackageFile("swagger-ui-dist/swagger-ui.css");
+
+/**
+ * Serves one embedded file in the coding the request accepts; the common headers (request id,
+ * nosniff, CORS) are merged in. The plain bytes are read once, on first use.
+ */
+function asset(path: string, compressed: { gzip: string; br: string }, contentType: string) {
+  const headers = { "content-type": contentType, "cache-control": ASSET_CACHE_CONTROL };
+  let loaded: Promise<EncodedAsset> | null = null;
+  const load = async (): Promise<EncodedAsset> => ({
+    identity: await Bun.file(path).bytes(),
+    gzip: Buffer.from(compressed.gzip, "base64"),
+    br: Buffer.from(compressed.br, "base64"),
+  });
+  return async ({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }) => {
+    loaded ??= load();
+    return encodedResponse(request, await loaded, headers, set.headers.vary);
+  };
 }
 
 /** Mounts `/docs`, `/docs/json` and the two Swagger UI assets. */
@@ -134,6 +153,10 @@ export const docsRoutes = () => {
         swagger: SWAGGER_UI_OPTIONS,
       }),
     )
-    .get(BUNDLE_PATH, asset(swaggerUiBundle, "text/javascript; charset=utf-8"), { detail: { hide: true } })
-    .get(CSS_PATH, asset(swaggerUiCss, "text/css; charset=utf-8"), { detail: { hide: true } });
+    .get(BUNDLE_PATH, asset(swaggerUiBundle, BUNDLE_COMPRESSED, "text/javascript; charset=utf-8"), {
+      detail: { hide: true },
+    })
+    .get(CSS_PATH, asset(swaggerUiCss, CSS_COMPRESSED, "text/css; charset=utf-8"), {
+      detail: { hide: true },
+    });
 };

@@ -84,7 +84,9 @@ export class Responder {
   /** Adds the common headers to a response built elsewhere (the page, the docs), keeping its own. */
   decorate(request: Request, headers: globalThis.Headers): void {
     for (const [name, value] of Object.entries(this.headersFor(request, PLAIN_TEMPLATE, null))) {
-      if (!headers.has(name)) headers.set(name, value);
+      const own = headers.get(name);
+      if (own === null) headers.set(name, value);
+      else if (name === "vary" && !own.toLowerCase().includes(value.toLowerCase())) headers.set(name, `${own}, ${value}`);
     }
   }
 

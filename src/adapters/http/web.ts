@@ -10,8 +10,13 @@
  */
 import { Elysia } from "elysia";
 import { bundleWebAssets } from "../../web/bundle.ts" with { type: "macro" };
+import { type EncodedAsset, encodedAsset, encodedResponse } from "./content-encoding.ts";
 
 const ASSETS = bundleWebAssets();
+/** The page, its stylesheet and script in every coding, ready before the first request (issue 13). */
+const HTML = encodedAsset(ASSETS.html, ASSETS.compressed.html);
+const CSS = encodedAsset(ASSETS.css, ASSETS.compressed.css);
+const JS = encodedAsset(ASSETS.js, ASSETS.compressed.js);
 
 export const WEB_PAGE_PATH = "/";
 const SCRIPT_PATH = "/assets/app.js";
@@ -48,10 +53,17 @@ function serve(body: string, contentType: string) {
   return () => new Response(body, { headers: { ...PAGE_HEADERS, "content-type": contentType } });
 }
 
+/** A compressible asset: brotli, gzip or plain, as the request's Accept-Encoding allows. */
+function serveEncoded(asset: EncodedAsset, contentType: string) {
+  const headers = { ...PAGE_HEADERS, "content-type": contentType };
+  return ({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }) =>
+    encodedResponse(request, asset, headers, set.headers.vary);
+}
+
 /** Mounts `/` and its three assets. */
 export const webRoutes = () =>
   new Elysia({ name: "web-routes", normalize: false })
-    .get(WEB_PAGE_PATH, serve(ASSETS.html, "text/html; charset=utf-8"), { detail: { hide: true } })
-    .get(SCRIPT_PATH, serve(ASSETS.js, "text/javascript; charset=utf-8"), { detail: { hide: true } })
-    .get(STYLE_PATH, serve(ASSETS.css, "text/css; charset=utf-8"), { detail: { hide: true } })
+    .get(WEB_PAGE_PATH, serveEncoded(HTML, "text/html; charset=utf-8"), { detail: { hide: true } })
+    .get(SCRIPT_PATH, serveEncoded(JS, "text/javascript; charset=utf-8"), { detail: { hide: true } })
+    .get(STYLE_PATH, serveEncoded(CSS, "text/css; charset=utf-8"), { detail: { hide: true } })
     .get(ICON_PATH, serve(ASSETS.icon, "image/svg+xml"), { detail: { hide: true } });

@@ -5,7 +5,7 @@ import type { Issue } from "../errors.ts";
 import { formatPrefixes, IpPrefix } from "../ip/prefix.ts";
 import { countAddresses, IpRange, mergeRanges } from "../ip/range.ts";
 import { commonPrefixLength } from "../ip/u128.ts";
-import { MAX_COVER_INPUTS } from "../limits.ts";
+import { API_COVER_LIMITS, type CidrLimits } from "../limits.ts";
 import {
   type FamilyName,
   familyName,
@@ -37,11 +37,15 @@ export interface CidrCoverResult {
  * The smallest single CIDR covering every address of `inputs` (addresses or CIDRs, one family).
  *
  * Throws `DomainError`: `INVALID_INPUT` listing every invalid entry (path `["inputs", i]`, `index`),
- * or for a list outside 1–1000 entries (path `["inputs"]`); `MIXED_ADDRESS_FAMILIES` pointing at
- * the first entry whose family differs from the first entry's.
+ * or for a list outside 1–`limits.maxEntries` entries (path `["inputs"]`); `MIXED_ADDRESS_FAMILIES`
+ * pointing at the first entry whose family differs from the first entry's. `limits` defaults to the
+ * API's (1000 entries).
  */
-export function coverCidrs(inputs: readonly string[]): CidrCoverResult {
-  const lengthIssue = listLengthProblem(inputs, "inputs", 1, MAX_COVER_INPUTS);
+export function coverCidrs(
+  inputs: readonly string[],
+  limits: Pick<CidrLimits, "maxEntries"> = API_COVER_LIMITS,
+): CidrCoverResult {
+  const lengthIssue = listLengthProblem(inputs, "inputs", 1, limits.maxEntries);
   if (lengthIssue !== null) throw invalidEntries([lengthIssue]);
   const issues: Issue[] = [];
   const prefixes = parsePrefixList(inputs, (i) => ({ path: ["inputs", i], index: i }), issues);

@@ -13,7 +13,7 @@ import {
   subtractRanges,
 } from "../ip/range.ts";
 import { TextBatch } from "../ip/text.ts";
-import { MAX_RESULT_CIDRS, MAX_SUBTRACT_ENTRIES } from "../limits.ts";
+import { API_SUBTRACT_LIMITS, type CidrLimits } from "../limits.ts";
 import {
   type FamilyName,
   familyName,
@@ -48,17 +48,23 @@ export interface CidrSubtractResult {
  * Throws `DomainError`: `INVALID_INPUT` listing every invalid entry (path `[list, i]`, `list`,
  * `index`) or for list lengths out of bounds; `MIXED_ADDRESS_FAMILIES` pointing at the first entry,
  * reading `include` then `exclude`, whose family differs from `include[0]`'s; `RESULT_TOO_LARGE`
- * when the result would exceed `MAX_RESULT_CIDRS`, detected while producing it, so the cost is
- * bounded by the limit and not by the address count.
+ * when the result would exceed `limits.maxResultCidrs`, detected while producing it, so the cost is
+ * bounded by the limit and not by the address count. `limits` defaults to the API's (1000 entries,
+ * 10000 result CIDRs).
  */
-export function subtractCidrs(include: readonly string[], exclude: readonly string[]): CidrSubtractResult {
+export function subtractCidrs(
+  include: readonly string[],
+  exclude: readonly string[],
+  limits: CidrLimits = API_SUBTRACT_LIMITS,
+): CidrSubtractResult {
+  const { maxEntries, maxResultCidrs } = limits;
   const shapeIssues = [
-    listLengthProblem(include, "include", 1, MAX_SUBTRACT_ENTRIES),
-    listLengthProblem(exclude, "exclude", 0, MAX_SUBTRACT_ENTRIES),
+    listLengthProblem(include, "include", 1, maxEntries),
+    listLengthProblem(exclude, "exclude", 0, maxEntries),
   ].filter((issue) => issue !== null);
-  if (shapeIssues.length === 0 && include.length + exclude.length > MAX_SUBTRACT_ENTRIES) {
+  if (shapeIssues.length === 0 && include.length + exclude.length > maxEntries) {
     shapeIssues.push({
-      message: `include and exclude together must have at most ${MAX_SUBTRACT_ENTRIES} entries; they have ${include.length + exclude.length}`,
+      message: `include and exclude together must have at most ${maxEntries} entries; they have ${include.length + exclude.length}`,
       path: [],
     });
   }
@@ -96,7 +102,7 @@ export function subtractCidrs(include: readonly string[], exclude: readonly stri
   const family = all[0]!.family;
   const cidrs = new TextBatch();
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
-    if (cidrs.length === MAX_RESULT_CIDRS) return false;
+    if (cidrs.length === maxResultCidrs) return false;
     cidrs.add(family, w0, w1, w2, w3, bits);
     return true;
   };
@@ -104,7 +110,7 @@ export function subtractCidrs(include: readonly string[], exclude: readonly stri
     if (!splitRange(range, collect)) {
       throw new DomainError(
         "RESULT_TOO_LARGE",
-        `The result would have more than ${MAX_RESULT_CIDRS} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
+        `The result would have more than ${maxResultCidrs} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
       );
     }
   }

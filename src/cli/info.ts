@@ -1,0 +1,116 @@
+/**
+ * `nettools info CIDR|ADDRESS` (issue 13): what ipcalc and sipcalc say about a block — masks,
+ * broadcast, usable hosts, counts and its special-purpose type — computed by the domain
+ * (src/domain/ip/facts.ts, src/domain/ip/special.ts). Local only: the API has no such operation;
+ * `--json` prints the facts object.
+ */
+import { parseArgs } from "node:util";
+import { type AddressFacts, type AddressType, addressFacts } from "../domain/ip/facts.ts";
+import { EXIT, type Io, UsageError } from "./io.ts";
+import { chooseStyle, type Style, table } from "./render.ts";
+
+export const INFO_HELP = `Usage: nettools info [--json] CIDR | ADDRESS
+
+Facts about one address or block, as ipcalc and sipcalc print them: network and last address,
+netmask and wildcard (IPv4), broadcast (IPv4 up to /30), first and last usable address and the
+exact number of usable hosts, the address count, the number of /64s (IPv6), and the type from
+the IANA special-purpose address registries (most specific block; global unicast otherwise).
+
+Usable hosts: IPv4 leaves out the network and broadcast addresses, except /31 (both addresses
+are usable, RFC 3021) and /32 (the address itself); IPv6 leaves out the Subnet-Router anycast
+address (the first, RFC 4291), except /127 (both, RFC 6164) and /128.
+
+Options:
+  --json          print the facts as one JSON object
+  -h, --help      show this help
+
+Runs in this process; no server is involved. Exit codes: 0 ok, 2 invalid input or usage.
+
+Example: nettools info 100.64.1.7/10`;
+
+function describeType(type: AddressType): string {
+  const where = type.prefix === null ? "" : ` (${type.prefix})`;
+  return `${type.name}, ${type.rfc}${where}`;
+}
+
+function reachable(value: boolean | null): string {
+  return value === null ? "n/a (depends on the address)" : value ? "yes" : "no";
+}
+
+/** The facts as an aligned list; rows that do not apply to the family are left out. */
+export function renderInfo(facts: AddressFacts, style: Style): string {
+  const mixed = facts.contains.length > 0;
+  const rows: [string, string | null][] = [
+    ["address", facts.address],
+    ["cidr", style.bold(facts.cidr)],
+    ["netmask", `${facts.netmask} = /${facts.prefixLength}`],
+    ["wildcard", facts.wildcard],
+    ["network", facts.network],
+    ["broadcast", facts.family === "ipv4" ? (facts.broadcast ?? "none (/31 and /32 have none)") : null],
+    ["last address", facts.lastAddress],
+    ["first usable", facts.firstUsable],
+    ["last usable", facts.lastUsable],
+    ["usable hosts", facts.usableHosts],
+    ["addresses", facts.addressCount],
+    ["/64 subnets", facts.subnets64],
+    ["type", describeType(facts.type) + (mixed ? "; partly the blocks listed below" : "")],
+    ["globally reachable", mixed ? "partly (see the blocks below)" : reachable(facts.type.globallyReachable)],
+    [
+      "embedded IPv4",
+      facts.embeddedIpv4 === null
+        ? null
+        : `${facts.embeddedIpv4.address}: ${describeType(facts.embeddedIpv4.type)}`,
+    ],
+  ];
+  const shown = rows.filter((row): row is [string, string] => row[1] !== null);
+  let out = table(null, shown, style);
+  if (facts.contains.length > 0) {
+    out += `\n${style.bold("special-purpose blocks inside")}\n`;
+    out += table(
+      null,
+      facts.contains.map((block) => [`  ${block.prefix ?? ""}`, `${block.name}, ${block.rfc}`]),
+      style,
+    );
+  }
+  return out;
+}
+
+export async function info(args: string[], io: Io): Promise<number> {
+  let parsed: { values: { json?: boolean; help?: boolean }; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args,
+      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.values.help) {
+    io.stdout(`${INFO_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError("info needs exactly one address or CIDR");
+  const facts = addressFacts(parsed.positionals[0]!);
+  if (!facts.ok) {
+    if (parsed.values.json) {
+      const issue = { message: facts.message, path: [] };
+      io.stdout(
+        `${JSON.stringify({ error: { code: "INVALID_INPUT", message: facts.message, issues: [issue] } })}\n`,
+      );
+    } else {
+      const style = chooseStyle(io.stderrIsTty, io.env);
+      io.stderr(
+        `${style.red(style.bold("error"))} ${style.bold("INVALID_INPUT")}: arg 1: ${facts.message}\n`,
+      );
+    }
+    return EXIT.invalidInput;
+  }
+  io.stdout(
+    parsed.values.json
+      ? `${JSON.stringify(facts.value)}\n`
+      : renderInfo(facts.value, chooseStyle(io.stdoutIsTty, io.env)),
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,69 @@
+/**
+ * Where each address entry came from (`arg 3`, `addresses.txt:1203`, `stdin:7`), so that an input
+ * error names the place the user can open, not an index into a request body (issue 13); and the
+ * accepted spellings of a range (`a b`, `a-b`, `a - b`, whois's `NetRange: a - b` value).
+ */
+import type { parseArgs } from "node:util";
+
+/** Entries in order, each with the place it came from (same positions). */
+export interface Sourced {
+  entries: string[];
+  origins: string[];
+}
+
+export function emptySourced(): Sourced {
+  return { entries: [], origins: [] };
+}
+
+/**
+ * The entries of a text, one a line: blank lines and lines starting with `#` are skipped but
+ * counted, so `name:line` is the line an editor shows. Surrounding whitespace is kept (the
+ * domain trims it, as the API does).
+ */
+export function linesOf(text: string, name: string, into: Sourced = emptySourced()): Sourced {
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    into.entries.push(line);
+    into.origins.push(`${name}:${i + 1}`);
+  }
+  return into;
+}
+
+type Token = NonNullable<ReturnType<typeof parseArgs>["tokens"]>[number];
+
+/**
+ * `arg N` for every positional and every value of the options in `names`, in command-line order
+ * (N counts the command's own arguments from 1). Returns one list per key: `positionals` and each
+ * option name.
+ */
+export function argOrigins(tokens: readonly Token[], names: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>([["positionals", []]]);
+  for (const name of names) out.set(name, []);
+  for (const token of tokens) {
+    if (token.kind === "positional") out.get("positionals")!.push(`arg ${token.index + 1}`);
+    else if (token.kind === "option" && token.value !== undefined && names.includes(token.name)) {
+      const at = token.inlineValue ? token.index : token.index + 1;
+      out.get(token.name)!.push(`arg ${at + 1}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The two endpoints of a range written as `START END`, `START-END` or `START - END` (whois prints
+ * `NetRange: 192.0.2.0 - 192.0.2.255`), across one or several words; `null` when the words are not
+ * exactly two endpoints. Addresses never contain `-`, so a single `-` is always the separator.
+ */
+export function rangeEndpoints(words: readonly string[]): [string, string] | null {
+  const text = words.join(" ").trim();
+  const dashes = text.split("-").length - 1;
+  let parts: string[];
+  if (dashes === 1) parts = text.split("-").map((part) => part.trim());
+  else if (dashes === 0) parts = text.split(/\s+/);
+  else return null;
+  if (parts.length !== 2 || parts.some((part) => part === "" || /\s/.test(part))) return null;
+  return [parts[0]!, parts[1]!];
+}

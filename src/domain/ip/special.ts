@@ -1,0 +1,162 @@
+/**
+ * Special-purpose address blocks: the IANA IPv4 and IPv6 Special-Purpose Address Registries
+ * (RFC 6890 and the RFCs that added entries since), completed with the multicast blocks and, for
+ * IPv6, the Global Unicast block of the IPv6 Address Space registry, so that every address gets
+ * a type. Used by `nettools info` (issue 13).
+ *
+ * `globallyReachable` is the registry's "Globally Reachable" column (`null` where it says N/A:
+ * the answer depends on the more specific block or on the embedded address). The most specific
+ * block containing a prefix is its type.
+ */
+import { IpAddr } from "./addr.ts";
+import { IpPrefix, parsePrefix } from "./prefix.ts";
+
+/** One row of the table, with its prefix parsed. */
+export interface SpecialBlock {
+  /** The block, canonical (`100.64.0.0/10`). */
+  readonly prefix: string;
+  /** The registry's name for it (`Shared Address Space`). */
+  readonly name: string;
+  /** Where it is defined (`RFC 6598`). */
+  readonly rfc: string;
+  /** The registry's "Globally Reachable": true, false, or null for N/A. */
+  readonly globallyReachable: boolean | null;
+  readonly parsed: IpPrefix;
+}
+
+type Row = [prefix: string, name: string, rfc: string, globallyReachable: boolean | null];
+
+/** IANA IPv4 Special-Purpose Address Registry, plus multicast (RFC 5771). */
+const IPV4: Row[] = [
+  ["0.0.0.0/8", '"This network"', "RFC 791", false],
+  ["0.0.0.0/32", '"This host on this network"', "RFC 1122", false],
+  ["10.0.0.0/8", "Private-Use", "RFC 1918", false],
+  ["100.64.0.0/10", "Shared Address Space", "RFC 6598", false],
+  ["127.0.0.0/8", "Loopback", "RFC 1122", false],
+  ["169.254.0.0/16", "Link Local", "RFC 3927", false],
+  ["172.16.0.0/12", "Private-Use", "RFC 1918", false],
+  ["192.0.0.0/24", "IETF Protocol Assignments", "RFC 6890", false],
+  ["192.0.0.0/29", "IPv4 Service Continuity Prefix", "RFC 7335", false],
+  ["192.0.0.8/32", "IPv4 dummy address", "RFC 7600", false],
+  ["192.0.0.9/32", "Port Control Protocol Anycast", "RFC 7723", true],
+  ["192.0.0.10/32", "Traversal Using Relays around NAT Anycast", "RFC 8155", true],
+  ["192.0.0.170/32", "NAT64/DNS64 Discovery", "RFC 8880", false],
+  ["192.0.0.171/32", "NAT64/DNS64 Discovery", "RFC 8880", false],
+  ["192.0.2.0/24", "Documentation (TEST-NET-1)", "RFC 5737", false],
+  ["192.31.196.0/24", "AS112-v4", "RFC 7535", true],
+  ["192.52.193.0/24", "AMT", "RFC 7450", true],
+  ["192.88.99.0/24", "Deprecated (6to4 Relay Anycast)", "RFC 7526", null],
+  ["192.168.0.0/16", "Private-Use", "RFC 1918", false],
+  ["192.175.48.0/24", "Direct Delegation AS112 Service", "RFC 7534", true],
+  ["198.18.0.0/15", "Benchmarking", "RFC 2544", false],
+  ["198.51.100.0/24", "Documentation (TEST-NET-2)", "RFC 5737", false],
+  ["203.0.113.0/24", "Documentation (TEST-NET-3)", "RFC 5737", false],
+  ["224.0.0.0/4", "Multicast", "RFC 5771", null],
+  ["240.0.0.0/4", "Reserved", "RFC 1112", false],
+  ["255.255.255.255/32", "Limited Broadcast", "RFC 919", false],
+];
+
+/** IANA IPv6 Special-Purpose Address Registry, plus Global Unicast and Multicast (RFC 4291). */
+const IPV6: Row[] = [
+  ["::/128", "Unspecified Address", "RFC 4291", false],
+  ["::1/128", "Loopback Address", "RFC 4291", false],
+  ["::ffff:0.0.0.0/96", "IPv4-mapped Address", "RFC 4291", false],
+  ["64:ff9b::/96", "IPv4-IPv6 Translation (NAT64 well-known prefix)", "RFC 6052", true],
+  ["64:ff9b:1::/48", "IPv4-IPv6 Translation (local-use NAT64)", "RFC 8215", false],
+  ["100::/64", "Discard-Only Address Block", "RFC 6666", false],
+  ["2000::/3", "Global Unicast", "RFC 4291", true],
+  ["2001::/23", "IETF Protocol Assignments", "RFC 2928", false],
+  ["2001::/32", "TEREDO", "RFC 4380", null],
+  ["2001:1::1/128", "Port Control Protocol Anycast", "RFC 7723", true],
+  ["2001:1::2/128", "Traversal Using Relays around NAT Anycast", "RFC 8155", true],
+  ["2001:2::/48", "Benchmarking", "RFC 5180", false],
+  ["2001:3::/32", "AMT", "RFC 7450", true],
+  ["2001:4:112::/48", "AS112-v6", "RFC 7535", true],
+  ["2001:10::/28", "Deprecated (previously ORCHID)", "RFC 4843", false],
+  ["2001:20::/28", "ORCHIDv2", "RFC 7343", true],
+  ["2001:30::/28", "Drone Remote ID Protocol Entity Tags (DETs) Prefix", "RFC 9374", true],
+  ["2001:db8::/32", "Documentation", "RFC 3849", false],
+  ["2002::/16", "6to4", "RFC 3056", null],
+  ["2620:4f:8000::/48", "Direct Delegation AS112 Service", "RFC 7534", true],
+  ["3fff::/20", "Documentation", "RFC 9637", false],
+  ["5f00::/16", "Segment Routing (SRv6) SIDs", "RFC 9602", false],
+  ["fc00::/7", "Unique-Local", "RFC 4193", false],
+  ["fe80::/10", "Link-Local Unicast", "RFC 4291", false],
+  ["ff00::/8", "Multicast", "RFC 4291", null],
+];
+
+function build(rows: readonly Row[]): SpecialBlock[] {
+  return rows.map(([prefix, name, rfc, globallyReachable]) => {
+    const parsed = parsePrefix(prefix);
+    if (!parsed.ok) throw new Error(`bad table entry ${prefix}: ${parsed.message}`);
+    return { prefix: parsed.value.toString(), name, rfc, globallyReachable, parsed: parsed.value };
+  });
+}
+
+/** Every block of the table, IPv4 first, each family in the order above. */
+export const SPECIAL_BLOCKS: readonly SpecialBlock[] = [...build(IPV4), ...build(IPV6)];
+
+/** The type of addresses outside every block of the table. */
+export interface FallbackType {
+  readonly prefix: null;
+  readonly name: string;
+  readonly rfc: string;
+  readonly globallyReachable: boolean | null;
+}
+
+/** IPv4 outside every special-purpose block: ordinary, globally routable unicast. */
+const IPV4_GLOBAL: FallbackType = {
+  prefix: null,
+  name: "Global unicast",
+  rfc: "RFC 791",
+  globallyReachable: true,
+};
+/** IPv6 outside 2000::/3 and the other blocks: not yet allocated by the IETF. */
+const IPV6_RESERVED: FallbackType = {
+  prefix: null,
+  name: "Reserved by IETF",
+  rfc: "RFC 4291",
+  globallyReachable: false,
+};
+
+export interface Classification {
+  /** The most specific block containing the whole prefix, or the family's fallback. */
+  type: SpecialBlock | FallbackType;
+  /** Blocks strictly inside the prefix (a wide prefix spans several types), in table order. */
+  contains: SpecialBlock[];
+}
+
+/**
+ * The special-purpose type of `prefix` (a single address is a /32 or /128): the most specific
+ * table block containing all of it; when none does, global unicast (IPv4) or reserved (IPv6).
+ * Blocks lying strictly inside `prefix` are listed in `contains`.
+ */
+export function classifyPrefix(prefix: IpPrefix): Classification {
+  let best: SpecialBlock | null = null;
+  const contains: SpecialBlock[] = [];
+  for (const block of SPECIAL_BLOCKS) {
+    if (block.parsed.family !== prefix.family) continue;
+    if (block.parsed.bits <= prefix.bits && block.parsed.contains(prefix.addr)) {
+      if (best === null || block.parsed.bits > best.parsed.bits) best = block;
+    } else if (prefix.bits < block.parsed.bits && prefix.contains(block.parsed.addr)) {
+      contains.push(block);
+    }
+  }
+  return { type: best ?? (prefix.family === 4 ? IPV4_GLOBAL : IPV6_RESERVED), contains };
+}
+
+/** The special-purpose type of one address. */
+export function classifyAddr(addr: IpAddr): Classification {
+  return classifyPrefix(IpPrefix.from(addr, addr.bitLength));
+}
+
+/**
+ * The IPv4 address carried in the last 32 bits of an IPv4-mapped (`::ffff:0:0/96`) or NAT64
+ * well-known-prefix (`64:ff9b::/96`, RFC 6052) address; `null` for any other address.
+ */
+export function embeddedIpv4(addr: IpAddr): IpAddr | null {
+  if (addr.family !== 6 || addr.w1 !== 0) return null;
+  if (addr.w0 === 0 && addr.w2 === 0xffff) return IpAddr.v4(addr.w3);
+  if (addr.w0 === 0x0064ff9b && addr.w2 === 0) return IpAddr.v4(addr.w3);
+  return null;
+}
