@@ -65,8 +65,8 @@ for tool in curl unshare nsenter chroot mount; do
 done
 
 case "$(uname -m)" in
-x86_64) BUN_PLATFORM=linux-x64 ;;
-aarch64) BUN_PLATFORM=linux-aarch64 ;;
+x86_64) BUN_PLATFORM=linux-x64 IMAGE_ARCH=amd64 ;;
+aarch64) BUN_PLATFORM=linux-aarch64 IMAGE_ARCH=arm64 ;;
 *) skip "no Bun stand-in recipe for $(uname -m)" ;;
 esac
 
@@ -96,9 +96,13 @@ pass "Dockerfile's FROM lines are oven/bun:$BUN_VERSION and $RUNTIME_IMAGE"
 
 # ---- a private buildah store under the cache folder -----------------------------------------
 CACHE="${IMAGE_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/network-tools-api-image-ci}"
-mkdir -p "$CACHE/storage" "$CACHE/downloads"
+mkdir -p "$CACHE/downloads"
 WORK=$(mktemp -d /tmp/image-ci.XXXXXX)
-BUILDAH=(buildah --root "$CACHE/storage" --runroot "$WORK/runroot" --storage-driver overlay)
+# overlay where the kernel has it (fast); vfs (full copies, slower) otherwise. A store keeps the
+# driver it was made with, so the cache folder is per driver.
+DRIVER=overlay
+grep -qw overlay /proc/filesystems 2>/dev/null || modprobe overlay 2>/dev/null || DRIVER=vfs
+BUILDAH=(buildah --root "$CACHE/storage-$DRIVER" --runroot "$WORK/runroot" --storage-driver "$DRIVER")
 CONTAINERS=()
 SERVER_PID=""
 cleanup() {
@@ -131,7 +135,7 @@ commit_rootfs() { # commit_rootfs <rootfs.tar> <image> <recipe> <buildah config 
   ctr=$("${BUILDAH[@]}" from scratch)
   CONTAINERS+=("$ctr")
   "${BUILDAH[@]}" add "$ctr" "$tar" / >/dev/null
-  "${BUILDAH[@]}" config --os linux --arch "$(buildah info --format '{{.host.arch}}')" \
+  "${BUILDAH[@]}" config --os linux --arch "$IMAGE_ARCH" \
     --label "$RECIPE_LABEL=$recipe" "$@" "$ctr"
   "${BUILDAH[@]}" commit --quiet --format docker --rm "$ctr" "$image" >/dev/null
   CONTAINERS=("${CONTAINERS[@]/$ctr/}")
@@ -249,7 +253,7 @@ HEALTHCHECK=("${HEALTHCHECK[@]:1}")
 CTR=$("${BUILDAH[@]}" from --pull=never "$APP_IMAGE")
 CONTAINERS+=("$CTR")
 RFS=$("${BUILDAH[@]}" mount "$CTR")
-IMAGE_BYTES=$(du -sb --exclude=./proc --exclude=./dev "$RFS" | cut -f1)
+IMAGE_BYTES=$(du -sb "$RFS" | cut -f1)
 IMAGE_MIB=$(awk -v b="$IMAGE_BYTES" 'BEGIN { printf "%.1f", b / 1048576 }')
 EXE_BYTES=$(stat -c %s "$RFS${ENTRYPOINT[0]}")
 pass "image size $IMAGE_MIB MiB ($IMAGE_BYTES bytes, of which the executable $((EXE_BYTES / 1048576)) MiB); store reports $(
