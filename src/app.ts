@@ -22,7 +22,13 @@ import { clientKey, type RateLimiter } from "./adapters/http/rate-limit.ts";
 import { webRoutes } from "./adapters/http/web.ts";
 import type { Logger } from "./adapters/system/logger.ts";
 import { DomainError, invalidInput } from "./domain/errors.ts";
-import type { CertificateDecoder, ClientAddressSource, Clock, SignatureVerifier } from "./domain/ports.ts";
+import type {
+  CertificateDecoder,
+  ClientAddressSource,
+  Clock,
+  RootStore,
+  SignatureVerifier,
+} from "./domain/ports.ts";
 
 /** Who may call the API from a browser on another origin (CONTRACT §1.3). */
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> } | { kind: "off" };
@@ -35,6 +41,7 @@ export interface AppDeps {
   clock: Clock;
   decoder: CertificateDecoder;
   verifier: SignatureVerifier;
+  roots: RootStore;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
@@ -174,7 +181,14 @@ export function buildApp(deps: AppDeps) {
     .use(healthRoutes())
     .use(cidrRoutes())
     .use(publicIpRoutes(deps.clientAddress))
-    .use(certificateRoutes({ clock: deps.clock, decoder: deps.decoder, verifier: deps.verifier }))
+    .use(
+      certificateRoutes({
+        clock: deps.clock,
+        decoder: deps.decoder,
+        verifier: deps.verifier,
+        roots: deps.roots,
+      }),
+    )
     .use(docsRoutes())
     .use(webRoutes());
 

@@ -7,7 +7,7 @@
  */
 import { type Issue, invalidInput } from "../errors.ts";
 import { MAX_CERTIFICATES } from "../limits.ts";
-import type { CertificateDecoder, Clock, SignatureOutcome, SignatureVerifier } from "../ports.ts";
+import type { CertificateDecoder, Clock, RootStore, SignatureOutcome, SignatureVerifier } from "../ports.ts";
 import {
   collectFindings,
   type Finding,
@@ -34,6 +34,8 @@ export interface CertificateBundleDeps {
   clock: Clock;
   decoder: CertificateDecoder;
   verifier: SignatureVerifier;
+  /** The reference root store behind `issuerIsKnownRoot` (CONTRACT §4.3). */
+  roots: RootStore;
 }
 
 /** Certificate entry (spec §2.10), field order as specified. */
@@ -131,6 +133,7 @@ export async function inspectCertificateBundle(
       leafIndexGiven,
       selectedLeafIndex,
       hostname: hostnameOutcome,
+      roots: deps.roots,
     }),
   };
 }
