@@ -6,8 +6,8 @@
  * `--server URL` (or NETTOOLS_SERVER) they call that server through the typed client instead.
  * Either way the result is the API's result: `--json` prints it exactly as the API returns it.
  *
- * Exit codes: 0 ok · 1 certificate findings of severity error · 2 invalid input or usage ·
- * 3 network or server failure.
+ * Exit codes: 0 ok · 1 the certificate chain is broken (a finding of severity error, or an
+ * intermediate most likely missing) · 2 invalid input or usage · 3 network or server failure.
  */
 import { parseArgs } from "node:util";
 import type { Static, TSchema } from "@sinclair/typebox";
@@ -16,6 +16,7 @@ import { CertificateBundleRequest } from "../adapters/http/certificate-schemas.t
 import { envelopeOf, issuesFromSchemaFailures, STATUS_OF } from "../adapters/http/errors.ts";
 import { CidrCoverRequest, CidrSubtractRequest, RangeToCidrsRequest } from "../adapters/http/schemas.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
+import { missingIntermediates, missingIntermediateWarning } from "../client/certificate-answers.ts";
 import { type ApiResult, type Client, createClient, type ErrorIssue } from "../client/index.ts";
 import { inspectCertificateBundle } from "../domain/certificates/inspect.ts";
 import { coverCidrs } from "../domain/cidr/cover.ts";
@@ -42,7 +43,8 @@ Common options:
   --json          print exactly the API's JSON result (or its error envelope) on stdout
   -h, --help      show this help
 
-Exit codes: 0 ok, 1 certificate findings of severity error, 2 invalid input, 3 network or server failure.
+Exit codes: 0 ok, 1 broken certificate chain (an error finding, or an intermediate most likely
+missing), 2 invalid input, 3 network or server failure.
 Colour only on a terminal; NO_COLOR turns it off.`;
 
 const HELP: Record<string, string> = {
@@ -96,7 +98,8 @@ Example: nettools range 192.0.2.10 192.0.2.20`,
 Inspects a PEM bundle of certificates (FILE, or "-" for stdin): every certificate, candidate
 issuer links and their signatures, possible leaves, an optional hostname check, and findings
 grouped by severity. An observation only: not RFC 5280 path validation or a trust decision.
-Exits 1 when a finding has severity error.
+Exits 1 when a finding has severity error, or when a certificate's issuer is neither in the
+bundle nor a known root (an intermediate is most likely missing; a warning line says which).
 
 Options:
   -H, --hostname NAME   check NAME against the leaf's DNS SANs
@@ -361,7 +364,13 @@ async function cert(args: string[], io: Io): Promise<number> {
         return inspectCertificateBundle(request, realCertificateDeps());
       });
   const code = report(result, run, renderCertificates, pem);
-  if (result.ok && result.value.findings.some((finding) => finding.severity === "error"))
+  if (!result.ok) return code;
+  const missing = missingIntermediates(result.value.findings);
+  if (!run.json) {
+    for (const finding of missing)
+      run.io.stderr(`${run.err.yellow("warning")}: ${missingIntermediateWarning(finding)}\n`);
+  }
+  if (missing.length > 0 || result.value.findings.some((finding) => finding.severity === "error"))
     return EXIT.findings;
   return code;
 }

@@ -3,6 +3,8 @@
  * Every result is rendered with textContent (never innerHTML): certificate names are data.
  * Nothing is stored: no cookies, no localStorage, no sessionStorage.
  */
+
+import { missingIntermediates, missingIntermediateWarning } from "../client/certificate-answers.ts";
 import {
   type ApiResult,
   type CertificateBundleRequestType,
@@ -258,7 +260,16 @@ function certificateView(value: CertificateBundleResultType): Child[] {
   );
   const hostname =
     value.hostname === null ? "not checked" : `${value.hostname.expected}: ${value.hostname.status}`;
+  const warnings = missingIntermediates(value.findings).map((finding) =>
+    h(
+      "p",
+      { class: "warning", role: "status" },
+      h("strong", {}, "Warning: "),
+      missingIntermediateWarning(finding),
+    ),
+  );
   return [
+    ...warnings,
     findingsView(value.findings),
     summary([
       ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.join(", ") : "none"],

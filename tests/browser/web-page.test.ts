@@ -222,6 +222,24 @@ describe("a user", () => {
   );
 
   test(
+    "inspects a leaf and root without their intermediate and sees a warning in the summary",
+    async () => {
+      const v = await visit();
+      await v.page.getByLabel("PEM certificates").fill(chainPem("missing-intermediate"));
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#cert-result table").waitFor();
+      const warning = v.page.locator("#cert-result .warning");
+      expect(await warning.count()).toBe(1);
+      expect(await warning.textContent()).toBe(
+        "Warning: The chain looks incomplete. Certificate 0 (CN=www.example.com) was issued by CN=Fixture Intermediate RSA, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.",
+      );
+      expect(await axe(v.page, "missing-intermediate")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
     "fixes a PEM typo guided by the highlighted line",
     async () => {
       const v = await visit();

@@ -243,6 +243,29 @@ describe("cert", () => {
     expect(json.stdout).toBe(`${await serverBody("/v1/certificate-bundle", { pem: broken })}\n`);
   });
 
+  test("a missing intermediate: exit 1 and a warning line, although the finding is info", async () => {
+    const ran = await nettools(["cert", chainPath("missing-intermediate")]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).not.toContain("ERROR (");
+    expect(ran.stdout).toContain("ISSUER_NOT_IN_BUNDLE [#0]");
+    expect(ran.stderr).toBe(
+      "warning: The chain looks incomplete. Certificate 0 (CN=www.example.com) was issued by CN=Fixture Intermediate RSA, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.\n",
+    );
+    const json = await nettools(["cert", "--json", chainPath("missing-intermediate")]);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toBe("");
+    expect(JSON.parse(json.stdout).findings.map((f: { code: string }) => f.code)).toContain(
+      "ISSUER_NOT_IN_BUNDLE",
+    );
+  });
+
+  test("a root left out that the runtime knows: exit 0, no warning", async () => {
+    const ran = await nettools(["cert", chainPath("under-known-root")]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toBe("");
+    expect(ran.stdout).toContain("ISSUER_NOT_IN_BUNDLE [#0]");
+  });
+
   test("a missing file is invalid input (exit 2)", async () => {
     const ran = await nettools(["cert", join(scratch, "absent.pem")]);
     expect(ran.code).toBe(2);
