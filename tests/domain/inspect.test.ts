@@ -345,7 +345,7 @@ describe("validation (INVALID_INPUT)", () => {
   });
 
   test("every problem is kept (the HTTP layer caps the list)", async () => {
-    const pem = `${toPem(leaf)}${"x\n".repeat(150)}`;
+    const pem = `${toPem(leaf)}${"x\n\n".repeat(150)}`;
     const error = await rejection({ pem }, [leaf]);
     expect(error.issues).toHaveLength(150);
   });

@@ -207,11 +207,11 @@ export const certificateBundleDoc: OperationDoc = {
         error: {
           code: "INVALID_INPUT",
           message:
-            "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
+            "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
           issues: [
             {
               message:
-                "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
+                "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
               path: ["pem"],
               location: {
                 line: 1,
