@@ -16,7 +16,11 @@ import { CertificateBundleRequest } from "../adapters/http/certificate-schemas.t
 import { envelopeOf, issuesFromSchemaFailures, STATUS_OF } from "../adapters/http/errors.ts";
 import { CidrCoverRequest, CidrSubtractRequest, RangeToCidrsRequest } from "../adapters/http/schemas.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
-import { missingIntermediates, missingIntermediateWarning } from "../client/certificate-answers.ts";
+import {
+  missingIntermediates,
+  missingIntermediateWarning,
+  privateKeyRefusal,
+} from "../client/certificate-answers.ts";
 import { type ApiResult, type Client, createClient, type ErrorIssue } from "../client/index.ts";
 import { inspectCertificateBundle } from "../domain/certificates/inspect.ts";
 import { coverCidrs } from "../domain/cidr/cover.ts";
@@ -348,6 +352,9 @@ async function cert(args: string[], io: Io): Promise<number> {
   const run = makeRun(io, values);
   if (positionals.length !== 1) throw new UsageError('cert needs exactly one PEM file, or "-" for stdin');
   const pem = await readSource(positionals[0]!, run, stdinOnce(io));
+  // A private key is refused here, before any request, and no line of it is shown (no excerpt).
+  const refusal = privateKeyRefusal(pem);
+  if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCertificates);
   const request: Static<typeof CertificateBundleRequest> = { pem };
   if (values.hostname !== undefined) request.hostname = values.hostname;
   if (values["leaf-index"] !== undefined) {

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { chainPath, chainPem } from "../fixtures/fixtures.ts";
+import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const CLI = join(ROOT, "src/cli/main.ts");
@@ -264,6 +264,49 @@ describe("cert", () => {
     expect(ran.code).toBe(0);
     expect(ran.stderr).toBe("");
     expect(ran.stdout).toContain("ISSUER_NOT_IN_BUNDLE [#0]");
+  });
+
+  test("a private key is refused before anything is sent, and no line of it is printed", async () => {
+    const key = privateKeyPem("ec-traditional");
+    const pem = `${chainPem("rsa-sha256")}${key}`;
+    const keyLines = key
+      .split("\n")
+      .filter((line) => line !== "" && !line.startsWith("-----"))
+      .map((line) => line.slice(0, 20));
+    const line = chainPem("rsa-sha256").split("\n").length;
+    let requests = 0;
+    const fake = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => {
+        requests++;
+        return Response.json(
+          { error: { code: "INTERNAL_ERROR", message: "must not be called" } },
+          { status: 500 },
+        );
+      },
+    });
+    fakes.push(fake);
+    const path = file("with-key.pem", pem);
+    for (const args of [
+      ["cert", path],
+      ["cert", "--server", `http://127.0.0.1:${fake.port}`, path],
+    ]) {
+      const ran = await nettools(args);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
+        `error INVALID_INPUT: private key material is not accepted\n  - line ${line}: private key material is not accepted\n`,
+      );
+      for (const text of keyLines) expect(ran.stdout + ran.stderr).not.toContain(text);
+    }
+    expect(requests).toBe(0);
+    // --json prints the server's own envelope for the same key, still without asking it.
+    const json = await nettools(["cert", "--json", "--server", `http://127.0.0.1:${fake.port}`, "-"], {
+      stdin: key,
+    });
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe(`${await serverBody("/v1/certificate-bundle", { pem: key })}\n`);
+    expect(requests).toBe(0);
   });
 
   test("a missing file is invalid input (exit 2)", async () => {
