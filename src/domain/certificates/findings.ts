@@ -396,11 +396,12 @@ function linkFindings(input: FindingsInput): Finding[] {
  * out is normal; any other missing issuer is most likely an intermediate that must be added.
  */
 function issuerPresenceFindings(input: FindingsInput): Finding[] {
-  const { certificates, links, roots } = input;
+  const { certificates, roots } = input;
+  const byChild = linksByChild(input.links);
   const findings: Finding[] = [];
   for (const [index, certificate] of certificates.entries()) {
     if (isSelfIssued(certificate)) continue;
-    const candidates = links.filter((link) => link.childIndex === index);
+    const candidates = byChild.get(index) ?? [];
     if (candidates.some((link) => link.check.outcome !== "failed")) continue;
     const known = roots.isKnownRoot(certificate.issuerNameKey, certificate.authorityKeyIdentifier);
     const name = named(input, index);
@@ -426,12 +427,24 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
   return findings;
 }
 
+/** The links of each child, in order (links are sorted by child, then issuer). */
+function linksByChild(links: readonly CandidateLink[]): Map<number, CandidateLink[]> {
+  const byChild = new Map<number, CandidateLink[]>();
+  for (const link of links) {
+    const list = byChild.get(link.childIndex);
+    if (list === undefined) byChild.set(link.childIndex, [link]);
+    else list.push(link);
+  }
+  return byChild;
+}
+
 function multipleIssuerFindings(input: FindingsInput): Finding[] {
-  const { certificates, links } = input;
+  const { certificates } = input;
+  const byChild = linksByChild(input.links);
   const findings: Finding[] = [];
   for (const childIndex of certificates.keys()) {
-    const verified = links
-      .filter((link) => link.childIndex === childIndex && link.check.outcome === "verified")
+    const verified = (byChild.get(childIndex) ?? [])
+      .filter((link) => link.check.outcome === "verified")
       .map((link) => link.issuerIndex);
     const issuerCount = new Set(verified.map((index) => certificates[index]!.fingerprintSha256)).size;
     if (issuerCount < 2) continue;
