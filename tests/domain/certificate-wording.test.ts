@@ -4,7 +4,10 @@
  * fits the certificate's role, and the known-root hint from the injected root store.
  */
 import { describe, expect, test } from "bun:test";
+import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MAX_LISTED_DNS_NAMES } from "../../src/domain/certificates/findings.ts";
+import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
 import {
   certificateName,
   listSome,
@@ -12,6 +15,9 @@ import {
   splitAttributes,
 } from "../../src/domain/certificates/wording.ts";
 import { makeCertificate } from "../fakes/certificates.ts";
+import { fixedClock } from "../fakes/clock.ts";
+import { noKnownRoots } from "../fakes/roots.ts";
+import { certPem } from "../fixtures/fixtures.ts";
 import { chain, findingsOf, run } from "./certificate-helpers.ts";
 
 describe("naming certificates", () => {
@@ -216,5 +222,24 @@ describe("advice fits the role", () => {
     expect(findingsOf(two, "NO_LEAF_CERTIFICATE")[0]!.nextAction).toBe(
       "Add the server's own (leaf) certificate to the bundle, by convention as the first block.",
     );
+  });
+});
+
+describe("real openssl output", () => {
+  test("openssl req -x509 with its defaults: a CA, and the advice says how to make a leaf", async () => {
+    const result = await inspectCertificateBundle(
+      { pem: certPem("req-x509-default") },
+      {
+        clock: fixedClock(new Date()),
+        decoder: new DerCertificateDecoder(),
+        verifier: new WebCryptoSignatureVerifier(),
+        roots: noKnownRoots,
+      },
+    );
+    expect(result.certificates[0]!.ca).toBe(true);
+    expect(result.certificates[0]!.selfSignature).toBe("verified");
+    const [finding] = findingsOf(result, "NO_LEAF_CERTIFICATE");
+    expect(finding!.observed).toContain("certificate 0 (CN=test.local), is a self-signed CA certificate");
+    expect(finding!.nextAction).toContain("-addext basicConstraints=critical,CA:FALSE");
   });
 });
