@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI step: build the real Dockerfile into an image and run that image, with no container engine
 # and no access to container registries (docs/operations.md "Building the image without a
-# registry", ADR 9).
+# registry", ADR 11).
 #
 #   bash scripts/image-ci.sh          (npm run image:ci; .ci/run runs it after the test suite)
 #

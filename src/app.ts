@@ -30,7 +30,13 @@ import { coverCidrs } from "./domain/cidr/cover.ts";
 import { rangeToCidrs } from "./domain/cidr/range-to-cidrs.ts";
 import { subtractCidrs } from "./domain/cidr/subtract.ts";
 import { DomainError } from "./domain/errors.ts";
-import type { CertificateDecoder, ClientAddressSource, Clock, SignatureVerifier } from "./domain/ports.ts";
+import type {
+  CertificateDecoder,
+  ClientAddressSource,
+  Clock,
+  RootStore,
+  SignatureVerifier,
+} from "./domain/ports.ts";
 import { observePublicIp } from "./domain/public-ip.ts";
 
 export type { CorsPolicy } from "./adapters/http/responder.ts";
@@ -43,6 +49,7 @@ export interface AppDeps {
   clock: Clock;
   decoder: CertificateDecoder;
   verifier: SignatureVerifier;
+  roots: RootStore;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
@@ -89,6 +96,7 @@ export function buildApp(deps: AppDeps) {
       const result = await inspectCertificateBundle(body, {
         clock: deps.clock,
         decoder: deps.decoder,
+        roots: deps.roots,
         verifier: withDeadline(deps.verifier, clock.expired),
       });
       if (clock.expired()) {

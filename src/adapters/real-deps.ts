@@ -6,12 +6,18 @@ import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import { DerCertificateDecoder } from "./crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "./crypto/verifier.ts";
 import { systemClock } from "./system/clock.ts";
+import { mozillaRootStore } from "./system/root-store.ts";
 
-/** System clock, DER decoder and WebCrypto verifier. */
+/**
+ * System clock, DER decoder, WebCrypto verifier and the runtime's Mozilla roots. The root index is
+ * built here, once per process (the first call): at start for the server, so no request pays for
+ * it, and only when a certificate command runs for the CLI.
+ */
 export function realCertificateDeps(): CertificateBundleDeps {
   return {
     clock: systemClock,
     decoder: new DerCertificateDecoder(),
     verifier: new WebCryptoSignatureVerifier(),
+    roots: mozillaRootStore(),
   };
 }

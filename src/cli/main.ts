@@ -6,13 +6,18 @@
  * `--server URL` (or NETTOOLS_SERVER) they call that server through the typed client instead.
  * Either way the result is the API's result: `--json` prints it exactly as the API returns it.
  *
- * Exit codes: 0 ok · 1 certificate findings of severity error · 2 invalid input or usage ·
- * 3 network or server failure.
+ * Exit codes: 0 ok · 1 the certificate chain is broken (a finding of severity error, or an
+ * intermediate most likely missing) · 2 invalid input or usage · 3 network or server failure.
  */
 import { parseArgs } from "node:util";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
+import {
+  missingIntermediates,
+  missingIntermediateWarning,
+  privateKeyRefusal,
+} from "../client/certificate-answers.ts";
 import {
   type ApiResult,
   type Client,
@@ -29,11 +34,17 @@ import { mergeCidrs } from "../domain/cidr/merge.ts";
 import { rangeToCidrs } from "../domain/cidr/range-to-cidrs.ts";
 import { subtractCidrs } from "../domain/cidr/subtract.ts";
 import { DomainError } from "../domain/errors.ts";
-import { LOCAL_CIDR_LIMITS, MAX_COVER_INPUTS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
+import {
+  LOCAL_CIDR_LIMITS,
+  MAX_COVER_INPUTS,
+  MAX_PEM_LENGTH,
+  MAX_SUBTRACT_ENTRIES,
+} from "../domain/limits.ts";
 import { INFO_HELP, info } from "./info.ts";
 import { argOrigins, linesOf, rangeEndpoints, type Sourced } from "./input.ts";
 import { type GivenLists, renderInputError } from "./input-errors.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
+import { LOCAL_CERTIFICATE_LIMITS } from "./local-limits.ts";
 import {
   chooseStyle,
   cidrLines,
@@ -56,7 +67,8 @@ Common options:
   --json          print exactly the API's JSON result (or its error envelope) on stdout
   -h, --help      show this help
 
-Exit codes: 0 ok, 1 certificate findings of severity error, 2 invalid input, 3 network or server failure.
+Exit codes: 0 ok, 1 broken certificate chain (an error finding, or an intermediate most likely
+missing), 2 invalid input, 3 network or server failure.
 Colour only on a terminal; NO_COLOR turns it off.`;
 
 const CIDR_HELP = `
@@ -140,7 +152,8 @@ Example: nettools range 192.0.2.10 - 192.0.2.20`,
 Inspects a PEM bundle of certificates (FILE, or "-" for stdin): every certificate, candidate
 issuer links and their signatures, possible leaves, an optional hostname check, and findings
 grouped by severity. An observation only: not RFC 5280 path validation or a trust decision.
-Exits 1 when a finding has severity error.
+Exits 1 when a finding has severity error, or when a certificate's issuer is neither in the
+bundle nor a known root (an intermediate is most likely missing; a warning line says which).
 
 Options:
   -H, --hostname NAME   check NAME against the leaf's DNS SANs
@@ -448,6 +461,9 @@ async function cert(args: string[], io: Io): Promise<number> {
   const run = makeRun(io, values);
   if (positionals.length !== 1) throw new UsageError('cert needs exactly one PEM file, or "-" for stdin');
   const pem = await readSource(positionals[0]!, run, stdinOnce(io));
+  // A private key is refused here, before any request, and no line of it is shown (no excerpt).
+  const refusal = privateKeyRefusal(pem);
+  if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCertificates);
   const request: Static<typeof CertificateBundleRequest> = { pem };
   if (values.hostname !== undefined) request.hostname = values.hostname;
   if (values["leaf-index"] !== undefined) {
@@ -460,11 +476,17 @@ async function cert(args: string[], io: Io): Promise<number> {
   const result = run.client
     ? await run.client.certificateBundle(request)
     : await inProcess(() => {
-        checkRequest(CertificateBundleRequest, request);
-        return inspectCertificateBundle(request, realCertificateDeps());
+        if (run.json && pem.length <= MAX_PEM_LENGTH) checkRequest(CertificateBundleRequest, request);
+        return inspectCertificateBundle(request, realCertificateDeps(), LOCAL_CERTIFICATE_LIMITS);
       });
   const code = report(result, run, renderCertificates, { source: pem });
-  if (result.ok && result.value.findings.some((finding) => finding.severity === "error"))
+  if (!result.ok) return code;
+  const missing = missingIntermediates(result.value.findings);
+  if (!run.json) {
+    for (const finding of missing)
+      run.io.stderr(`${run.err.yellow("warning")}: ${missingIntermediateWarning(finding)}\n`);
+  }
+  if (missing.length > 0 || result.value.findings.some((finding) => finding.severity === "error"))
     return EXIT.findings;
   return code;
 }

@@ -37,6 +37,21 @@ export type CertificateDecodeResult =
   | { ok: true; certificate: CertificateData }
   | { ok: false; reason: string };
 
+/**
+ * A reference store of root CA certificates (CONTRACT §4.3 `issuerIsKnownRoot`): Mozilla's roots as
+ * bundled with the runtime in production, a fake in tests. A hint for the wording of
+ * `ISSUER_NOT_IN_BUNDLE` ("the root was left out, which is normal" versus "an intermediate is most
+ * likely missing"), never a trust decision. Synchronous and cheap: the store is indexed once.
+ */
+export interface RootStore {
+  /**
+   * True when a root's subject name has the DER `issuerNameKey` (lowercase hex, as
+   * `CertificateData.issuerNameKey`) and, when both are known, the root's subjectKeyIdentifier
+   * equals `authorityKeyIdentifier` (hex bytes, colons and case ignored).
+   */
+  isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean;
+}
+
 /** The address the client's connection is observed from (spec §4.5, CONTRACT §5). */
 export type ClientAddressResult = { ok: true; address: IpAddr } | { ok: false; reason: string };
 

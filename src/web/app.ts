@@ -3,6 +3,12 @@
  * Every result is rendered with textContent (never innerHTML): certificate names are data.
  * Nothing is stored: no cookies, no localStorage, no sessionStorage.
  */
+
+import {
+  missingIntermediates,
+  missingIntermediateWarning,
+  privateKeyRefusal,
+} from "../client/certificate-answers.ts";
 import {
   type ApiResult,
   type CertificateBundleRequestType,
@@ -65,6 +71,12 @@ function describePath(path: readonly (string | number)[] | undefined): string {
   return text;
 }
 
+/** A failure to show: a call's result, or a refusal made on this page without calling anything. */
+interface Failure {
+  status?: number | undefined;
+  error: { code: string; message: string; issues?: readonly ErrorIssue[] | undefined };
+}
+
 const HEADLINES: Record<string, string> = {
   NETWORK_ERROR: "Network error: the service could not be reached",
   INVALID_RESPONSE: "Invalid response: the service's answer did not match the API",
@@ -75,11 +87,12 @@ const HEADLINES: Record<string, string> = {
  * into the PEM text (certificate form only).
  */
 function problem(
-  result: Exclude<ApiResult<unknown>, { ok: true }>,
+  result: Failure,
   onLocation?: (issue: ErrorIssue, location: NonNullable<ErrorIssue["location"]>) => Node | null,
+  headlineOverride?: string,
 ): HTMLElement {
   const { error } = result;
-  const headline = HEADLINES[error.code] ?? "The request was not accepted";
+  const headline = headlineOverride ?? HEADLINES[error.code] ?? "The request was not accepted";
   const status = result.status === undefined ? "" : ` (HTTP ${result.status})`;
   const items = (error.issues ?? []).map((issue: ErrorIssue) => {
     const path = describePath(issue.path);
@@ -258,7 +271,16 @@ function certificateView(value: CertificateBundleResultType): Child[] {
   );
   const hostname =
     value.hostname === null ? "not checked" : `${value.hostname.expected}: ${value.hostname.status}`;
+  const warnings = missingIntermediates(value.findings).map((finding) =>
+    h(
+      "p",
+      { class: "warning", role: "status" },
+      h("strong", {}, "Warning: "),
+      missingIntermediateWarning(finding),
+    ),
+  );
   return [
+    ...warnings,
     findingsView(value.findings),
     summary([
       ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.join(", ") : "none"],
@@ -346,6 +368,14 @@ function setUpCertificates(): void {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]") as HTMLButtonElement;
     const pem = textarea.value;
+    // A private key never leaves the page, and no line of it is displayed: the refusal names the
+    // line where the block starts, like the server's answer would, without an excerpt.
+    const refusal = privateKeyRefusal(pem);
+    if (refusal !== null) {
+      show(region, problem({ error: refusal }, undefined, "Not sent: remove the private key"));
+      region.focus();
+      return;
+    }
     const request: CertificateBundleRequestType = { pem };
     const hostname = byId<HTMLInputElement>("cert-hostname").value;
     if (hostname.trim() !== "") request.hostname = hostname;

@@ -12,6 +12,7 @@ import {
 import { DomainError } from "../../src/domain/errors.ts";
 import { MAX_PEM_LENGTH } from "../../src/domain/limits.ts";
 import { fixedClock } from "../fakes/clock.ts";
+import { noKnownRoots } from "../fakes/roots.ts";
 import {
   certDer,
   certPath,
@@ -30,6 +31,7 @@ const deps = {
   clock: fixedClock("2030-01-01T00:00:00Z"),
   decoder,
   verifier: new WebCryptoSignatureVerifier(),
+  roots: noKnownRoots,
 };
 const inspect = (pem: string): Promise<CertificateBundleResult> => inspectCertificateBundle({ pem }, deps);
 

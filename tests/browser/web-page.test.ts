@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { chainPem } from "../fixtures/fixtures.ts";
+import { chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
 import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
 
@@ -216,6 +216,52 @@ describe("a user", () => {
         .locator("#certificates")
         .screenshot({ path: join(OUTPUT, "web-page-expired-intermediate.png") });
       expect(await axe(v.page, "certificate-findings")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "inspects a leaf and root without their intermediate and sees a warning in the summary",
+    async () => {
+      const v = await visit();
+      await v.page.getByLabel("PEM certificates").fill(chainPem("missing-intermediate"));
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#cert-result table").waitFor();
+      const warning = v.page.locator("#cert-result .warning");
+      expect(await warning.count()).toBe(1);
+      expect(await warning.textContent()).toBe(
+        "Warning: The chain looks incomplete. Certificate 0 (CN=www.example.com) was issued by CN=Fixture Intermediate RSA, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.",
+      );
+      expect(await axe(v.page, "missing-intermediate")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "pastes a private key: refused on the page, nothing sent, no line of the key shown",
+    async () => {
+      const v = await visit();
+      const before = v.requested.length;
+      const key = privateKeyPem("pkcs8");
+      const pem = `${chainPem("rsa-sha256")}\n${key}`;
+      const keyLines = key.split("\n").filter((line) => line !== "" && !line.startsWith("-----"));
+      const line = pem.slice(0, pem.indexOf("-----BEGIN PRIVATE KEY")).split("\n").length;
+      await v.page.getByLabel("PEM certificates").fill(pem);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      const alert = v.page.getByRole("alert");
+      await alert.waitFor();
+      expect(await alert.locator("h3").textContent()).toBe("Not sent: remove the private key");
+      expect(await alert.locator("li").allTextContents()).toEqual([
+        `Line ${line}: private key material is not accepted`,
+      ]);
+      expect(await alert.textContent()).toContain("INVALID_INPUT");
+      expect(await v.page.locator("#cert-result .excerpt").count()).toBe(0);
+      const shown = (await v.page.locator("#cert-result").textContent()) ?? "";
+      for (const text of keyLines) expect(shown).not.toContain(text.slice(0, 16));
+      expect(v.requested.slice(before)).toEqual([]);
+      expect(await axe(v.page, "private-key")).toEqual([]);
       await expectClean(v);
     },
     TIME_LIMIT_MS,

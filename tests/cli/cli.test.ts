@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { chainPath, chainPem } from "../fixtures/fixtures.ts";
+import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const CLI = join(ROOT, "src/cli/main.ts");
@@ -243,6 +243,72 @@ describe("cert", () => {
     expect(ran.stderr).toMatch(/\n\s+\^{26} \(through line \d+\)\n/);
     const json = await nettools(["cert", "--json", file("typo.pem", broken)]);
     expect(json.stdout).toBe(`${await serverBody("/v1/certificate-bundle", { pem: broken })}\n`);
+  });
+
+  test("a missing intermediate: exit 1 and a warning line, although the finding is info", async () => {
+    const ran = await nettools(["cert", chainPath("missing-intermediate")]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).not.toContain("ERROR (");
+    expect(ran.stdout).toContain("ISSUER_NOT_IN_BUNDLE [#0]");
+    expect(ran.stderr).toBe(
+      "warning: The chain looks incomplete. Certificate 0 (CN=www.example.com) was issued by CN=Fixture Intermediate RSA, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.\n",
+    );
+    const json = await nettools(["cert", "--json", chainPath("missing-intermediate")]);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toBe("");
+    expect(JSON.parse(json.stdout).findings.map((f: { code: string }) => f.code)).toContain(
+      "ISSUER_NOT_IN_BUNDLE",
+    );
+  });
+
+  test("a root left out that the runtime knows: exit 0, no warning", async () => {
+    const ran = await nettools(["cert", chainPath("under-known-root")]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toBe("");
+    expect(ran.stdout).toContain("ISSUER_NOT_IN_BUNDLE [#0]");
+  });
+
+  test("a private key is refused before anything is sent, and no line of it is printed", async () => {
+    const key = privateKeyPem("ec-traditional");
+    const pem = `${chainPem("rsa-sha256")}${key}`;
+    const keyLines = key
+      .split("\n")
+      .filter((line) => line !== "" && !line.startsWith("-----"))
+      .map((line) => line.slice(0, 20));
+    const line = chainPem("rsa-sha256").split("\n").length;
+    let requests = 0;
+    const fake = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => {
+        requests++;
+        return Response.json(
+          { error: { code: "INTERNAL_ERROR", message: "must not be called" } },
+          { status: 500 },
+        );
+      },
+    });
+    fakes.push(fake);
+    const path = file("with-key.pem", pem);
+    for (const args of [
+      ["cert", path],
+      ["cert", "--server", `http://127.0.0.1:${fake.port}`, path],
+    ]) {
+      const ran = await nettools(args);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
+        `error INVALID_INPUT: private key material is not accepted\n  - line ${line}: private key material is not accepted\n`,
+      );
+      for (const text of keyLines) expect(ran.stdout + ran.stderr).not.toContain(text);
+    }
+    expect(requests).toBe(0);
+    // --json prints the server's own envelope for the same key, still without asking it.
+    const json = await nettools(["cert", "--json", "--server", `http://127.0.0.1:${fake.port}`, "-"], {
+      stdin: key,
+    });
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe(`${await serverBody("/v1/certificate-bundle", { pem: key })}\n`);
+    expect(requests).toBe(0);
   });
 
   test("a missing file is invalid input (exit 2)", async () => {

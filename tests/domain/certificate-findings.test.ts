@@ -105,7 +105,7 @@ describe("validity at three instants", () => {
         severity: "error",
         certificateIndexes: [0],
         observed:
-          "Certificate 0 is not valid before 2025-01-01T00:00:00Z; the evaluation time is 2024-12-31T23:59:59Z.",
+          "Certificate 0 (CN=dated) is not valid before 2025-01-01T00:00:00Z; the evaluation time is 2024-12-31T23:59:59Z.",
         evidence: { notBefore: "2025-01-01T00:00:00Z", evaluatedAt: "2024-12-31T23:59:59Z" },
         nextAction: expect.any(String) as unknown as string,
       },
@@ -131,7 +131,7 @@ describe("validity at three instants", () => {
         severity: "error",
         certificateIndexes: [0],
         observed:
-          "Certificate 0 expired at 2026-01-01T00:00:00Z; the evaluation time is 2026-01-01T00:00:01Z.",
+          "Certificate 0 (CN=dated) expired at 2026-01-01T00:00:00Z; the evaluation time is 2026-01-01T00:00:01Z.",
         evidence: { notAfter: "2026-01-01T00:00:00Z", evaluatedAt: "2026-01-01T00:00:01Z" },
         nextAction: expect.any(String) as unknown as string,
       },
@@ -282,9 +282,11 @@ describe("ISSUER_NOT_IN_BUNDLE", () => {
         code: "ISSUER_NOT_IN_BUNDLE",
         severity: "info",
         certificateIndexes: [1],
-        observed: "No certificate in the bundle carries the issuer name of certificate 1.",
-        evidence: { issuer: "CN=Example Root,O=Example" },
-        nextAction: expect.any(String) as unknown as string,
+        observed:
+          "Certificate 1 (CN=Example Intermediate) was issued by CN=Example Root, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.",
+        evidence: { issuer: "CN=Example Root,O=Example", issuerIsKnownRoot: false },
+        nextAction:
+          "Add the certificate of CN=Example Root to the bundle right after certificate 1 (CN=Example Intermediate); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root is a private root that every client already trusts, nothing needs adding).",
       },
     ]);
   });

@@ -12,6 +12,7 @@ import {
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
 import { bundleOf, fakeDecoder, makeCertificate } from "../fakes/certificates.ts";
 import { fixedClock } from "../fakes/clock.ts";
+import { fakeRootStore } from "../fakes/roots.ts";
 import { scriptedVerifier, type VerifierScript } from "../fakes/verifier.ts";
 
 /** Inside the default validity of the fake certificates (2025-01-01 to 2027-01-01). */
@@ -24,6 +25,8 @@ export interface RunOptions {
   script?: VerifierScript;
   /** PEM text to use instead of the bundle of `certificates`. */
   pem?: string;
+  /** Certificates the reference root store knows (none by default). */
+  knownRoots?: CertificateData[];
 }
 
 export async function run(certificates: CertificateData[], options: RunOptions = {}) {
@@ -33,7 +36,7 @@ export async function run(certificates: CertificateData[], options: RunOptions =
   const pem = options.pem ?? bundleOf(certificates);
   const result = await inspectCertificateBundle(
     { pem, hostname: options.hostname, leafIndex: options.leafIndex },
-    { clock, decoder, verifier },
+    { clock, decoder, verifier, roots: fakeRootStore(options.knownRoots) },
   );
   checkFindingInvariants(result, pem);
   return { result, clock, decoder, verifier, pem };
@@ -48,7 +51,7 @@ export const EVIDENCE_KEYS: Record<FindingCode, string[]> = {
   SELF_SIGNATURE_FAILED: ["signatureAlgorithm"],
   SIGNATURE_UNSUPPORTED: ["signatureAlgorithm"],
   SIGNATURE_CHECK_UNAVAILABLE: ["signatureAlgorithm", "reason"],
-  ISSUER_NOT_IN_BUNDLE: ["issuer"],
+  ISSUER_NOT_IN_BUNDLE: ["issuer", "issuerIsKnownRoot"],
   CANDIDATE_SIGNATURE_FAILED: ["childIndex", "issuerIndex"],
   ISSUER_NOT_CA: ["childIndex", "issuerIndex", "basicConstraintsPresent"],
   ISSUER_KEY_USAGE_REJECTED: ["childIndex", "issuerIndex"],

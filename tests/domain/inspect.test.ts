@@ -17,6 +17,7 @@ import { MAX_CERTIFICATES, MAX_RELATIONSHIPS } from "../../src/domain/limits.ts"
 import type { CertificateDecoder, SignatureVerifier } from "../../src/domain/ports.ts";
 import { bundleOf, fakeDecoder, makeCertificate, toPem } from "../fakes/certificates.ts";
 import { fixedClock } from "../fakes/clock.ts";
+import { noKnownRoots } from "../fakes/roots.ts";
 import { scriptedVerifier } from "../fakes/verifier.ts";
 import { chain, codes, NOW, run } from "./certificate-helpers.ts";
 
@@ -30,6 +31,7 @@ async function rejection(
       clock: fixedClock(NOW),
       decoder: fakeDecoder(certificates),
       verifier: scriptedVerifier(),
+      roots: noKnownRoots,
     });
   } catch (error) {
     expect(error).toBeInstanceOf(DomainError);
@@ -180,7 +182,7 @@ describe("the clock", () => {
     await expect(
       inspectCertificateBundle(
         { pem: "nothing" },
-        { clock, decoder: fakeDecoder([]), verifier: scriptedVerifier() },
+        { clock, decoder: fakeDecoder([]), verifier: scriptedVerifier(), roots: noKnownRoots },
       ),
     ).rejects.toBeInstanceOf(DomainError);
     expect(clock.reads).toBe(0);
@@ -343,7 +345,7 @@ describe("validation (INVALID_INPUT)", () => {
   });
 
   test("every problem is kept (the HTTP layer caps the list)", async () => {
-    const pem = `${toPem(leaf)}${"x\n".repeat(150)}`;
+    const pem = `${toPem(leaf)}${"x\n\n".repeat(150)}`;
     const error = await rejection({ pem }, [leaf]);
     expect(error.issues).toHaveLength(150);
   });
@@ -470,7 +472,7 @@ describe("determinism", () => {
       const decoder: CertificateDecoder = fakeDecoder(certificates);
       const result: CertificateBundleResult = await inspectCertificateBundle(
         { pem, hostname: "www.example.com" },
-        { clock: fixedClock(NOW), decoder, verifier },
+        { clock: fixedClock(NOW), decoder, verifier, roots: noKnownRoots },
       );
       outputs.push(JSON.stringify(result));
     }

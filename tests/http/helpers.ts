@@ -4,6 +4,7 @@ import { type AppDeps, buildApp } from "../../src/app.ts";
 import { fakeDecoder } from "../fakes/certificates.ts";
 import { loopbackClient } from "../fakes/client-address.ts";
 import { fixedClock } from "../fakes/clock.ts";
+import { noKnownRoots } from "../fakes/roots.ts";
 import { scriptedVerifier } from "../fakes/verifier.ts";
 
 export const BASE = "http://localhost";
@@ -17,6 +18,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     clock: fixedClock("2026-06-01T12:00:00Z"),
     decoder: fakeDecoder([]),
     verifier: scriptedVerifier(),
+    roots: noKnownRoots,
     ...overrides,
   });
   return { app, logger };

@@ -105,7 +105,7 @@ const CHAIN_RESULT = {
       code: "HOSTNAME_MATCH",
       severity: "info",
       certificateIndexes: [0],
-      observed: "Certificate 0 covers the hostname with one of its DNS subjectAltNames.",
+      observed: "Certificate 0 (CN=www.example.com) covers the hostname with one of its DNS subjectAltNames.",
       evidence: {
         hostname: "www.example.com",
         matchedName: "www.example.com",
@@ -116,12 +116,14 @@ const CHAIN_RESULT = {
       code: "ISSUER_NOT_IN_BUNDLE",
       severity: "info",
       certificateIndexes: [1],
-      observed: "No certificate in the bundle carries the issuer name of certificate 1.",
+      observed:
+        "Certificate 1 (CN=Example Issuing CA E1) was issued by CN=Example Root CA R1, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.",
       evidence: {
         issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
+        issuerIsKnownRoot: false,
       },
       nextAction:
-        "If the issuer of certificate 1 is an intermediate CA, add its certificate to the bundle; a root that clients already trust can stay out.",
+        "Add the certificate of CN=Example Root CA R1 to the bundle right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root that every client already trusts, nothing needs adding).",
     },
   ],
 };
@@ -168,24 +170,27 @@ export const certificateBundleDoc: OperationDoc = {
             code: "HOSTNAME_MISMATCH",
             severity: "error",
             certificateIndexes: [0],
-            observed: "None of the 2 DNS subjectAltNames of certificate 0 matches the hostname.",
+            observed:
+              "None of the 2 DNS subjectAltNames of certificate 0 (CN=www.example.com) matches the hostname; it covers www.example.com and example.com.",
             evidence: {
               hostname: "shop.example.org",
               dnsNameCount: 2,
             },
             nextAction:
-              "Reissue certificate 0 with the hostname among its DNS subjectAltNames, or check that the right certificate is deployed; the Common Name is not used.",
+              "Reissue certificate 0 (CN=www.example.com) with the hostname among its DNS subjectAltNames, or check that the right certificate is deployed; the Common Name is not used.",
           },
           {
             code: "ISSUER_NOT_IN_BUNDLE",
             severity: "info",
             certificateIndexes: [1],
-            observed: "No certificate in the bundle carries the issuer name of certificate 1.",
+            observed:
+              "Certificate 1 (CN=Example Issuing CA E1) was issued by CN=Example Root CA R1, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.",
             evidence: {
               issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
+              issuerIsKnownRoot: false,
             },
             nextAction:
-              "If the issuer of certificate 1 is an intermediate CA, add its certificate to the bundle; a root that clients already trust can stay out.",
+              "Add the certificate of CN=Example Root CA R1 to the bundle right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root that every client already trusts, nothing needs adding).",
           },
         ],
       },
@@ -215,11 +220,11 @@ export const certificateBundleDoc: OperationDoc = {
         error: {
           code: "INVALID_INPUT",
           message:
-            "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
+            "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
           issues: [
             {
               message:
-                "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
+                "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
               path: ["pem"],
               location: {
                 line: 1,

@@ -86,7 +86,8 @@ export class Responder {
     for (const [name, value] of Object.entries(this.headersFor(request, PLAIN_TEMPLATE, null))) {
       const own = headers.get(name);
       if (own === null) headers.set(name, value);
-      else if (name === "vary" && !own.toLowerCase().includes(value.toLowerCase())) headers.set(name, `${own}, ${value}`);
+      else if (name === "vary" && !own.toLowerCase().includes(value.toLowerCase()))
+        headers.set(name, `${own}, ${value}`);
     }
   }
 

@@ -1,12 +1,16 @@
 /**
  * The findings of a certificate-bundle inspection (spec §2.12; CONTRACT §4.3): a closed set of
  * seventeen codes, each with a fixed severity, the positions it concerns, evidence and two plain
- * sentences. Nothing here quotes PEM text; names appear only as evidence values.
+ * sentences. Nothing here quotes PEM text. Sentences name certificates by position and common name
+ * (see wording.ts) and give advice that fits the certificate's role (CONTRACT §4.3, Wording).
  */
-import type { SignatureCheck } from "../ports.ts";
+
+import { MAX_CERTIFICATES } from "../limits.ts";
+import type { RootStore, SignatureCheck } from "../ports.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
 import { isSelfIssued } from "./relationships.ts";
+import { capitalize, certificateName, listSome, nameLabel, showText } from "./wording.ts";
 
 /** Every finding code, in the order of CONTRACT §4.3's table (also the tie-break order). */
 export const FINDING_CODES = [
@@ -87,7 +91,12 @@ export interface FindingsInput {
   selectedLeafIndex: number | null;
   /** Null when no hostname check applies. */
   hostname: HostnameOutcome | null;
+  /** The reference root store behind `issuerIsKnownRoot`. */
+  roots: RootStore;
 }
+
+/** Most DNS names `HOSTNAME_MISMATCH` lists in `observed`; then it says how many more. */
+export const MAX_LISTED_DNS_NAMES = 10;
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 const CODE_RANK = new Map<FindingCode, number>(FINDING_CODES.map((code, rank) => [code, rank]));
@@ -142,10 +151,20 @@ function finding(
   return { code, severity: SEVERITY_OF[code], certificateIndexes, observed, evidence, nextAction };
 }
 
-function duplicateFindings({ certificates }: FindingsInput): Finding[] {
+/** `certificate 1 (CN=R11)` for position `index` of the input. */
+function named({ certificates }: FindingsInput, index: number): string {
+  return certificateName(certificates[index]!, index);
+}
+
+/** The issuer of a certificate named by its CN (or first attribute), for advice. */
+function issuerLabel(certificate: CertificateData): string {
+  return nameLabel(certificate.issuer) ?? "an issuer with an empty name";
+}
+
+function duplicateFindings(input: FindingsInput): Finding[] {
   const firstIndexOf = new Map<string, number>();
   const findings: Finding[] = [];
-  for (const [index, certificate] of certificates.entries()) {
+  for (const [index, certificate] of input.certificates.entries()) {
     const first = firstIndexOf.get(certificate.fingerprintSha256);
     if (first === undefined) {
       firstIndexOf.set(certificate.fingerprintSha256, index);
@@ -155,29 +174,31 @@ function duplicateFindings({ certificates }: FindingsInput): Finding[] {
       finding(
         "DUPLICATE_CERTIFICATE",
         [first, index],
-        `Certificate ${index} repeats certificate ${first} (same SHA-256 fingerprint).`,
+        `${capitalize(named(input, index))} repeats ${named(input, first)}: same SHA-256 fingerprint.`,
         { firstIndex: first, fingerprintSha256: certificate.fingerprintSha256 },
-        `Remove the repeated copy at position ${index} from the bundle.`,
+        `Remove the repeated copy, ${named(input, index)}, from the bundle.`,
       ),
     );
   }
   return findings;
 }
 
-function validityFindings({ certificates, evaluatedAt }: FindingsInput): Finding[] {
+function validityFindings(input: FindingsInput): Finding[] {
+  const { certificates, evaluatedAt } = input;
   const now = evaluatedAt.getTime();
   const at = rfc3339(evaluatedAt);
   const findings: Finding[] = [];
   for (const [index, certificate] of certificates.entries()) {
+    const name = named(input, index);
     if (now > certificate.notAfter.getTime()) {
       const notAfter = rfc3339(certificate.notAfter);
       findings.push(
         finding(
           "CERTIFICATE_EXPIRED",
           [index],
-          `Certificate ${index} expired at ${notAfter}; the evaluation time is ${at}.`,
+          `${capitalize(name)}${roleNote(certificate)} expired at ${notAfter}; the evaluation time is ${at}.`,
           { notAfter, evaluatedAt: at },
-          `Renew certificate ${index} and deploy the renewed certificate in its place.`,
+          expiredAdvice(certificate, name),
         ),
       );
     }
@@ -187,9 +208,11 @@ function validityFindings({ certificates, evaluatedAt }: FindingsInput): Finding
         finding(
           "CERTIFICATE_NOT_YET_VALID",
           [index],
-          `Certificate ${index} is not valid before ${notBefore}; the evaluation time is ${at}.`,
+          `${capitalize(name)}${roleNote(certificate)} is not valid before ${notBefore}; the evaluation time is ${at}.`,
           { notBefore, evaluatedAt: at },
-          `Wait until ${notBefore} before deploying certificate ${index}, or check the clock of the system that issued it.`,
+          certificate.ca
+            ? `Use the CA certificate that is valid now in place of ${name}: fetch the current one from its issuer (${issuerLabel(certificate)}), or check the clock of the system that issued it.`
+            : `Wait until ${notBefore} before deploying ${name}, or check the clock of the system that issued it.`,
         ),
       );
     }
@@ -197,12 +220,29 @@ function validityFindings({ certificates, evaluatedAt }: FindingsInput): Finding
   return findings;
 }
 
-function selfSignatureFindings({ certificates, selfChecks }: FindingsInput): Finding[] {
+/** `, a root CA certificate,` / `, an intermediate CA certificate,` / nothing for a leaf. */
+function roleNote(certificate: CertificateData): string {
+  if (!certificate.ca) return "";
+  return isSelfIssued(certificate) ? ", a root CA certificate," : ", an intermediate CA certificate,";
+}
+
+/** A leaf is renewed; a CA certificate is replaced by the current one its issuer publishes. */
+function expiredAdvice(certificate: CertificateData, name: string): string {
+  if (!certificate.ca) return `Renew ${name} and deploy the renewed certificate in its place.`;
+  if (isSelfIssued(certificate)) {
+    return `Replace ${name} with the current root of the same CA, or leave the root out of the bundle: clients use the copy in their own trust store.`;
+  }
+  return `Fetch the current certificate of this intermediate CA from its issuer (${issuerLabel(certificate)}) and put it in place of ${name}; a renewed leaf does not fix an expired intermediate.`;
+}
+
+function selfSignatureFindings(input: FindingsInput): Finding[] {
+  const { certificates, selfChecks } = input;
   const findings: Finding[] = [];
   for (const [index, certificate] of certificates.entries()) {
     const check = selfChecks[index];
     if (!check) continue;
     const { signatureAlgorithm } = certificate;
+    const name = named(input, index);
     switch (check.outcome) {
       case "verified":
         findings.push(
@@ -210,12 +250,12 @@ function selfSignatureFindings({ certificates, selfChecks }: FindingsInput): Fin
             "SELF_SIGNED_CERTIFICATE",
             [index],
             certificate.ca
-              ? `Certificate ${index} is a self-signed CA certificate: its signature verifies with its own key.`
-              : `Certificate ${index} is a self-signed certificate that is not a CA: its signature verifies with its own key.`,
+              ? `${capitalize(name)} is a self-signed CA certificate: its signature verifies with its own key.`
+              : `${capitalize(name)} is a self-signed certificate that is not a CA: its signature verifies with its own key.`,
             { ca: certificate.ca },
             certificate.ca
               ? "Make sure clients already trust this root; a served bundle usually leaves the root out."
-              : `Replace certificate ${index} with one issued by a CA your clients trust, unless every client pins it.`,
+              : `Replace ${name} with one issued by a CA your clients trust, unless every client pins it.`,
           ),
         );
         break;
@@ -224,74 +264,85 @@ function selfSignatureFindings({ certificates, selfChecks }: FindingsInput): Fin
           finding(
             "SELF_SIGNATURE_FAILED",
             [index],
-            `Certificate ${index} names itself as its issuer, but its ${signatureAlgorithm} signature does not verify with its own key.`,
+            `${capitalize(name)} names itself as its issuer, but its ${signatureAlgorithm} signature does not verify with its own key.`,
             { signatureAlgorithm },
-            `Replace certificate ${index}: it was altered, damaged, or signed by a different key under the same name.`,
+            `Replace ${name}: it was altered, damaged, or signed by a different key under the same name.`,
           ),
         );
         break;
       case "unsupported":
-        findings.push(unsupportedFinding([index], certificate, null));
+        findings.push(unsupportedFinding(input, [index], certificate, null));
         break;
       case "unavailable":
-        findings.push(unavailableFinding([index], certificate, null, check));
+        findings.push(unavailableFinding(input, [index], certificate, null, check));
         break;
     }
   }
   return findings;
 }
 
-function unsupportedFinding(indexes: number[], child: CertificateData, issuerIndex: number | null): Finding {
-  const childIndex = indexes[0]!;
+function unsupportedFinding(
+  input: FindingsInput,
+  indexes: number[],
+  child: CertificateData,
+  issuerIndex: number | null,
+): Finding {
+  const name = named(input, indexes[0]!);
   const { signatureAlgorithm } = child;
   return finding(
     "SIGNATURE_UNSUPPORTED",
     indexes,
     issuerIndex === null
-      ? `The self-signature of certificate ${childIndex} uses ${signatureAlgorithm}, which this service cannot check.`
-      : `The signature of certificate ${childIndex} uses ${signatureAlgorithm}, which this service cannot check against candidate issuer ${issuerIndex}.`,
+      ? `The self-signature of ${name} uses ${signatureAlgorithm}, which this service cannot check.`
+      : `The signature of ${name} uses ${signatureAlgorithm}, which this service cannot check against candidate issuer ${named(input, issuerIndex)}.`,
     { signatureAlgorithm },
     "Check this signature with another tool, or reissue the certificate with a current algorithm such as ECDSA or RSA with SHA-256.",
   );
 }
 
 function unavailableFinding(
+  input: FindingsInput,
   indexes: number[],
   child: CertificateData,
   issuerIndex: number | null,
   check: SignatureCheck,
 ): Finding {
-  const childIndex = indexes[0]!;
+  const name = named(input, indexes[0]!);
   const reason = check.reason ?? null;
-  const against = issuerIndex === null ? "its own key" : `the key of candidate issuer ${issuerIndex}`;
+  const against =
+    issuerIndex === null ? "its own key" : `the key of candidate issuer ${named(input, issuerIndex)}`;
   return finding(
     "SIGNATURE_CHECK_UNAVAILABLE",
     indexes,
-    `The signature of certificate ${childIndex} could not be checked against ${against}${reason ? ` (${reason})` : ""}.`,
+    `The signature of ${name} could not be checked against ${against}${reason ? ` (${reason})` : ""}.`,
     { signatureAlgorithm: child.signatureAlgorithm, reason },
     issuerIndex === null
-      ? `Check that the public key of certificate ${childIndex} is intact, or check its signature with another tool.`
-      : `Check that the public key of certificate ${issuerIndex} is intact, or check this signature with another tool.`,
+      ? `Check that the public key of ${name} is intact, or check its signature with another tool.`
+      : `Check that the public key of ${named(input, issuerIndex)} is intact, or check this signature with another tool.`,
   );
 }
 
-function linkFindings({ certificates, links }: FindingsInput): Finding[] {
+function linkFindings(input: FindingsInput): Finding[] {
+  const { certificates, links } = input;
   const findings: Finding[] = [];
   for (const link of links) {
     const { childIndex, issuerIndex, check } = link;
     const child = certificates[childIndex]!;
     const issuer = certificates[issuerIndex]!;
+    const childName = named(input, childIndex);
+    const issuerName = named(input, issuerIndex);
     const pair = [childIndex, issuerIndex];
-    if (check.outcome === "unsupported") findings.push(unsupportedFinding(pair, child, issuerIndex));
-    if (check.outcome === "unavailable") findings.push(unavailableFinding(pair, child, issuerIndex, check));
+    if (check.outcome === "unsupported") findings.push(unsupportedFinding(input, pair, child, issuerIndex));
+    if (check.outcome === "unavailable")
+      findings.push(unavailableFinding(input, pair, child, issuerIndex, check));
     if (check.outcome === "failed") {
       findings.push(
         finding(
           "CANDIDATE_SIGNATURE_FAILED",
           pair,
-          `Certificate ${issuerIndex} carries the issuer name of certificate ${childIndex}, but its key does not verify that certificate's signature.`,
+          `${capitalize(issuerName)} carries the issuer name of ${childName}, but its key does not verify that certificate's signature.`,
           { childIndex, issuerIndex },
-          `Remove certificate ${issuerIndex} or replace it with the CA certificate whose key signed certificate ${childIndex}.`,
+          `Remove ${issuerName} or replace it with the CA certificate whose key signed ${childName}.`,
         ),
       );
       continue;
@@ -302,10 +353,10 @@ function linkFindings({ certificates, links }: FindingsInput): Finding[] {
           "ISSUER_NOT_CA",
           pair,
           issuer.basicConstraintsPresent
-            ? `Candidate issuer ${issuerIndex} of certificate ${childIndex} is not a CA: its basicConstraints has cA false.`
-            : `Candidate issuer ${issuerIndex} of certificate ${childIndex} is not a CA: it has no basicConstraints extension.`,
+            ? `Candidate issuer ${issuerName} of ${childName} is not a CA: its basicConstraints has cA false.`
+            : `Candidate issuer ${issuerName} of ${childName} is not a CA: it has no basicConstraints extension.`,
           { childIndex, issuerIndex, basicConstraintsPresent: issuer.basicConstraintsPresent },
-          `Replace certificate ${issuerIndex} with the issuing CA's certificate, which must have basicConstraints with cA true.`,
+          `Replace ${issuerName} with the issuing CA's certificate, which must have basicConstraints with cA true.`,
         ),
       );
     }
@@ -314,9 +365,9 @@ function linkFindings({ certificates, links }: FindingsInput): Finding[] {
         finding(
           "ISSUER_KEY_USAGE_REJECTED",
           pair,
-          `Candidate issuer ${issuerIndex} of certificate ${childIndex} has a keyUsage extension without keyCertSign.`,
+          `Candidate issuer ${issuerName} of ${childName} has a keyUsage extension without keyCertSign.`,
           { childIndex, issuerIndex },
-          `Use an issuer certificate whose keyUsage permits keyCertSign in place of certificate ${issuerIndex}.`,
+          `Use an issuer certificate whose keyUsage permits keyCertSign in place of ${issuerName}.`,
         ),
       );
     }
@@ -325,14 +376,14 @@ function linkFindings({ certificates, links }: FindingsInput): Finding[] {
         finding(
           "ISSUER_KEY_ID_MISMATCH",
           pair,
-          `The authorityKeyIdentifier of certificate ${childIndex} differs from the subjectKeyIdentifier of candidate issuer ${issuerIndex}.`,
+          `The authorityKeyIdentifier of ${childName} differs from the subjectKeyIdentifier of candidate issuer ${issuerName}.`,
           {
             childIndex,
             issuerIndex,
             authorityKeyIdentifier: child.authorityKeyIdentifier,
             subjectKeyIdentifier: issuer.subjectKeyIdentifier,
           },
-          `Check that certificate ${issuerIndex} is the CA certificate that signed certificate ${childIndex}; a CA reissued with a new key needs its new certificate in the bundle.`,
+          `Check that ${issuerName} is the CA certificate that signed ${childName}; a CA reissued with a new key needs its new certificate in the bundle.`,
         ),
       );
     }
@@ -340,32 +391,60 @@ function linkFindings({ certificates, links }: FindingsInput): Finding[] {
   return findings;
 }
 
-function issuerPresenceFindings({ certificates, links }: FindingsInput): Finding[] {
+/**
+ * ISSUER_NOT_IN_BUNDLE, with `issuerIsKnownRoot` from the reference root store: a known root left
+ * out is normal; any other missing issuer is most likely an intermediate that must be added.
+ */
+function issuerPresenceFindings(input: FindingsInput): Finding[] {
+  const { certificates, roots } = input;
+  const byChild = linksByChild(input.links);
   const findings: Finding[] = [];
   for (const [index, certificate] of certificates.entries()) {
     if (isSelfIssued(certificate)) continue;
-    const candidates = links.filter((link) => link.childIndex === index);
+    const candidates = byChild.get(index) ?? [];
     if (candidates.some((link) => link.check.outcome !== "failed")) continue;
+    const known = roots.isKnownRoot(certificate.issuerNameKey, certificate.authorityKeyIdentifier);
+    const name = named(input, index);
+    const issuer = issuerLabel(certificate);
+    const where =
+      candidates.length === 0
+        ? `no certificate in the bundle carries that name`
+        : `no certificate in the bundle with that name has a key that verifies its signature`;
     findings.push(
       finding(
         "ISSUER_NOT_IN_BUNDLE",
         [index],
-        candidates.length === 0
-          ? `No certificate in the bundle carries the issuer name of certificate ${index}.`
-          : `No certificate in the bundle with the issuer name of certificate ${index} has a key that verifies its signature.`,
-        { issuer: certificate.issuer },
-        `If the issuer of certificate ${index} is an intermediate CA, add its certificate to the bundle; a root that clients already trust can stay out.`,
+        known
+          ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is a root in the reference root store (Mozilla's), so leaving it out is normal.`
+          : `${capitalize(name)} was issued by ${issuer}, ${where}, and it is not a known root: an intermediate CA certificate is most likely missing.`,
+        { issuer: certificate.issuer, issuerIsKnownRoot: known },
+        known
+          ? `Nothing needs adding: clients that trust ${issuer} already hold it, and a served bundle usually leaves the root out.`
+          : `Add the certificate of ${issuer} to the bundle right after ${name}; its CA publishes it, usually at the address in the Authority Information Access extension (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
       ),
     );
   }
   return findings;
 }
 
-function multipleIssuerFindings({ certificates, links }: FindingsInput): Finding[] {
+/** The links of each child, in order (links are sorted by child, then issuer). */
+function linksByChild(links: readonly CandidateLink[]): Map<number, CandidateLink[]> {
+  const byChild = new Map<number, CandidateLink[]>();
+  for (const link of links) {
+    const list = byChild.get(link.childIndex);
+    if (list === undefined) byChild.set(link.childIndex, [link]);
+    else list.push(link);
+  }
+  return byChild;
+}
+
+function multipleIssuerFindings(input: FindingsInput): Finding[] {
+  const { certificates } = input;
+  const byChild = linksByChild(input.links);
   const findings: Finding[] = [];
   for (const childIndex of certificates.keys()) {
-    const verified = links
-      .filter((link) => link.childIndex === childIndex && link.check.outcome === "verified")
+    const verified = (byChild.get(childIndex) ?? [])
+      .filter((link) => link.check.outcome === "verified")
       .map((link) => link.issuerIndex);
     const issuerCount = new Set(verified.map((index) => certificates[index]!.fingerprintSha256)).size;
     if (issuerCount < 2) continue;
@@ -373,7 +452,10 @@ function multipleIssuerFindings({ certificates, links }: FindingsInput): Finding
       finding(
         "MULTIPLE_ISSUERS",
         [childIndex, ...verified],
-        `The signature of certificate ${childIndex} verifies with ${issuerCount} different issuer certificates in the bundle (positions ${verified.join(", ")}).`,
+        `The signature of ${named(input, childIndex)} verifies with ${issuerCount} different issuer certificates in the bundle: ${listSome(
+          verified.map((index) => named(input, index)),
+          MAX_CERTIFICATES,
+        )}.`,
         { childIndex, issuerCount },
         "Keep the issuer certificate that the clients' trust path needs and remove the others, unless a cross-signed path is intended.",
       ),
@@ -382,29 +464,50 @@ function multipleIssuerFindings({ certificates, links }: FindingsInput): Finding
   return findings;
 }
 
+/** True when every position holds one and the same self-issued CA certificate. */
+function onlySelfSignedCa(certificates: readonly CertificateData[]): boolean {
+  const first = certificates[0];
+  if (first === undefined || !first.ca || !isSelfIssued(first)) return false;
+  return certificates.every((certificate) => certificate.fingerprintSha256 === first.fingerprintSha256);
+}
+
+function noLeafFinding(input: FindingsInput): Finding {
+  const { certificates } = input;
+  const evidence = { certificateCount: certificates.length };
+  if (onlySelfSignedCa(certificates)) {
+    return finding(
+      "NO_LEAF_CERTIFICATE",
+      [],
+      `The only certificate, ${named(input, 0)}, is a self-signed CA certificate, so none could serve as a leaf; openssl req -x509 makes CA certificates (basicConstraints CA:TRUE) unless told otherwise.`,
+      evidence,
+      "To make a self-signed leaf instead, add -addext basicConstraints=critical,CA:FALSE to the openssl req -x509 command; or keep this certificate as a CA, sign a separate leaf with it (openssl x509 -req -CA), and put the leaf first in the bundle.",
+    );
+  }
+  return finding(
+    "NO_LEAF_CERTIFICATE",
+    [],
+    certificates.length === 1
+      ? `The only certificate, ${named(input, 0)}, is a CA certificate, so no certificate could serve as a leaf.`
+      : `All ${certificates.length} certificates are CA certificates, so none could serve as a leaf.`,
+    evidence,
+    "Add the server's own (leaf) certificate to the bundle, by convention as the first block.",
+  );
+}
+
 function leafFindings(input: FindingsInput): Finding[] {
   const { certificates, leafIndexes, hostname, selectedLeafIndex } = input;
   const findings: Finding[] = [];
-  if (leafIndexes.length === 0) {
-    findings.push(
-      finding(
-        "NO_LEAF_CERTIFICATE",
-        [],
-        certificates.length === 1
-          ? "The only certificate is a CA certificate, so no certificate could serve as a leaf."
-          : `All ${certificates.length} certificates are CA certificates, so none could serve as a leaf.`,
-        { certificateCount: certificates.length },
-        "Add the server's own (leaf) certificate to the bundle, by convention as the first block.",
-      ),
-    );
-  }
+  if (leafIndexes.length === 0) findings.push(noLeafFinding(input));
   if (hostname === null) return findings;
   if (hostname.status === "ambiguous" && !input.leafIndexGiven) {
     findings.push(
       finding(
         "LEAF_SELECTION_REQUIRED",
         [...leafIndexes],
-        `The bundle holds ${leafIndexes.length} possible leaf certificates (positions ${leafIndexes.join(", ")}), so the hostname was not checked.`,
+        `The bundle holds ${leafIndexes.length} possible leaf certificates (${listSome(
+          leafIndexes.map((index) => named(input, index)),
+          MAX_CERTIFICATES,
+        )}), so the hostname was not checked.`,
         { leafCount: leafIndexes.length },
         "Send leafIndex with the position of the certificate to check against the hostname.",
       ),
@@ -412,27 +515,28 @@ function leafFindings(input: FindingsInput): Finding[] {
   }
   if (selectedLeafIndex === null) return findings;
   const leaf = certificates[selectedLeafIndex]!;
+  const name = named(input, selectedLeafIndex);
   if (hostname.status === "matched") {
     findings.push(
       finding(
         "HOSTNAME_MATCH",
         [selectedLeafIndex],
-        `Certificate ${selectedLeafIndex} covers the hostname with one of its DNS subjectAltNames.`,
+        `${capitalize(name)} covers the hostname with one of its DNS subjectAltNames.`,
         { hostname: hostname.expected, matchedName: hostname.matchedName },
         "No action is needed for the hostname.",
       ),
     );
   } else if (hostname.status === "mismatched") {
-    const dnsNameCount = leaf.sans.filter((san) => san.type === "dns").length;
+    const dnsNames = leaf.sans.filter((san) => san.type === "dns").map((san) => showText(san.value));
     findings.push(
       finding(
         "HOSTNAME_MISMATCH",
         [selectedLeafIndex],
-        dnsNameCount === 0
-          ? `Certificate ${selectedLeafIndex} has no DNS subjectAltName, so it cannot match the hostname.`
-          : `None of the ${dnsNameCount} DNS subjectAltNames of certificate ${selectedLeafIndex} matches the hostname.`,
-        { hostname: hostname.expected, dnsNameCount },
-        `Reissue certificate ${selectedLeafIndex} with the hostname among its DNS subjectAltNames, or check that the right certificate is deployed; the Common Name is not used.`,
+        dnsNames.length === 0
+          ? `${capitalize(name)} has no DNS subjectAltName, so it cannot match the hostname.`
+          : `None of the ${dnsNames.length} DNS subjectAltNames of ${name} matches the hostname; it covers ${listSome(dnsNames, MAX_LISTED_DNS_NAMES)}.`,
+        { hostname: hostname.expected, dnsNameCount: dnsNames.length },
+        `Reissue ${name} with the hostname among its DNS subjectAltNames, or check that the right certificate is deployed; the Common Name is not used.`,
       ),
     );
   }

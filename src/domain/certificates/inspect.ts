@@ -6,8 +6,7 @@
  * DER only through the CertificateDecoder. Identical input and clock give identical output.
  */
 import { type Issue, invalidInput } from "../errors.ts";
-import { MAX_CERTIFICATES } from "../limits.ts";
-import type { CertificateDecoder, Clock, SignatureOutcome, SignatureVerifier } from "../ports.ts";
+import type { CertificateDecoder, Clock, RootStore, SignatureOutcome, SignatureVerifier } from "../ports.ts";
 import {
   collectFindings,
   type Finding,
@@ -17,7 +16,7 @@ import {
 } from "./findings.ts";
 import { matchHostname, validateHostname } from "./hostname.ts";
 import type { CertificateData } from "./model.ts";
-import { type PemBlock, scanPem } from "./pem.ts";
+import { DEFAULT_PEM_LIMITS, type PemBlock, type PemLimits, scanPem } from "./pem.ts";
 import { analyseRelationships, type Relationship, toRelationship } from "./relationships.ts";
 
 export type { EvidenceValue, Finding, FindingCode, HostnameStatus, Severity } from "./findings.ts";
@@ -34,6 +33,8 @@ export interface CertificateBundleDeps {
   clock: Clock;
   decoder: CertificateDecoder;
   verifier: SignatureVerifier;
+  /** The reference root store behind `issuerIsKnownRoot` (CONTRACT §4.3). */
+  roots: RootStore;
 }
 
 /** Certificate entry (spec §2.10), field order as specified. */
@@ -72,6 +73,15 @@ export interface CertificateBundleResult {
   findings: Finding[];
 }
 
+/**
+ * How much one inspection reads: most blocks and longest text. The HTTP API uses the spec's values
+ * (`DEFAULT_CERTIFICATE_LIMITS`: 16 blocks, 49152 characters and bytes); a local caller such as the
+ * CLI may pass larger ones (say 1000 blocks and 2 MB) for system CA bundles. Work grows with the
+ * square of `maxBlocks` at worst (signature checks), linearly for ordinary bundles.
+ */
+export type CertificateLimits = PemLimits;
+export const DEFAULT_CERTIFICATE_LIMITS: Readonly<CertificateLimits> = DEFAULT_PEM_LIMITS;
+
 /** Message of the issue for a block whose DER the decoder rejects (the decoder's reason is not echoed). */
 export const NOT_A_CERTIFICATE_MESSAGE = "this CERTIFICATE block is not one DER-encoded X.509 certificate";
 
@@ -79,27 +89,34 @@ export const NOT_A_CERTIFICATE_MESSAGE = "this CERTIFICATE block is not one DER-
  * Inspects a PEM bundle (spec §4.4).
  *
  * @throws DomainError `INVALID_INPUT` with every issue found together: PEM problems (located,
- *   including blocks the decoder rejects), then the hostname, then `leafIndex` (an integer 0–15
- *   naming an existing position that holds a non-CA certificate; a repeat is accepted as given).
+ *   including blocks the decoder rejects), then the hostname, then `leafIndex` (an integer from 0
+ *   to `limits.maxBlocks` − 1 naming an existing position that holds a non-CA certificate; a
+ *   repeat is accepted as given).
  */
 export async function inspectCertificateBundle(
   request: CertificateBundleRequest,
   deps: CertificateBundleDeps,
+  limits: CertificateLimits = DEFAULT_CERTIFICATE_LIMITS,
 ): Promise<CertificateBundleResult> {
-  const scan = scanPem(request.pem);
+  const scan = scanPem(request.pem, limits);
   const hostname = validateHostname(request.hostname);
   const decoded = await Promise.all(scan.blocks.map((block) => decodeBlock(block, deps.decoder)));
 
   const pemIssues = [...scan.issues, ...decoded.flatMap((entry) => (entry.issue ? [entry.issue] : []))];
   pemIssues.sort((a, b) => (a.location?.offset ?? Infinity) - (b.location?.offset ?? Infinity));
-  const leafIssues = checkLeafIndex(request.leafIndex, scan.scanned ? scan.blockCount : null, decoded);
+  const leafIssues = checkLeafIndex(
+    request.leafIndex,
+    scan.scanned ? scan.blockCount : null,
+    decoded,
+    limits.maxBlocks,
+  );
   const issues = [...pemIssues, ...hostname.issues, ...leafIssues];
   if (issues.length > 0) throw invalidInput(issues);
 
   const certificates = decoded.map((entry) => entry.certificate!);
   const now = deps.clock.now();
   const evaluatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  const { selfChecks, links } = await analyseRelationships(certificates, deps.verifier);
+  const { selfChecks, links } = await analyseRelationships(certificates, deps.verifier, limits.maxBlocks);
 
   const leafIndexes = possibleLeaves(certificates);
   const leafIndexGiven = request.leafIndex !== undefined;
@@ -131,6 +148,7 @@ export async function inspectCertificateBundle(
       leafIndexGiven,
       selectedLeafIndex,
       hostname: hostnameOutcome,
+      roots: deps.roots,
     }),
   };
 }
@@ -173,11 +191,12 @@ function checkLeafIndex(
   leafIndex: number | undefined,
   blockCount: number | null,
   decoded: readonly DecodedBlock[],
+  maxBlocks: number,
 ): Issue[] {
   if (leafIndex === undefined) return [];
   const path = ["leafIndex"];
-  if (!Number.isInteger(leafIndex) || leafIndex < 0 || leafIndex >= MAX_CERTIFICATES) {
-    return [{ message: `leafIndex must be an integer from 0 to ${MAX_CERTIFICATES - 1}`, path }];
+  if (!Number.isInteger(leafIndex) || leafIndex < 0 || leafIndex >= maxBlocks) {
+    return [{ message: `leafIndex must be an integer from 0 to ${maxBlocks - 1}`, path }];
   }
   if (blockCount === null) return [];
   if (leafIndex >= blockCount) {

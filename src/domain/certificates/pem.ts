@@ -3,7 +3,10 @@
  *
  * It splits the text into blocks and reports every problem with an exact location, in the order the
  * problems appear in the text. It never copies any of the scanned text into a message, except a
- * block's label when that label is a short, well-formed RFC 7468 label.
+ * block's label when that label is a short, well-formed RFC 7468 label. Each common mistake gives
+ * exactly one issue that names it: two blocks joined without a line break, binary DER pasted as
+ * text, `openssl x509 -text` output or `#` comments around the blocks, a PKCS#7 or other label
+ * (with the openssl command that helps).
  *
  * Definitions used throughout:
  * - Lines end at LF, CRLF or a lone CR. Line numbers are 1-based; offsets are UTF-16 code-unit
@@ -22,6 +25,43 @@ export const CERTIFICATE_LABEL = "CERTIFICATE";
 export const PRIVATE_KEY_MESSAGE = "private key material is not accepted";
 /** A label is quoted in a message only when it is a well-formed RFC 7468 label at most this long. */
 export const MAX_QUOTED_LABEL_LENGTH = 64;
+/** Message of the one issue for a text with nothing in it but whitespace. */
+export const NO_CERTIFICATE_MESSAGE = "pem contains no CERTIFICATE block";
+
+/** How much one scan reads: the API's limits by default; a local caller may pass larger ones. */
+export interface PemLimits {
+  /** Most blocks read; the next one is an issue located at it. */
+  maxBlocks: number;
+  /** Longest text, in UTF-16 code units and in UTF-8 bytes. */
+  maxPemLength: number;
+}
+
+/** The limits of the HTTP API (spec §2.8): 16 blocks, 49152 characters and bytes. */
+export const DEFAULT_PEM_LIMITS: Readonly<PemLimits> = {
+  maxBlocks: MAX_CERTIFICATES,
+  maxPemLength: MAX_PEM_LENGTH,
+};
+
+/** Messages for the common mistakes in text outside blocks (CONTRACT §4.1), one issue each. */
+export const OUTSIDE_TEXT_MESSAGES = {
+  missingLineBreak:
+    "a line break is missing between the END line of one block and the BEGIN line of the next (as when a file without a final newline is joined to another with cat): start the BEGIN line on a line of its own",
+  missingLineBreakBeforeEnd:
+    "a line break is missing before the END line of this block: put the END line on a line of its own",
+  binary:
+    "binary data was pasted as text (a DER certificate, not PEM): convert it with openssl x509 -inform DER -in cert.der -out cert.pem and paste the PEM text",
+  comment:
+    "comment lines (starting with #) are not part of PEM: remove them and keep only the BEGIN and END blocks",
+  opensslText:
+    "this is the readable text form of a certificate (openssl x509 -text output) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
+  opensslAttributes:
+    "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
+  base64WithoutBegin:
+    "base64 lines stand outside any block: the BEGIN CERTIFICATE line before them is missing",
+  endWithoutBegin: "an END line stands outside any block (no BEGIN line before it)",
+  unexpected:
+    "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
+} as const;
 
 /** One well-formed CERTIFICATE block. */
 export interface PemBlock {
@@ -35,13 +75,13 @@ export interface PemBlock {
 }
 
 export interface PemScan {
-  /** Well-formed CERTIFICATE blocks among the first MAX_CERTIFICATES blocks, in text order. */
+  /** Well-formed CERTIFICATE blocks among the first `maxBlocks` blocks, in text order. */
   blocks: PemBlock[];
   /** Every block started by a BEGIN line, whatever its label or state (0 when the text was not scanned). */
   blockCount: number;
   /** False when the text was over the size limit and therefore not scanned. */
   scanned: boolean;
-  /** Every problem, in text order; the whole-text problems (size, no block) carry no location. */
+  /** Every problem, in text order; the whole-text problems (size, nothing but whitespace) carry no location. */
   issues: Issue[];
 }
 
@@ -64,7 +104,20 @@ interface OpenBlock {
   beginText: string;
   /** The block's content lines with all whitespace removed. */
   body: string[];
+  /** True when its END line followed base64 on the same line. */
+  endJoined: boolean;
 }
+
+/** Consecutive non-blank lines of text outside blocks: one issue (CONTRACT §4.1). */
+interface OutsideRun {
+  line: number;
+  offset: number;
+  end: number;
+  /** Each line's text without surrounding whitespace. */
+  texts: string[];
+}
+
+type RunKind = keyof typeof OUTSIDE_TEXT_MESSAGES;
 
 const BEGIN_PREFIX = "-----BEGIN";
 const END_PREFIX = "-----END";
@@ -74,89 +127,216 @@ const END_LINE = /^-----END (.*)-----$/;
 const WELL_FORMED_LABEL = /^[\x21-\x2C\x2E-\x7E]+(?:[ -][\x21-\x2C\x2E-\x7E]+)*$/;
 const PRIVATE_KEY = /PRIVATE KEY/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64_LINE = /^[A-Za-z0-9+/=]+$/;
+/** What tells base64 from a word: a digit, `+`, `/` or `=`, or a long line. */
+const BASE64_SIGN = /[0-9+/=]|^.{40}/;
 const WHITESPACE_RUN = /\s+/g;
+/** Bytes no text has: C0 controls other than whitespace, DEL, C1 controls, U+FFFD (an undecodable byte). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is detected
+const BINARY = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ufffd]/;
+/** First words of the lines `openssl x509 -text` prints. */
+const OPENSSL_TEXT =
+  /^(?:Certificate:|Data:|Version: ?\d|Serial Number:|Signature Algorithm:|Issuer:|Validity$|Not Before ?:|Not After ?:|Subject:|Subject Public Key Info:|Public Key Algorithm:|X509v3 extensions:|Signature Value:)/;
+/** Lines openssl prints about a certificate: `subject=`, `issuer=`, PKCS#12 bag attributes, s_client's chain lines. */
+const OPENSSL_ATTRIBUTES = /^(?:subject\s*=|issuer\s*=|Bag Attributes|friendlyName:|localKeyID:|\d+ s:|i:)/;
 
 /**
  * Scans `pem` into CERTIFICATE blocks and located issues (CONTRACT §4.1).
  *
- * A text over MAX_PEM_LENGTH UTF-16 code units or UTF-8 bytes is not scanned: one issue, path `["pem"]`.
- * Otherwise one issue per problem: text outside blocks (one per line), an END line without BEGIN,
- * and at most one per block (private key, malformed BEGIN, other label, missing END, mismatched END,
- * empty or invalid base64, in that priority), plus one for the first block beyond MAX_CERTIFICATES.
+ * A text over `limits.maxPemLength` UTF-16 code units or UTF-8 bytes is not scanned: one issue,
+ * path `["pem"]`. Otherwise one issue per problem: per run of text outside blocks (named when it is
+ * a common mistake), per missing line break between two blocks (both blocks are still read), at
+ * most one per block (private key, malformed BEGIN, other label, missing END, END joined to base64,
+ * mismatched END, empty or invalid base64, in that priority), plus one for the first block beyond
+ * `limits.maxBlocks`. A text with nothing but whitespace gets one unlocated issue.
  */
-export function scanPem(pem: string): PemScan {
-  const sizeIssue = checkPemSize(pem);
+export function scanPem(pem: string, limits: PemLimits = DEFAULT_PEM_LIMITS): PemScan {
+  const sizeIssue = checkPemSize(pem, limits.maxPemLength);
   if (sizeIssue) return { blocks: [], blockCount: 0, scanned: false, issues: [sizeIssue] };
+  const scanner = new Scanner(pem, limits.maxBlocks);
+  for (const line of splitLines(pem)) scanner.scanLine(line);
+  return scanner.finish();
+}
 
-  const issues: Issue[] = [];
-  const blocks: PemBlock[] = [];
-  let blockCount = 0;
-  let certificateLabelled = 0;
-  let open: OpenBlock | null = null;
+/**
+ * The private-key issues of `pem`, exactly as the API reports them (same message and location),
+ * whatever the text's size or block count. For callers that must refuse a key before sending it
+ * anywhere (the CLI with `--server`, the web page): pure, no platform APIs.
+ */
+export function privateKeyIssues(pem: string): Issue[] {
+  return scanPem(pem, {
+    maxBlocks: Number.POSITIVE_INFINITY,
+    maxPemLength: Number.POSITIVE_INFINITY,
+  }).issues.filter((issue) => issue.message === PRIVATE_KEY_MESSAGE);
+}
 
-  const finish = (block: OpenBlock, end: number, endLabel: string | null | undefined): void => {
+/** The state of one scan: the open block, the open run of outside text, what was found. */
+class Scanner {
+  private readonly issues: Issue[] = [];
+  private readonly blocks: PemBlock[] = [];
+  private blockCount = 0;
+  private certificateLabelled = 0;
+  private open: OpenBlock | null = null;
+  private run: OutsideRun | null = null;
+  /** The last outside-text issue since the last block, for merging binary runs split by blank lines. */
+  private lastRun: { kind: RunKind; issue: Issue } | null = null;
+
+  constructor(
+    private readonly pem: string,
+    private readonly maxBlocks: number,
+  ) {}
+
+  scanLine(line: Line): void {
+    const [from, to] = trimmedBounds(this.pem, line);
+    if (from === to) {
+      this.closeRun();
+      return;
+    }
+    this.scanSegment(line, from, to);
+  }
+
+  finish(): PemScan {
+    this.closeRun();
+    if (this.open !== null) this.finishBlock(this.open, this.pem.length, undefined);
+    if (this.issues.length === 0 && this.certificateLabelled === 0) {
+      this.issues.push({ message: NO_CERTIFICATE_MESSAGE, path: ["pem"] });
+    }
+    return { blocks: this.blocks, blockCount: this.blockCount, scanned: true, issues: this.issues };
+  }
+
+  /** The text `[from, to)` of one line, trimmed; a boundary joined to other text is split off. */
+  private scanSegment(line: Line, from: number, to: number): void {
+    const text = this.pem.slice(from, to);
+    const open = this.open;
+    if (open === null) {
+      const begin = text.indexOf(BEGIN_PREFIX);
+      if (begin === -1) {
+        this.extendRun(line, from, line.end, text);
+        return;
+      }
+      if (begin > 0) {
+        const before = text.slice(0, begin).trimEnd();
+        this.extendRun(line, from, from + before.length, before);
+      }
+      this.closeRun();
+      this.openBlock(line, from + begin, text.slice(begin));
+      return;
+    }
+    if (text.startsWith(END_PREFIX)) {
+      const begin = text.indexOf(BEGIN_PREFIX, END_PREFIX.length);
+      if (begin === -1) {
+        this.finishBlock(open, to, END_LINE.exec(text)?.[1] ?? null);
+        return;
+      }
+      // `-----END X----------BEGIN Y-----`: two blocks joined without a line break.
+      const endText = text.slice(0, begin).trimEnd();
+      this.finishBlock(open, from + endText.length, END_LINE.exec(endText)?.[1] ?? null);
+      this.issues.push(
+        pemIssue(OUTSIDE_TEXT_MESSAGES.missingLineBreak, { line: line.number, offset: from, end: to }),
+      );
+      this.openBlock(line, from + begin, text.slice(begin));
+      return;
+    }
+    if (text.startsWith(BEGIN_PREFIX)) {
+      // A new BEGIN before an END: the open block has no END line; it spans to the end of the text.
+      this.finishBlock(open, this.pem.length, undefined);
+      this.openBlock(line, from, text);
+      return;
+    }
+    const end = text.indexOf(END_PREFIX);
+    if (end > 0) {
+      // Base64 and the END line on one line: read both, and say a line break is missing.
+      open.body.push(text.slice(0, end).replace(WHITESPACE_RUN, ""));
+      open.endJoined = true;
+      this.scanSegment(line, from + end, to);
+      return;
+    }
+    open.body.push(text.replace(WHITESPACE_RUN, ""));
+  }
+
+  private openBlock(line: Line, offset: number, text: string): void {
+    this.closeRun();
+    this.lastRun = null;
+    this.open = {
+      index: this.blockCount++,
+      line: line.number,
+      offset,
+      label: BEGIN_LINE.exec(text)?.[1] ?? null,
+      beginText: text,
+      body: [],
+      endJoined: false,
+    };
+  }
+
+  private finishBlock(block: OpenBlock, end: number, endLabel: string | null | undefined): void {
+    this.open = null;
     const location: TextLocation = { line: block.line, offset: block.offset, end };
     const problem = blockProblem(block, endLabel);
-    if (block.label === CERTIFICATE_LABEL) certificateLabelled++;
-    if (problem.message !== null) issues.push(pemIssue(problem.message, location));
-    if (block.index === MAX_CERTIFICATES) {
-      issues.push(
+    if (block.label === CERTIFICATE_LABEL) this.certificateLabelled++;
+    if (problem.message !== null) this.issues.push(pemIssue(problem.message, location));
+    if (block.index === this.maxBlocks) {
+      this.issues.push(
         pemIssue(
-          `a bundle holds at most ${MAX_CERTIFICATES} PEM blocks; this is block ${MAX_CERTIFICATES + 1}`,
+          `a bundle holds at most ${this.maxBlocks} PEM blocks; this is block ${this.maxBlocks + 1}`,
           location,
         ),
       );
     }
-    if (problem.der && block.index < MAX_CERTIFICATES) {
-      blocks.push({ index: block.index, line: block.line, location, der: problem.der });
-    }
-  };
-
-  for (const line of splitLines(pem)) {
-    const [from, to] = trimmedBounds(pem, line);
-    if (from === to) continue;
-    const text = pem.slice(from, to);
-    if (open === null) {
-      if (text.startsWith(BEGIN_PREFIX)) {
-        open = openBlock(blockCount++, line, from, text);
-      } else if (text.startsWith(END_PREFIX)) {
-        issues.push(
-          pemIssue("an END line stands outside any block (no BEGIN line before it)", at(line, from)),
-        );
-      } else {
-        issues.push(
-          pemIssue(
-            "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
-            at(line, from),
-          ),
-        );
-      }
-    } else if (text.startsWith(END_PREFIX)) {
-      finish(open, to, END_LINE.exec(text)?.[1] ?? null);
-      open = null;
-    } else if (text.startsWith(BEGIN_PREFIX)) {
-      // A new BEGIN before an END: the open block has no END line; it spans to the end of the text.
-      finish(open, pem.length, undefined);
-      open = openBlock(blockCount++, line, from, text);
-    } else {
-      open.body.push(text.replace(WHITESPACE_RUN, ""));
+    if (problem.der && block.index < this.maxBlocks) {
+      this.blocks.push({ index: block.index, line: block.line, location, der: problem.der });
     }
   }
-  if (open !== null) finish(open, pem.length, undefined);
 
-  if (certificateLabelled === 0) {
-    issues.push({ message: "pem contains no CERTIFICATE block", path: ["pem"] });
+  private extendRun(line: Line, offset: number, end: number, text: string): void {
+    if (this.run === null) this.run = { line: line.number, offset, end, texts: [text] };
+    else {
+      this.run.end = end;
+      this.run.texts.push(text);
+    }
   }
-  return { blocks, blockCount, scanned: true, issues };
+
+  /** Turns the open run into its one issue; a binary run right after another one extends it. */
+  private closeRun(): void {
+    const run = this.run;
+    if (run === null) return;
+    this.run = null;
+    const kind = classifyRun(run.texts);
+    if (kind === "binary" && this.lastRun?.kind === "binary" && this.lastRun.issue.location) {
+      this.lastRun.issue.location.end = run.end;
+      return;
+    }
+    const issue = pemIssue(OUTSIDE_TEXT_MESSAGES[kind], { line: run.line, offset: run.offset, end: run.end });
+    this.issues.push(issue);
+    this.lastRun = { kind, issue };
+  }
+}
+
+/** Which common mistake a run of outside text is, from its lines (CONTRACT §4.1). */
+function classifyRun(texts: readonly string[]): RunKind {
+  if (texts.some((text) => BINARY.test(text))) return "binary";
+  if (texts.every((text) => text.startsWith("#"))) return "comment";
+  if (texts.some((text) => OPENSSL_TEXT.test(text))) return "opensslText";
+  if (texts.some((text) => OPENSSL_ATTRIBUTES.test(text))) return "opensslAttributes";
+  const ends = texts.filter((text) => text.startsWith(END_PREFIX));
+  const base64 = texts.filter((text) => !text.startsWith(END_PREFIX) && BASE64_LINE.test(text));
+  if (
+    base64.length > 0 &&
+    base64.length + ends.length === texts.length &&
+    base64.some((text) => BASE64_SIGN.test(text))
+  ) {
+    return "base64WithoutBegin";
+  }
+  if (ends.length === texts.length) return "endWithoutBegin";
+  return "unexpected";
 }
 
 /** The size rule of spec §2.8 / CONTRACT §4.1, or null when `pem` is within both limits. */
-export function checkPemSize(pem: string): Issue | null {
-  if (pem.length > MAX_PEM_LENGTH) {
-    return { message: `pem is longer than ${MAX_PEM_LENGTH} characters`, path: ["pem"] };
+export function checkPemSize(pem: string, maxPemLength: number = MAX_PEM_LENGTH): Issue | null {
+  if (pem.length > maxPemLength) {
+    return { message: `pem is longer than ${maxPemLength} characters`, path: ["pem"] };
   }
-  if (utf8Length(pem) > MAX_PEM_LENGTH) {
-    return { message: `pem is larger than ${MAX_PEM_LENGTH} bytes of UTF-8`, path: ["pem"] };
+  if (pem.length * 3 > maxPemLength && utf8Length(pem) > maxPemLength) {
+    return { message: `pem is larger than ${maxPemLength} bytes of UTF-8`, path: ["pem"] };
   }
   return null;
 }
@@ -222,22 +402,6 @@ function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
-function openBlock(index: number, line: Line, offset: number, text: string): OpenBlock {
-  return {
-    index,
-    line: line.number,
-    offset,
-    label: BEGIN_LINE.exec(text)?.[1] ?? null,
-    beginText: text,
-    body: [],
-  };
-}
-
-/** Location of text outside blocks: from its first non-whitespace character to the end of the line. */
-function at(line: Line, from: number): TextLocation {
-  return { line: line.number, offset: from, end: line.end };
-}
-
 function pemIssue(message: string, location: TextLocation): Issue {
   return { message, path: ["pem"], location };
 }
@@ -254,15 +418,14 @@ function blockProblem(
     return { message: PRIVATE_KEY_MESSAGE };
   }
   if (block.label === null) return { message: "the BEGIN line of this block is malformed" };
-  if (block.label !== CERTIFICATE_LABEL) {
-    const named = describeLabel(block.label);
-    return {
-      message: named
-        ? `PEM blocks labelled ${named} are not accepted; only CERTIFICATE blocks are`
-        : "this PEM block's label is not accepted; only CERTIFICATE blocks are",
-    };
-  }
+  if (block.label !== CERTIFICATE_LABEL) return { message: labelMessage(block.label) };
   if (endLabel === undefined) return { message: "this CERTIFICATE block has no END line" };
+  if (block.endJoined) {
+    const der = endLabel === CERTIFICATE_LABEL ? decodeBase64(block.body.join("")) : null;
+    return der
+      ? { message: OUTSIDE_TEXT_MESSAGES.missingLineBreakBeforeEnd, der }
+      : { message: OUTSIDE_TEXT_MESSAGES.missingLineBreakBeforeEnd };
+  }
   if (endLabel !== CERTIFICATE_LABEL) {
     return {
       message: "the END line of this block does not match its BEGIN line (expected label CERTIFICATE)",
@@ -273,6 +436,39 @@ function blockProblem(
   const der = decodeBase64(base64);
   if (der === null) return { message: "this CERTIFICATE block does not contain valid base64" };
   return { message: null, der };
+}
+
+/** What to do with a block of another type, by label (CONTRACT §4.1: name the label, give the openssl command). */
+const LABEL_ADVICE: Readonly<Record<string, string>> = {
+  PKCS7:
+    "this is a PKCS#7 bundle, so extract its certificates with openssl pkcs7 -print_certs -in bundle.p7b -out bundle.pem",
+  "PKCS #7 SIGNED DATA":
+    "this is a PKCS#7 bundle, so extract its certificates with openssl pkcs7 -print_certs -in bundle.p7b -out bundle.pem",
+  CMS: "this is a CMS (PKCS#7) structure, so extract its certificates with openssl pkcs7 -print_certs -in bundle.p7b -out bundle.pem",
+  "TRUSTED CERTIFICATE":
+    "this is OpenSSL's certificate-with-trust-settings form, so convert it with openssl x509 -in cert.pem -out plain.pem (the trust settings are dropped)",
+  "X509 CERTIFICATE":
+    "this older label means a certificate, so change it to CERTIFICATE on both the BEGIN and END lines",
+  "X509 CRL": "a certificate revocation list is not a certificate, so leave it out of the bundle",
+  "CERTIFICATE REQUEST":
+    "a certificate signing request is not a certificate, so send it to your CA and paste the certificate it issues",
+  "NEW CERTIFICATE REQUEST":
+    "a certificate signing request is not a certificate, so send it to your CA and paste the certificate it issues",
+  "PUBLIC KEY": "a public key alone is not a certificate, so paste the certificate that contains it",
+  "RSA PUBLIC KEY": "a public key alone is not a certificate, so paste the certificate that contains it",
+};
+
+/** The message for a block whose label is not CERTIFICATE: the label when it may be quoted, and advice. */
+function labelMessage(label: string): string {
+  const named = describeLabel(label);
+  if (named === null) return "this PEM block's label is not accepted; only CERTIFICATE blocks are";
+  const advice =
+    LABEL_ADVICE[label] ??
+    (label.toUpperCase() === CERTIFICATE_LABEL
+      ? "labels are case-sensitive, so write CERTIFICATE in capitals on both the BEGIN and END lines"
+      : null);
+  const base = `PEM blocks labelled ${named} are not accepted; only CERTIFICATE blocks are`;
+  return advice === null ? base : `${base}: ${advice}`;
 }
 
 /** `"LABEL"` when the label may be quoted, else null. */

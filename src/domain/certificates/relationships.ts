@@ -2,17 +2,19 @@
  * Candidate-issuer links between the certificates of one bundle and their signature checks
  * (spec §2.10, §2.11, §4.4 rule 3; CONTRACT §4.2, §4.3).
  *
- * Work on untrusted input is bounded: at most MAX_CERTIFICATES positions, so at most
- * MAX_RELATIONSHIPS links, and at most MAX_SIGNATURE_CHECKS calls to the verifier, because a check
- * is made at most once per (child fingerprint, issuer public key) pair within one request.
+ * Candidates come from an index of subject-name keys, so finding them costs one lookup per
+ * certificate, not one comparison per pair: a system CA bundle of hundreds of roots is cheap.
+ * Work on untrusted input is bounded by the caller's block limit n (16 for the HTTP API): at most
+ * n·(n−1) links and n² calls to the verifier, because a check is made at most once per (child
+ * fingerprint, issuer public key) pair within one request.
  */
-import { MAX_CERTIFICATES, MAX_RELATIONSHIPS } from "../limits.ts";
+import { MAX_CERTIFICATES } from "../limits.ts";
 import type { SignatureCheck, SignatureOutcome, SignatureVerifier } from "../ports.ts";
 import type { CertificateData } from "./model.ts";
 
 /**
- * Most distinct signature checks in one request: every certificate against every distinct key in
- * the bundle (its candidates' keys and its own), 16 × 16.
+ * Most distinct signature checks in one API request: every certificate against every distinct key
+ * in the bundle (its candidates' keys and its own), 16 × 16.
  */
 export const MAX_SIGNATURE_CHECKS = MAX_CERTIFICATES * MAX_CERTIFICATES;
 
@@ -56,18 +58,23 @@ export function isSelfIssued(certificate: CertificateData): boolean {
 
 /**
  * Candidate issuers (CONTRACT §4.3): every j ≠ i whose subject name equals i's issuer name, except a
- * j that is a duplicate (same fingerprint) of i; ordered by childIndex, then issuerIndex.
+ * j that is a duplicate (same fingerprint) of i; ordered by childIndex, then issuerIndex. Found
+ * through an index of subject-name keys (positions in increasing order), not by trying all pairs.
  */
 export function candidatePairs(
   certificates: readonly CertificateData[],
 ): { childIndex: number; issuerIndex: number }[] {
-  assertBounded(certificates);
+  const bySubject = new Map<string, number[]>();
+  for (const [index, certificate] of certificates.entries()) {
+    const positions = bySubject.get(certificate.subjectNameKey);
+    if (positions === undefined) bySubject.set(certificate.subjectNameKey, [index]);
+    else positions.push(index);
+  }
   const pairs: { childIndex: number; issuerIndex: number }[] = [];
   for (const [childIndex, child] of certificates.entries()) {
-    for (const [issuerIndex, issuer] of certificates.entries()) {
+    for (const issuerIndex of bySubject.get(child.issuerNameKey) ?? []) {
       if (issuerIndex === childIndex) continue;
-      if (issuer.subjectNameKey !== child.issuerNameKey) continue;
-      if (issuer.fingerprintSha256 === child.fingerprintSha256) continue;
+      if (certificates[issuerIndex]!.fingerprintSha256 === child.fingerprintSha256) continue;
       pairs.push({ childIndex, issuerIndex });
     }
   }
@@ -93,7 +100,11 @@ export function keyIdentifierMatch(child: CertificateData, issuer: CertificateDa
 export class SignatureCheckCache {
   private readonly checks = new Map<string, Promise<SignatureCheck>>();
 
-  constructor(private readonly verifier: SignatureVerifier) {}
+  /** `maxChecks`: the bound for this request, n² for a limit of n blocks. */
+  constructor(
+    private readonly verifier: SignatureVerifier,
+    private readonly maxChecks: number = MAX_SIGNATURE_CHECKS,
+  ) {}
 
   /** Number of distinct checks requested so far (each one verifier call). */
   get size(): number {
@@ -104,8 +115,8 @@ export class SignatureCheckCache {
     const key = `${child.fingerprintSha256}\u0000${issuer.publicKeyKey}`;
     let pending = this.checks.get(key);
     if (pending === undefined) {
-      if (this.checks.size >= MAX_SIGNATURE_CHECKS) {
-        throw new Error(`more than ${MAX_SIGNATURE_CHECKS} signature checks in one request`);
+      if (this.checks.size >= this.maxChecks) {
+        throw new Error(`more than ${this.maxChecks} signature checks in one request`);
       }
       pending = runCheck(this.verifier, child, issuer);
       this.checks.set(key, pending);
@@ -115,17 +126,22 @@ export class SignatureCheckCache {
 }
 
 /**
- * Runs every self-check and candidate check of a bundle (at most MAX_SIGNATURE_CHECKS verifier
- * calls) and returns them per position and per link.
+ * Runs every self-check and candidate check of a bundle (at most `maxCertificates`² verifier
+ * calls) and returns them per position and per link. `maxCertificates` is the caller's block
+ * limit (16 for the HTTP API); more certificates than that is a programming error.
  */
 export async function analyseRelationships(
   certificates: readonly CertificateData[],
   verifier: SignatureVerifier,
+  maxCertificates: number = MAX_CERTIFICATES,
 ): Promise<RelationshipAnalysis> {
-  const cache = new SignatureCheckCache(verifier);
+  if (certificates.length > maxCertificates) {
+    throw new Error(`more than ${maxCertificates} certificates reached the relationship analysis`);
+  }
+  const cache = new SignatureCheckCache(verifier, maxCertificates * maxCertificates);
   const pairs = candidatePairs(certificates);
-  if (pairs.length > MAX_RELATIONSHIPS) {
-    throw new Error(`more than ${MAX_RELATIONSHIPS} candidate-issuer relationships`);
+  if (pairs.length > maxCertificates * (maxCertificates - 1)) {
+    throw new Error(`more than ${maxCertificates * (maxCertificates - 1)} candidate-issuer relationships`);
   }
   const selfChecks = Promise.all(
     certificates.map((certificate) =>
@@ -179,10 +195,4 @@ async function runCheck(
 
 function normalizeKeyId(keyId: string): string {
   return keyId.replace(/:/g, "").toUpperCase();
-}
-
-function assertBounded(certificates: readonly CertificateData[]): void {
-  if (certificates.length > MAX_CERTIFICATES) {
-    throw new Error(`more than ${MAX_CERTIFICATES} certificates reached the relationship analysis`);
-  }
 }

@@ -1,0 +1,29 @@
+/** A scripted RootStore (CONTRACT §4.3 `issuerIsKnownRoot`), typed against the port. */
+import type { CertificateData } from "../../src/domain/certificates/model.ts";
+import type { RootStore } from "../../src/domain/ports.ts";
+
+/**
+ * Knows the given certificates as roots: a name is known when one of them has it as its subject,
+ * and, when the question carries an authority key id and that root a subjectKeyIdentifier, the
+ * two are equal (colons and case ignored). Records every question.
+ */
+export function fakeRootStore(roots: readonly CertificateData[] = []) {
+  const questions: { issuerNameKey: string; authorityKeyIdentifier: string | null }[] = [];
+  const normal = (id: string) => id.replace(/:/g, "").toUpperCase();
+  return {
+    questions,
+    isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean {
+      questions.push({ issuerNameKey, authorityKeyIdentifier });
+      return roots.some(
+        (root) =>
+          root.subjectNameKey === issuerNameKey &&
+          (authorityKeyIdentifier === null ||
+            root.subjectKeyIdentifier === null ||
+            normal(root.subjectKeyIdentifier) === normal(authorityKeyIdentifier)),
+      );
+    },
+  } satisfies RootStore & { questions: unknown[] };
+}
+
+/** A store that knows no root: every missing issuer reads as a missing intermediate. */
+export const noKnownRoots = fakeRootStore();
