@@ -5,7 +5,7 @@
  * builds show the warmed-up cost.
  */
 import { rootCertificates } from "node:tls";
-import { mozillaRootStore, pemToDer, ReferenceRootStore } from "../src/adapters/system/root-store.ts";
+import { mozillaRootStore, pemToDer, ReferenceRootStore } from "../src/adapters/crypto/root-store.ts";
 
 const first = performance.now();
 const store = mozillaRootStore();

@@ -4,9 +4,9 @@
  */
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import { DerCertificateDecoder } from "./crypto/decoder.ts";
+import { mozillaRootStore } from "./crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "./crypto/verifier.ts";
 import { systemClock } from "./system/clock.ts";
-import { mozillaRootStore } from "./system/root-store.ts";
 
 /**
  * System clock, DER decoder, WebCrypto verifier and the runtime's Mozilla roots. The root index is

@@ -6,14 +6,14 @@
 import { describe, expect, test } from "bun:test";
 import { rootCertificates } from "node:tls";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
-import { realCertificateDeps } from "../../src/adapters/real-deps.ts";
 import {
   mozillaRootStore,
   pemToDer,
   ReferenceRootStore,
   readRootKeys,
-} from "../../src/adapters/system/root-store.ts";
+} from "../../src/adapters/crypto/root-store.ts";
+import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { realCertificateDeps } from "../../src/adapters/real-deps.ts";
 import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
 import { fixedClock } from "../fakes/clock.ts";
 import { certDer, certPem, chainPem } from "../fixtures/fixtures.ts";

@@ -7,8 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { mozillaRootStore } from "../../src/adapters/crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
-import { mozillaRootStore } from "../../src/adapters/system/root-store.ts";
 import {
   DEFAULT_CERTIFICATE_LIMITS,
   inspectCertificateBundle,

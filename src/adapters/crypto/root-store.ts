@@ -14,16 +14,7 @@
  */
 import { createRequire } from "node:module";
 import type { RootStore } from "../../domain/ports.ts";
-import {
-  children,
-  hexLower,
-  isContext,
-  isUniversal,
-  readOid,
-  readTlv,
-  sequence,
-  TAG,
-} from "../crypto/der.ts";
+import { children, hexLower, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "./der.ts";
 
 const OID_SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
 const BEGIN = "-----BEGIN CERTIFICATE-----";
