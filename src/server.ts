@@ -122,6 +122,8 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     logger.flush();
     process.exit(0);
   };
+  // Lines still buffered when the process ends for any other reason are written too.
+  process.on("exit", () => logger.flush());
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 

@@ -22,18 +22,9 @@ import { PLAIN_TEMPLATE, type Responder, type ResponseTemplate } from "./respond
 type RouteHandler = (request: Request) => Response | Promise<Response>;
 type BunHandler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
 
-/** What the edge writes: one access-log line per request, and unexpected errors (no bodies, ever). */
+/** What the edge writes: one access-log line per request (no bodies, ever). */
 export interface EdgeLog {
-  log(record: {
-    level: "info" | "error";
-    msg: string;
-    requestId: string;
-    method?: string;
-    route?: string | null;
-    status?: number;
-    durationMs?: number;
-    errorName?: string;
-  }): void;
+  access(requestId: string, method: string, route: string | null, status: number, durationMs: number): void;
 }
 
 interface PathEntry {
@@ -115,10 +106,13 @@ export class Edge {
         allowedList,
         rateLimited,
       });
+      // API answers are built by the Responder with every common header; the page's and the
+      // docs' own responses get them added on the way out.
+      const builtByResponder = this.templates.has(path);
       const bunMethods: Record<string, BunHandler> = {};
       for (const [method, handler] of methods) {
         // Bun answers HEAD from the GET handler itself.
-        if (method !== "HEAD") bunMethods[method] = this.served(path, handler, rateLimited);
+        if (method !== "HEAD") bunMethods[method] = this.served(path, handler, rateLimited, builtByResponder);
       }
       this.routes[path] = bunMethods;
     }
@@ -130,14 +124,20 @@ export class Edge {
   }
 
   /** Wraps one route handler with what every request shares. */
-  private served(path: string, handler: RouteHandler, rateLimited: boolean): BunHandler {
+  private served(
+    path: string,
+    handler: RouteHandler,
+    rateLimited: boolean,
+    builtByResponder: boolean,
+  ): BunHandler {
     return (request) => {
       const start = performance.now();
       this.inFlight += 1;
       this.lastArrival = start;
+      const requestId = this.responder.requestIdOf(request);
       if (rateLimited) {
         const refusal = this.rateLimit(request, path);
-        if (refusal !== null) return this.finish(request, refusal, path, start);
+        if (refusal !== null) return this.finish(request, refusal, path, start, requestId, true);
       }
       let response: Response | Promise<Response>;
       try {
@@ -151,8 +151,8 @@ export class Edge {
         );
       }
       if (response instanceof Promise)
-        return response.then((done) => this.finish(request, done, path, start));
-      return this.finish(request, response, path, start);
+        return response.then((done) => this.finish(request, done, path, start, requestId, builtByResponder));
+      return this.finish(request, response, path, start, requestId, builtByResponder);
     };
   }
 
@@ -173,24 +173,24 @@ export class Edge {
     return this.responder.error(request, this.templateOf(path), error);
   }
 
-  private finish(request: Request, response: Response, route: string | null, start: number): Response {
+  private finish(
+    request: Request,
+    response: Response,
+    route: string | null,
+    start: number,
+    requestId: string,
+    builtByResponder: boolean,
+  ): Response {
     this.inFlight -= 1;
-    const headers = response.headers;
-    let requestId = headers.get("x-request-id");
-    if (requestId === null) {
-      this.responder.decorate(request, headers);
-      requestId = headers.get("x-request-id") ?? "";
-    }
-    if (this.closing) headers.set("connection", "close");
-    this.logger.log({
-      level: "info",
-      msg: "request",
+    if (!builtByResponder) this.responder.decorate(request, response.headers);
+    if (this.closing) response.headers.set("connection", "close");
+    this.logger.access(
       requestId,
-      method: request.method,
+      request.method,
       route,
-      status: response.status,
-      durationMs: Math.round((performance.now() - start) * 1000) / 1000,
-    });
+      response.status,
+      Math.round((performance.now() - start) * 1000) / 1000,
+    );
     return response;
   }
 
@@ -202,11 +202,13 @@ export class Edge {
     const start = performance.now();
     this.inFlight += 1;
     this.lastArrival = start;
+    const requestId = this.responder.requestIdOf(request);
     const path = pathOf(request.url);
     const entry = this.table.get(path);
     if (entry?.rateLimited ?? (this.limiter !== null && path !== "/v1/health")) {
       const refusal = this.rateLimit(request, path);
-      if (refusal !== null) return this.finish(request, refusal, entry === undefined ? null : path, start);
+      if (refusal !== null)
+        return this.finish(request, refusal, entry === undefined ? null : path, start, requestId, true);
     }
     let response: Response;
     if (entry === undefined) {
@@ -215,7 +217,7 @@ export class Edge {
         PLAIN_TEMPLATE,
         new DomainError("NOT_FOUND", `No endpoint exists at ${path}.`),
       );
-      return this.finish(request, response, null, start);
+      return this.finish(request, response, null, start, requestId, true);
     }
     if (request.method === "OPTIONS")
       response = this.responder.preflight(request, this.templateOf(path), entry.allow);
@@ -230,7 +232,7 @@ export class Edge {
         { allow: entry.allow },
       );
     }
-    return this.finish(request, response, path, start);
+    return this.finish(request, response, path, start, requestId, true);
   };
 
   /** Answers one request exactly as the server would (tests call this through `app.handle`). */

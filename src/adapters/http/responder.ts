@@ -38,22 +38,37 @@ export class Responder {
   private readonly newRequestId: () => string;
   private readonly cors: CorsPolicy;
   /** Static header objects by template and media type, built once. */
-  private readonly cache = new Map<string, Headers>();
+  private readonly cache = new Map<ResponseTemplate, Map<string | null, Headers>>();
+  /** The last JSON body serialized, by value identity: constant results (health) serialize once. */
+  private lastBody: unknown = undefined;
+  private lastJson = "";
 
   constructor(cors: CorsPolicy, newRequestId: () => string) {
     this.cors = cors;
     this.newRequestId = newRequestId;
   }
 
-  /** The caller's `X-Request-Id` when well-formed, otherwise a new one (CONTRACT §1.2). */
+  /** Ids already decided, so that every part of one request's handling uses the same one. */
+  private readonly ids = new WeakMap<Request, string>();
+
+  /** The caller's `X-Request-Id` when well-formed, otherwise a new one (CONTRACT §1.2); decided once per request. */
   requestIdOf(request: Request): string {
-    const given = request.headers.get("x-request-id");
-    return given !== null && REQUEST_ID_PATTERN.test(given) ? given : this.newRequestId();
+    let id = this.ids.get(request);
+    if (id === undefined) {
+      const given = request.headers.get("x-request-id");
+      id = given !== null && REQUEST_ID_PATTERN.test(given) ? given : this.newRequestId();
+      this.ids.set(request, id);
+    }
+    return id;
   }
 
   private staticHeaders(template: ResponseTemplate, contentType: string | null): Headers {
-    const key = `${template.noStore}|${template.varyAccept}|${contentType}`;
-    let headers = this.cache.get(key);
+    let byType = this.cache.get(template);
+    if (byType === undefined) {
+      byType = new Map();
+      this.cache.set(template, byType);
+    }
+    let headers = byType.get(contentType);
     if (headers === undefined) {
       headers = { "x-content-type-options": "nosniff" };
       if (contentType !== null) headers["content-type"] = contentType;
@@ -63,7 +78,7 @@ export class Responder {
       );
       if (vary.length > 0) headers.vary = vary.join(", ");
       if (template.noStore) headers["cache-control"] = "no-store";
-      this.cache.set(key, headers);
+      byType.set(contentType, headers);
     }
     return headers;
   }
@@ -92,7 +107,11 @@ export class Responder {
   }
 
   json(request: Request, template: ResponseTemplate, body: unknown, status = 200): Response {
-    return new Response(JSON.stringify(body), {
+    if (body !== this.lastBody) {
+      this.lastJson = JSON.stringify(body);
+      this.lastBody = body;
+    }
+    return new Response(this.lastJson, {
       status,
       headers: this.headersFor(request, template, JSON_TYPE),
     });

@@ -31,6 +31,12 @@ export interface LogRecord {
 
 export interface Logger {
   log(record: LogRecord): void;
+  /**
+   * The access-log line of one request (level info): the same fields `log` would write, built
+   * without an intermediate object because it runs on every request. `requestId` and `route`
+   * must be JSON-safe text (the request-id rule and the route table guarantee it).
+   */
+  access(requestId: string, method: string, route: string | null, status: number, durationMs: number): void;
   /** Writes out anything buffered; called on shutdown. */
   flush(): void;
 }
@@ -42,31 +48,69 @@ export function isLogLevel(value: string): value is LogLevel {
   return Object.hasOwn(LEVEL_RANK, value);
 }
 
+/** How long lines wait in the buffer before one write; 64 KiB of lines are written at once. */
+export const FLUSH_INTERVAL_MS = 10;
+const FLUSH_BYTES = 65_536;
+/** Methods that need no JSON escaping; anything else is escaped. */
+const PLAIN_METHODS = new Set([
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+  "TRACE",
+  "CONNECT",
+]);
+
 /**
- * A logger writing JSON lines through `write`. Lines are batched and written once per
- * event-loop turn (or when 64 KiB accumulate), so a busy server does not make one
- * write system call per request.
+ * A logger writing JSON lines through `write`. Lines are buffered and written together at most
+ * FLUSH_INTERVAL_MS after the first of them (or when 64 KiB accumulate), so a busy server makes
+ * one write system call per batch, not per request; `flush()` writes what is left (on shutdown
+ * and at exit). The time stamp is formatted once per millisecond.
  */
 export function createJsonLogger(minimum: LogLevel, write: (chunk: string) => void): Logger {
   const threshold = LEVEL_RANK[minimum];
+  const accessEnabled = LEVEL_RANK.info >= threshold;
   let buffer = "";
-  let scheduled = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let stampMs = -1;
+  let stamp = "";
+  const now = (): string => {
+    const ms = Date.now();
+    if (ms !== stampMs) {
+      stampMs = ms;
+      stamp = new Date(ms).toISOString();
+    }
+    return stamp;
+  };
   const flush = (): void => {
-    scheduled = false;
+    if (timer !== null) {
+      clearTimeout(timer);
+      timer = null;
+    }
     if (buffer.length === 0) return;
     const chunk = buffer;
     buffer = "";
     write(chunk);
   };
+  const append = (line: string): void => {
+    buffer += line;
+    if (buffer.length >= FLUSH_BYTES) flush();
+    else if (timer === null) timer = setTimeout(flush, FLUSH_INTERVAL_MS);
+  };
   return {
     log(record) {
       if (LEVEL_RANK[record.level] < threshold) return;
-      buffer += `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`;
-      if (buffer.length >= 65_536) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      append(`${JSON.stringify({ time: now(), ...record })}\n`);
+    },
+    access(requestId, method, route, status, durationMs) {
+      if (!accessEnabled) return;
+      const verb = PLAIN_METHODS.has(method) ? method : JSON.stringify(method).slice(1, -1);
+      append(
+        `{"time":"${now()}","level":"info","msg":"request","requestId":"${requestId}","method":"${verb}","route":${route === null ? "null" : `"${route}"`},"status":${status},"durationMs":${durationMs}}\n`,
+      );
     },
     flush,
   };
@@ -75,5 +119,11 @@ export function createJsonLogger(minimum: LogLevel, write: (chunk: string) => vo
 /** A logger that keeps records in memory: for tests that prove what is (not) logged. */
 export function createMemoryLogger(): Logger & { records: LogRecord[] } {
   const records: LogRecord[] = [];
-  return { records, log: (record) => void records.push(record), flush: () => {} };
+  return {
+    records,
+    log: (record) => void records.push(record),
+    access: (requestId, method, route, status, durationMs) =>
+      void records.push({ level: "info", msg: "request", requestId, method, route, status, durationMs }),
+    flush: () => {},
+  };
 }
