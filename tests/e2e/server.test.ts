@@ -125,6 +125,40 @@ describe("process lifecycle", () => {
     expect(running()).toBe("");
   }, 40_000);
 
+  test("on a terminal: one human line with the page, docs and health URLs; JSON log unchanged", async () => {
+    // `script` gives the server a pseudo-terminal as stdout and stderr.
+    const command = [...serverCommand()].map((part) => `'${part}'`).join(" ");
+    const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = child.stdout.getReader();
+    let output = "";
+    const until = performance.now() + 15_000;
+    while (!output.includes('"msg":"listening"') && performance.now() < until) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      output += new TextDecoder().decode(value);
+    }
+    child.kill("SIGTERM");
+    await child.exited;
+    const human = output.split(/\r?\n/).find((line) => line.startsWith("Network Tools API listening on"));
+    expect(human).toBeDefined();
+    const port = /"port":(\d+)/.exec(output)?.[1];
+    expect(human).toContain(`http://127.0.0.1:${port}/docs`);
+    expect(human).toContain(`http://127.0.0.1:${port}/v1/health`);
+    expect(human).toContain(`http://127.0.0.1:${port}/ `);
+  }, 30_000);
+
+  test("not on a terminal: only the JSON lines", async () => {
+    const own = await startServer();
+    expect(own.lines.some((line) => line.includes("Network Tools API listening"))).toBe(false);
+    expect(own.lines.some((line) => line.includes('"msg":"listening"'))).toBe(true);
+    expect(await own.stop()).toBe(0);
+  });
+
   test("SIGINT exits 0 too", async () => {
     const own = await startServer();
     expect(await own.stop("SIGINT")).toBe(0);
