@@ -14,6 +14,7 @@
 import type { Server } from "bun";
 import type { AnyElysia } from "elysia";
 import { createBunRouteHandler } from "elysia/adapter/bun/compose";
+import { INTERNAL_ERROR } from "../../contract/envelope.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { ClientAddressSource } from "../../domain/ports.ts";
 import { clientKey, type RateLimiter } from "./rate-limit.ts";
@@ -139,21 +140,26 @@ export class Edge {
         const refusal = this.rateLimit(request, path);
         if (refusal !== null) return this.finish(request, refusal, path, start, requestId, true);
       }
+      // Handlers map their own failures; this is only a last line of defence, so that a request
+      // is always answered and always leaves the in-flight count (the drain waits on it).
       let response: Response | Promise<Response>;
       try {
         response = handler(request);
       } catch {
-        // Elysia maps every error itself; this is only a last line of defence.
-        response = this.responder.error(
-          request,
-          PLAIN_TEMPLATE,
-          new DomainError("INTERNAL_ERROR", "Internal error."),
+        response = this.internalError(request, path);
+      }
+      if (response instanceof Promise) {
+        return response.then(
+          (done) => this.finish(request, done, path, start, requestId, builtByResponder),
+          () => this.finish(request, this.internalError(request, path), path, start, requestId, true),
         );
       }
-      if (response instanceof Promise)
-        return response.then((done) => this.finish(request, done, path, start, requestId, builtByResponder));
       return this.finish(request, response, path, start, requestId, builtByResponder);
     };
+  }
+
+  private internalError(request: Request, path: string): Response {
+    return this.responder.error(request, this.templateOf(path), INTERNAL_ERROR);
   }
 
   private templateOf(path: string): ResponseTemplate {
