@@ -6,26 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
+import { runNettools } from "./run.ts";
 
-const CLI = join(resolve(import.meta.dir, "../.."), "src/cli/main.ts");
 const BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
 
-async function nettools(args: string[]) {
-  const child = Bun.spawn([process.execPath, CLI, ...args], {
-    env: { PATH: process.env.PATH ?? "" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { code, stdout, stderr };
-}
+const nettools = (args: string[]) => runNettools(args);
 
 let server: RunningServer;
 beforeAll(async () => {

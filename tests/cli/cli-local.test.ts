@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
+import { runNettools } from "./run.ts";
 
-const CLI = join(resolve(import.meta.dir, "../.."), "src/cli/main.ts");
 const scratch = mkdtempSync(join(tmpdir(), "nettools-local-"));
 let server: RunningServer;
 
@@ -20,20 +20,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function nettools(args: string[], stdin?: string) {
-  const child = Bun.spawn([process.execPath, CLI, ...args], {
-    cwd: scratch,
-    env: { PATH: process.env.PATH ?? "" },
-    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { code, stdout, stderr };
+function nettools(args: string[], stdin?: string) {
+  return runNettools(args, { cwd: scratch, ...(stdin === undefined ? {} : { stdin }) });
 }
 
 async function serverBody(path: string, body: unknown): Promise<string> {

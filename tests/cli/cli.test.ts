@@ -9,9 +9,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
+import { CLI, type Ran, runNettools } from "./run.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
-const CLI = join(ROOT, "src/cli/main.ts");
 const ESC = "\u001b[";
 
 let server: RunningServer;
@@ -26,29 +25,11 @@ afterAll(async () => {
   await server.stop();
 });
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function nettools(
+function nettools(
   args: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<Ran> {
-  const child = Bun.spawn([process.execPath, CLI, ...args], {
-    cwd: scratch,
-    env: { PATH: process.env.PATH ?? "", ...options.env },
-    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { code, stdout, stderr };
+  return runNettools(args, { ...options, cwd: scratch });
 }
 
 /** The server's raw answer to a POST, as text. */

@@ -1,0 +1,30 @@
+/** Runs the `nettools` command as a child process, the way a person's shell would. */
+import { join, resolve } from "node:path";
+
+export const CLI = join(resolve(import.meta.dir, "../.."), "src/cli/main.ts");
+
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `nettools ARGS…` with only PATH (plus `env`) in its environment, in `cwd`, fed `stdin`. */
+export async function runNettools(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<Ran> {
+  const child = Bun.spawn([process.execPath, CLI, ...args], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout, stderr };
+}
