@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
 import { CLI, type Ran, runNettools } from "./run.ts";
