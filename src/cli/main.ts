@@ -25,9 +25,8 @@ import {
   type ErrorIssue,
   isClientError,
 } from "../client/index.ts";
-import { CertificateBundleRequest } from "../contract/certificate-schemas.ts";
 import { envelopeOf, STATUS_OF, schemaRejection } from "../contract/envelope.ts";
-import { CidrCoverRequest, CidrSubtractRequest, RangeToCidrsRequest } from "../contract/schemas.ts";
+import { OPERATIONS, type RequestOf } from "../contract/operations.ts";
 import { inspectCertificateBundle } from "../domain/certificates/inspect.ts";
 import { coverCidrs } from "../domain/cidr/cover.ts";
 import { mergeCidrs } from "../domain/cidr/merge.ts";
@@ -352,7 +351,8 @@ async function cover(args: string[], io: Io): Promise<number> {
   const result = run.client
     ? await run.client.cidrCover(request)
     : await inProcess(() => {
-        if (run.json && request.inputs.length <= MAX_COVER_INPUTS) checkRequest(CidrCoverRequest, request);
+        if (run.json && request.inputs.length <= MAX_COVER_INPUTS)
+          checkRequest(OPERATIONS.cidrCover.request, request);
         return coverCidrs(request.inputs, LOCAL_CIDR_LIMITS);
       });
   return report(result, run, renderCover, {
@@ -393,7 +393,7 @@ async function subtract(args: string[], io: Io): Promise<number> {
     ? await run.client.cidrSubtract(request)
     : await inProcess(() => {
         if (run.json && request.include.length + request.exclude.length <= MAX_SUBTRACT_ENTRIES)
-          checkRequest(CidrSubtractRequest, request);
+          checkRequest(OPERATIONS.cidrSubtract.request, request);
         return subtractCidrs(request.include, request.exclude, LOCAL_CIDR_LIMITS);
       });
   return report(result, run, renderSubtract, {
@@ -421,7 +421,7 @@ async function merge(args: string[], io: Io): Promise<number> {
     ? await run.client.cidrSubtract(request)
     : await inProcess(() => {
         if (run.json && request.include.length <= MAX_SUBTRACT_ENTRIES)
-          checkRequest(CidrSubtractRequest, request);
+          checkRequest(OPERATIONS.cidrSubtract.request, request);
         return mergeCidrs(request.include, LOCAL_CIDR_LIMITS);
       });
   return report(result, run, renderMerge, {
@@ -446,7 +446,7 @@ async function range(args: string[], io: Io): Promise<number> {
   const result = run.client
     ? await run.client.rangeToCidrs(request)
     : await inProcess(() => {
-        checkRequest(RangeToCidrsRequest, request);
+        checkRequest(OPERATIONS.rangeToCidrs.request, request);
         return rangeToCidrs(request.start, request.end);
       });
   return report(result, run, renderRange, { plain: cidrLines });
@@ -464,7 +464,7 @@ async function cert(args: string[], io: Io): Promise<number> {
   // A private key is refused here, before any request, and no line of it is shown (no excerpt).
   const refusal = privateKeyRefusal(pem);
   if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCertificates);
-  const request: Static<typeof CertificateBundleRequest> = { pem };
+  const request: RequestOf<"certificateBundle"> = { pem };
   if (values.hostname !== undefined) request.hostname = values.hostname;
   if (values["leaf-index"] !== undefined) {
     const leafIndex = Number(values["leaf-index"]);
@@ -476,7 +476,8 @@ async function cert(args: string[], io: Io): Promise<number> {
   const result = run.client
     ? await run.client.certificateBundle(request)
     : await inProcess(() => {
-        if (run.json && pem.length <= MAX_PEM_LENGTH) checkRequest(CertificateBundleRequest, request);
+        if (run.json && pem.length <= MAX_PEM_LENGTH)
+          checkRequest(OPERATIONS.certificateBundle.request, request);
         return inspectCertificateBundle(request, realCertificateDeps(), LOCAL_CERTIFICATE_LIMITS);
       });
   const code = report(result, run, renderCertificates, { source: pem });

@@ -17,21 +17,23 @@
  * - no response at all (refused connection, DNS failure, timeout, abort) → `NETWORK_ERROR`.
  * Expected failures are values, never exceptions (CONTRACT §5: these two codes are the client's).
  *
- * This module imports only TypeBox, the HTTP schemas and the pure domain they use: no Elysia, no
+ * This module imports only TypeBox, the wire contract (src/contract/: schemas and the operations
+ * table, which gives every call its method and path) and the pure domain they use: no Elysia, no
  * server module, nothing from Bun or Node, so it bundles for the browser.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import { type CertificateBundleRequest, CertificateBundleResult } from "../contract/certificate-schemas.ts";
+import type { CertificateBundleRequest, CertificateBundleResult } from "../contract/certificate-schemas.ts";
+import { OPERATIONS, type OperationId, type Operations } from "../contract/operations.ts";
 import {
   type CidrCoverRequest,
-  CidrCoverResult,
+  type CidrCoverResult,
   type CidrSubtractRequest,
-  CidrSubtractResult,
+  type CidrSubtractResult,
   ErrorResponse,
-  HealthResult,
-  PublicIpResult,
+  type HealthResult,
+  type PublicIpResult,
   type RangeToCidrsRequest,
-  RangeToCidrsResult,
+  type RangeToCidrsResult,
 } from "../contract/schemas.ts";
 import type { ErrorCode } from "../domain/errors.ts";
 import { type Checker, lazyChecker, type MismatchIssue } from "./validate.ts";
@@ -124,13 +126,14 @@ export interface Client {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** One result checker per operation of the wire contract's table, plus the error envelope's. */
 const checkers = {
-  health: lazyChecker(HealthResult),
-  cover: lazyChecker(CidrCoverResult),
-  subtract: lazyChecker(CidrSubtractResult),
-  range: lazyChecker(RangeToCidrsResult),
-  certificates: lazyChecker(CertificateBundleResult),
-  publicIp: lazyChecker(PublicIpResult),
+  health: lazyChecker(OPERATIONS.health.result),
+  cidrCover: lazyChecker(OPERATIONS.cidrCover.result),
+  cidrSubtract: lazyChecker(OPERATIONS.cidrSubtract.result),
+  rangeToCidrs: lazyChecker(OPERATIONS.rangeToCidrs.result),
+  certificateBundle: lazyChecker(OPERATIONS.certificateBundle.result),
+  publicIp: lazyChecker(OPERATIONS.publicIp.result),
   error: lazyChecker(ErrorResponse),
 };
 
@@ -261,16 +264,27 @@ export function createClient(options: ClientOptions): Client {
     return { ok: true, status, value: parsed.value, ...(requestId === undefined ? {} : { requestId }) };
   }
 
+  /** One JSON call of an operation of the table, its result checked against the table's schema. */
+  function send<Id extends keyof typeof checkers & OperationId>(
+    id: Id,
+    body: unknown,
+    call: CallOptions | undefined,
+  ): Promise<ApiResult<Static<Operations[Id]["result"]>>> {
+    const { method, path } = OPERATIONS[id];
+    return callJson(method, path, checkers[id] as Checker<Operations[Id]["result"]>, body, call);
+  }
+
   return {
-    health: (call) => callJson("GET", "/v1/health", checkers.health, undefined, call),
-    cidrCover: (request, call) => callJson("POST", "/v1/cidr-cover", checkers.cover, request, call),
-    cidrSubtract: (request, call) => callJson("POST", "/v1/cidr-subtract", checkers.subtract, request, call),
-    rangeToCidrs: (request, call) => callJson("POST", "/v1/range-to-cidrs", checkers.range, request, call),
-    certificateBundle: (request, call) =>
-      callJson("POST", "/v1/certificate-bundle", checkers.certificates, request, call),
-    publicIp: (call) => callJson("GET", "/v1/public-ip", checkers.publicIp, undefined, call),
+    // Method and path of every call come from the operations table (src/contract/operations.ts).
+    health: (call) => send("health", undefined, call),
+    cidrCover: (request, call) => send("cidrCover", request, call),
+    cidrSubtract: (request, call) => send("cidrSubtract", request, call),
+    rangeToCidrs: (request, call) => send("rangeToCidrs", request, call),
+    certificateBundle: (request, call) => send("certificateBundle", request, call),
+    publicIp: (call) => send("publicIp", undefined, call),
     async publicIpText(call) {
-      const sent = await exchange("GET", "/v1/public-ip", "text/plain", undefined, call);
+      const { method, path } = OPERATIONS.publicIp;
+      const sent = await exchange(method, path, "text/plain", undefined, call);
       if (!sent.ok) return sent;
       const { response, text, requestId } = sent;
       const status = response.status;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { dirname, resolve } from "node:path";
 import { type ApiResult, createClient, invalidResponseOf, isClientError } from "../../src/client/index.ts";
+import { OPERATIONS } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
 
@@ -309,5 +310,34 @@ describe("packaging", () => {
   test("it bundles for the browser", async () => {
     const build = await Bun.build({ entrypoints: [`${ROOT}/src/client/index.ts`], target: "browser" });
     expect(build.success).toBe(true);
+  });
+});
+
+describe("derived from the operations table", () => {
+  test("the client has one method per operation, named by its id", () => {
+    const client = createClient({ baseUrl: "http://127.0.0.1:9" });
+    for (const id of Object.keys(OPERATIONS)) {
+      expect(typeof (client as unknown as Record<string, unknown>)[id]).toBe("function");
+    }
+  });
+
+  test("each call uses its operation's method and path", async () => {
+    const seen: string[] = [];
+    const client = createClient({
+      baseUrl: "http://api.test",
+      fetch: async (request) => {
+        seen.push(`${request.method} ${new URL(request.url).pathname}`);
+        return new Response("{}", { status: 500, headers: { "content-type": "application/json" } });
+      },
+    });
+    await client.health();
+    await client.cidrCover({ inputs: ["10.0.0.1"] });
+    await client.cidrSubtract({ include: ["10.0.0.0/8"], exclude: [] });
+    await client.rangeToCidrs({ start: "10.0.0.1", end: "10.0.0.2" });
+    await client.certificateBundle({ pem: "x" });
+    await client.publicIp();
+    expect(seen).toEqual(
+      Object.values(OPERATIONS).map((operation) => `${operation.method} ${operation.path}`),
+    );
   });
 });
