@@ -113,6 +113,9 @@ export const docsRoutes = () => {
         return;
       }
       if (route !== DOCS_JSON_PATH || typeof response !== "object" || response === null) return;
+      // Exactly `application/json` like every JSON answer (CONTRACT §1.2); Elysia's default
+      // would add `;charset=utf-8`.
+      set.headers["content-type"] = "application/json";
       // The plugin caches its document until routes change; so does this.
       let document = completed.get(response);
       if (document === undefined) {

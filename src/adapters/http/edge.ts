@@ -204,13 +204,20 @@ export class Edge {
    * Everything Bun's router did not match, and every request sent through `handle`: unknown
    * paths (404), known paths with another method (405 with `Allow`), and CORS preflights (204).
    */
-  readonly fallback = (request: Request): Response | Promise<Response> => {
+  readonly fallback = (request: Request, server: Server<undefined>): Response | Promise<Response> => {
+    const path = pathOf(request.url);
+    const entry = this.table.get(path);
+    // Bun's router matches the raw request target, but the URL it hands over has its dot
+    // segments resolved (`/v1/x/../health`, `/v1/./health`): a route that takes the method is
+    // served, as `handle` does, rather than refused with a 405 naming that very method.
+    const served = entry?.methods.has(request.method)
+      ? this.routes[path]?.[request.method === "HEAD" ? "GET" : request.method]
+      : undefined;
+    if (served !== undefined) return served(request, server);
     const start = performance.now();
     this.inFlight += 1;
     this.lastArrival = start;
     const requestId = this.responder.requestIdOf(request);
-    const path = pathOf(request.url);
-    const entry = this.table.get(path);
     if (entry?.rateLimited ?? (this.limiter !== null && path !== "/v1/health")) {
       const refusal = this.rateLimit(request, path);
       if (refusal !== null)
@@ -245,11 +252,12 @@ export class Edge {
   readonly handle = async (request: Request): Promise<Response> => {
     const path = pathOf(request.url);
     const handler = this.table.get(path)?.methods.get(request.method);
-    if (handler === undefined) return this.fallback(request);
+    const noServer = undefined as unknown as Server<undefined>;
+    if (handler === undefined) return this.fallback(request, noServer);
     const route = this.routes[path];
     const served = route?.[request.method === "HEAD" ? "GET" : request.method];
-    if (served === undefined) return this.fallback(request);
-    const response = await served(request, undefined as unknown as Server<undefined>);
+    if (served === undefined) return this.fallback(request, noServer);
+    const response = await served(request, noServer);
     if (request.method !== "HEAD") return response;
     return new Response(null, { status: response.status, headers: response.headers });
   };
