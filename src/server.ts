@@ -6,8 +6,8 @@
  * 1. For SHUTDOWN_DELAY_MS the server keeps serving normally, but every answer carries
  *    `Connection: close`: the window in which a load balancer stops sending new requests.
  * 2. Drain: still answering (with `Connection: close`) until nothing is in flight and nothing
- *    has arrived for DRAIN_QUIET_MS, so a request a client wrote on a keep-alive connection
- *    just before or during the signal is read and answered, not reset.
+ *    has arrived for DRAIN_QUIET_MS (at most DRAIN_MAX_LISTEN_MS), so a request a client wrote
+ *    on a keep-alive connection just before or during the signal is read and answered, not reset.
  * 3. Bun stops listening and closes the idle connections; the process exits 0.
  * SHUTDOWN_TIMEOUT_MS bounds steps 2–3; past it the remaining connections are closed.
  */
@@ -27,10 +27,20 @@ import {
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 
-/** Bun's own backstop; the 64 KiB API limit is enforced by the app with a proper envelope. */
-const TRANSPORT_BODY_LIMIT = 1024 * 1024;
+/**
+ * Bun's own body limit, far above the API's: a declared `Content-Length` over 64 KiB is refused
+ * by the app before any byte is read, with the envelope and the common headers (Bun's own refusal
+ * is a bare 413), and an undeclared (chunked) body is counted and cut at 64 KiB while it is read.
+ */
+const TRANSPORT_BODY_LIMIT = 2 ** 31;
 /** How long the drain waits with nothing in flight and nothing arriving before it stops listening. */
 export const DRAIN_QUIET_MS = 150;
+/**
+ * The longest the drain keeps listening when traffic never pauses (clients that honour
+ * `Connection: close` reconnect at once): then it stops accepting anyway and finishes what is in
+ * flight, well inside SHUTDOWN_TIMEOUT_MS.
+ */
+export const DRAIN_MAX_LISTEN_MS = 1_000;
 const DRAIN_POLL_MS = 10;
 /** Exit code for a server that cannot start (busy port, address not available). */
 export const START_FAILURE_EXIT_CODE = 2;
@@ -115,7 +125,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       void server?.stop(true);
       process.exit(0);
     }, config.shutdownTimeoutMs);
-    await drained(() => edge.activity, config.shutdownTimeoutMs);
+    await drained(() => edge.activity, Math.min(DRAIN_MAX_LISTEN_MS, config.shutdownTimeoutMs / 2));
     await server?.stop(false);
     clearTimeout(forced);
     logger.log({ level: "info", msg: "stopped" });
@@ -158,7 +168,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   return "running";
 }
 
-/** Resolves once nothing is in flight and nothing has arrived for DRAIN_QUIET_MS (or at `limitMs`). */
+/** Resolves once nothing is in flight and nothing has arrived for DRAIN_QUIET_MS, or after `limitMs`. */
 async function drained(
   activity: () => { inFlight: number; lastArrival: number },
   limitMs: number,
