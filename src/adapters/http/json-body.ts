@@ -41,7 +41,7 @@ export function isJsonMediaType(header: string | null): boolean {
 async function readCapped(request: Request, declared: boolean): Promise<Uint8Array> {
   if (declared) {
     try {
-      return new Uint8Array(await request.arrayBuffer());
+      return await request.bytes();
     } catch {
       throw new DomainError("INVALID_JSON", "The request body ended before it was complete.");
     }
