@@ -43,7 +43,7 @@ const NEVER_EXPIRES: JobClock = { expired: () => false };
 function bodyReader(schema: TSchema): (request: Request) => Promise<unknown> {
   const checker = TypeCompiler.Compile(schema);
   return async (request) => {
-    const value = await readJsonBody(request);
+    const value: unknown = await readJsonBody(request);
     if (!checker.Check(value)) throw schemaRejection(checker.Errors(value));
     return value;
   };
@@ -90,9 +90,10 @@ function handlerFor(
   return async (request) => {
     try {
       const input = read === null ? undefined : await read(request);
-      const result = queued
-        ? await admission.run(async (clock) => run(input, { request, clock }))
-        : await run(input, { request, clock: NEVER_EXPIRES });
+      let result = queued
+        ? admission.run(async (clock) => run(input, { request, clock }))
+        : run(input, { request, clock: NEVER_EXPIRES });
+      if (result instanceof Promise) result = await result; // no extra turn for a synchronous use case
       return respond(request, result);
     } catch (error) {
       return fail(request, template, error);
