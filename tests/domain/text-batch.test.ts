@@ -1,0 +1,81 @@
+/**
+ * `TextBatch` writes texts from lookup tables into pooled scratch space. Its texts must be the
+ * model's canonical texts, whatever the value (zero runs anywhere, IPv4-mapped, every prefix
+ * length), and batches open at the same time or used again must never mix their texts.
+ */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { TextBatch } from "../../src/domain/ip/text.ts";
+import { bigIntWord } from "../../src/domain/ip/u128.ts";
+import { type Family, formatAddr, formatCidr, maxValue, width } from "./model.ts";
+
+/** A value whose 16-bit groups are often zero, or an IPv4-mapped one. */
+const ipv6Value = fc.oneof(
+  fc.bigInt({ min: 0n, max: maxValue(6) }),
+  fc
+    .array(fc.oneof(fc.constant(0n), fc.constant(0xffffn), fc.bigInt({ min: 0n, max: 0xffffn })), {
+      minLength: 8,
+      maxLength: 8,
+    })
+    .map((groups) => groups.reduce((v, g) => (v << 16n) | g, 0n)),
+  fc.bigInt({ min: 0n, max: maxValue(4) }).map((v) => (0xffffn << 32n) | v),
+);
+
+const item = fc
+  .oneof(
+    fc.record({ family: fc.constant<Family>(4), value: fc.bigInt({ min: 0n, max: maxValue(4) }) }),
+    fc.record({ family: fc.constant<Family>(6), value: ipv6Value }),
+  )
+  .chain(({ family, value }) =>
+    fc.record({
+      family: fc.constant(family),
+      value: fc.constant(value),
+      bits: fc.option(fc.integer({ min: 0, max: width(family) }), { nil: undefined }),
+    }),
+  );
+
+type Item = { family: Family; value: bigint; bits: number | undefined };
+
+const expected = (x: Item) =>
+  x.bits === undefined ? formatAddr(x.family, x.value) : formatCidr(x.family, x.value, x.bits);
+
+function add(batch: TextBatch, x: Item): void {
+  const w = (k: number) => bigIntWord(x.value, k);
+  batch.add(x.family, w(0), w(1), w(2), w(3), x.bits);
+}
+
+describe("TextBatch", () => {
+  test("two batches filled in turn give each its own canonical texts, and can be used again", () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 400 }), fc.array(item, { maxLength: 40 }), (xs, ys) => {
+        for (let round = 0; round < 2; round++) {
+          const a = new TextBatch();
+          const b = new TextBatch();
+          for (let i = 0; i < Math.max(xs.length, ys.length); i++) {
+            if (i < xs.length) add(a, xs[i]!);
+            if (i < ys.length) add(b, ys[i]!);
+          }
+          expect(a.length).toBe(xs.length);
+          expect(b.toStrings()).toEqual(ys.map(expected));
+          expect(a.toStrings()).toEqual(xs.map(expected));
+          expect(a.length).toBe(0);
+          expect(a.toStrings()).toEqual([]);
+        }
+      }),
+      { numRuns: 300, seed: 20261124 },
+    );
+  });
+
+  test("the longest texts and a batch that grows well past its first space", () => {
+    const batch = new TextBatch();
+    const all = 0xffff_ffff;
+    const n = 5000;
+    for (let i = 0; i < n; i++) batch.add(6, all, all, all, all, 128);
+    batch.add(6, 0, 0, 0xffff, all, 128);
+    batch.add(4, 0, 0, 0, all, 32);
+    const texts = batch.toStrings();
+    expect(texts).toHaveLength(n + 2);
+    expect(new Set(texts.slice(0, n))).toEqual(new Set(["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128"]));
+    expect(texts.slice(n)).toEqual(["::ffff:255.255.255.255/128", "255.255.255.255/32"]);
+  });
+});
