@@ -59,6 +59,15 @@ export interface AppDeps {
 }
 
 const HEALTHY = { status: "ok" as const };
+/** Bundles of at most this many blocks go through the small lane: at most 4 × 4 signature checks. */
+export const SMALL_BUNDLE_BLOCKS = 4;
+
+/** PEM blocks in a text, counted by their BEGIN lines (the scanner itself runs later, in the use case). */
+function blockCount(pem: string): number {
+  let count = 0;
+  for (let at = pem.indexOf("-----BEGIN"); at !== -1; at = pem.indexOf("-----BEGIN", at + 10)) count++;
+  return count;
+}
 /** Ten seconds: the default IDLE_TIMEOUT_SECONDS, which docs promise bounds a request. */
 const DEFAULT_DEADLINE_MS = 10_000;
 
@@ -86,7 +95,17 @@ export function buildApp(deps: AppDeps) {
     deadlineMs: DEFAULT_DEADLINE_MS,
     ...deps.admission,
   };
-  const admission = new AdmissionQueue(admissionOptions);
+  // Two lanes: a small bundle (a few certificates, at most a few dozen signature checks) never
+  // waits behind the costliest ones (ADR 14).
+  const admission = {
+    small: new AdmissionQueue({
+      ...admissionOptions,
+      concurrency: Math.min(1, admissionOptions.concurrency),
+    }),
+    large: new AdmissionQueue(admissionOptions),
+  };
+  const laneOf = (input: unknown): AdmissionQueue =>
+    blockCount((input as { pem: string }).pem) <= SMALL_BUNDLE_BLOCKS ? admission.small : admission.large;
   const useCases: UseCases = {
     health: () => HEALTHY,
     cidrCover: (body) => coverCidrs(body.inputs),
@@ -129,9 +148,7 @@ export function buildApp(deps: AppDeps) {
     .onError(({ error, request }) => fail(request, PLAIN_TEMPLATE, error))
     .use(docsRoutes())
     .use(webRoutes());
-  const app = new Elysia({ normalize: false })
-    .use(apiRoutes(useCases, responder, admission, fail))
-    .use(pages);
+  const app = new Elysia({ normalize: false }).use(apiRoutes(useCases, responder, laneOf, fail)).use(pages);
 
   const edge = new Edge({
     app,

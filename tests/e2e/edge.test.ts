@@ -151,17 +151,21 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
     expect(Math.max(...probe.samples.map((sample) => sample.ms))).toBeLessThan(1_500);
   }, 30_000);
 
-  test("the costliest valid bundle from 20 clients: an ordinary request gets 200 or OVERLOADED quickly, health keeps answering", async () => {
+  test("the costliest valid bundle from 20 clients: the flood gets 200 or OVERLOADED, an ordinary request is answered, health keeps answering", async () => {
     const worst = JSON.stringify({ pem: worstCaseBundlePem() });
     const probe = probeHealth(server.url);
-    const ordinary: { status: number; ms: number; retryAfter: string | null; code?: string }[] = [];
+    const ordinary: { status: number; ms: number }[] = [];
     const floodDone = flood(20, 4_000, async () => {
       const response = await fetch(`${server.url}/v1/certificate-bundle`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: worst,
       });
-      await response.arrayBuffer();
+      const body = await response.text();
+      if (response.status === 503) {
+        expect(JSON.parse(body).error.code).toBe("OVERLOADED");
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      }
       return response.status;
     });
     await Bun.sleep(500);
@@ -173,26 +177,19 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ pem: firstCa }),
       });
-      const body = (await response.json()) as { error?: { code: string } };
-      ordinary.push({
-        status: response.status,
-        ms: performance.now() - start,
-        retryAfter: response.headers.get("retry-after"),
-        ...(body.error ? { code: body.error.code } : {}),
-      });
+      await response.arrayBuffer();
+      ordinary.push({ status: response.status, ms: performance.now() - start });
       await Bun.sleep(200);
     }
     const statuses = await floodDone;
     await probe.stop();
     for (const answer of ordinary) {
-      expect([200, 503]).toContain(answer.status);
-      if (answer.status === 503) {
-        expect(answer.code).toBe("OVERLOADED");
-        expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
-      }
-      // Queue wait is bounded (1 s) and the work is small: never the 6–11 s seen before.
+      // A one-certificate bundle has its own admission lane (ADR 14): answered, not queued
+      // behind the costly bundles, and never the 6–11 s seen before.
+      expect(answer.status).toBe(200);
       expect(answer.ms).toBeLessThan(4_000);
     }
+    // The costly bundles beyond the queue are refused quickly, with Retry-After.
     expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
     expect(statuses).toContain(503);
     expect(probe.samples.every((sample) => sample.status === 200)).toBe(true);

@@ -235,4 +235,31 @@ describe("admission queue (CONTRACT §1.7)", () => {
     expect((await errorOf(response)).code).toBe("OVERLOADED");
     expect(checks).toBeGreaterThan(0);
   });
+
+  test("through the app: a small bundle has its own lane and is not queued behind large ones", async () => {
+    const certs = chain();
+    // Every signature check hangs: a large bundle (5 blocks) holds the large lane's only slot.
+    const hanging: SignatureVerifier = { verify: () => new Promise(() => {}) };
+    const { app: lanes } = testApp({
+      decoder: fakeDecoder([certs.root, certs.intermediate, certs.leaf]),
+      verifier: hanging,
+      admission: { concurrency: 1, maxWaitMs: 50 },
+    });
+    const post = (pem: string) =>
+      lanes.handle(
+        new Request("http://localhost/v1/certificate-bundle", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ pem }),
+        }),
+      );
+    const large = bundleOf([certs.root, certs.root, certs.root, certs.root, certs.root]);
+    void post(large);
+    await Bun.sleep(5);
+    // Another large bundle waits its 50 ms for the taken slot and is refused.
+    expect((await post(large)).status).toBe(503);
+    // The leaf alone needs no signature check; in the small lane it is answered at once.
+    const small = await post(bundleOf([certs.leaf]));
+    expect(small.status).toBe(200);
+  });
 });

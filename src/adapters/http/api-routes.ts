@@ -22,6 +22,9 @@ import type { AdmissionQueue, JobClock } from "./admission.ts";
 import { readJsonBody } from "./json-body.ts";
 import { type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
 
+/** The admission queue a `queued` request waits in, chosen from its validated input. */
+export type AdmissionLanes = (input: unknown) => AdmissionQueue;
+
 /** What a use case gets besides its validated input. */
 export interface UseCaseContext {
   readonly request: Request;
@@ -63,7 +66,7 @@ function handlerFor(
   operation: Operation,
   run: (input: unknown, context: UseCaseContext) => unknown,
   responder: Responder,
-  admission: AdmissionQueue,
+  admission: AdmissionLanes,
   fail: FailureMapper,
 ): Handler {
   const template = templateOf(operation.policy);
@@ -91,7 +94,7 @@ function handlerFor(
     try {
       const input = read === null ? undefined : await read(request);
       let result = queued
-        ? admission.run(async (clock) => run(input, { request, clock }))
+        ? admission(input).run(async (clock) => run(input, { request, clock }))
         : run(input, { request, clock: NEVER_EXPIRES });
       if (result instanceof Promise) result = await result; // no extra turn for a synchronous use case
       return respond(request, result);
@@ -110,7 +113,7 @@ export const TEMPLATE_BY_PATH: ReadonlyMap<string, ResponseTemplate> = new Map(
 export function apiRoutes(
   useCases: UseCases,
   responder: Responder,
-  admission: AdmissionQueue,
+  admission: AdmissionLanes,
   fail: FailureMapper,
 ) {
   const app = new Elysia({ name: "api-routes", normalize: false });
