@@ -7,9 +7,10 @@
 import { Elysia } from "elysia";
 import {
   type AdmissionOptions,
-  AdmissionQueue,
+  certificateLanes,
   DEFAULT_ADMISSION,
-  overloaded,
+  lateAnswer,
+  withDeadline,
 } from "./adapters/http/admission.ts";
 import { apiRoutes, TEMPLATE_BY_PATH, type UseCases } from "./adapters/http/api-routes.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
@@ -59,30 +60,8 @@ export interface AppDeps {
 }
 
 const HEALTHY = { status: "ok" as const };
-/** Bundles of at most this many blocks go through the small lane: at most 4 × 4 signature checks. */
-export const SMALL_BUNDLE_BLOCKS = 4;
-
-/** PEM blocks in a text, counted by their BEGIN lines (the scanner itself runs later, in the use case). */
-function blockCount(pem: string): number {
-  let count = 0;
-  for (let at = pem.indexOf("-----BEGIN"); at !== -1; at = pem.indexOf("-----BEGIN", at + 10)) count++;
-  return count;
-}
 /** Ten seconds: the default IDLE_TIMEOUT_SECONDS, which docs promise bounds a request. */
 const DEFAULT_DEADLINE_MS = 10_000;
-
-/**
- * A verifier that does no more crypto once its request's deadline has passed (CONTRACT §1.7):
- * the remaining checks return at once, and the use case below then refuses to answer late.
- */
-function withDeadline(verifier: SignatureVerifier, expired: () => boolean): SignatureVerifier {
-  return {
-    verify: (child, issuer) =>
-      expired()
-        ? Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" })
-        : verifier.verify(child, issuer),
-  };
-}
 
 /**
  * Builds the whole application. Tests call `buildApp(fakes).handle(new Request(...))`;
@@ -95,17 +74,7 @@ export function buildApp(deps: AppDeps) {
     deadlineMs: DEFAULT_DEADLINE_MS,
     ...deps.admission,
   };
-  // Two lanes: a small bundle (a few certificates, at most a few dozen signature checks) never
-  // waits behind the costliest ones (ADR 14).
-  const admission = {
-    small: new AdmissionQueue({
-      ...admissionOptions,
-      concurrency: Math.min(1, admissionOptions.concurrency),
-    }),
-    large: new AdmissionQueue(admissionOptions),
-  };
-  const laneOf = (input: unknown): AdmissionQueue =>
-    blockCount((input as { pem: string }).pem) <= SMALL_BUNDLE_BLOCKS ? admission.small : admission.large;
+  const lanes = certificateLanes(admissionOptions);
   const useCases: UseCases = {
     health: () => HEALTHY,
     cidrCover: (body) => coverCidrs(body.inputs),
@@ -116,14 +85,9 @@ export function buildApp(deps: AppDeps) {
         clock: deps.clock,
         decoder: deps.decoder,
         roots: deps.roots,
-        verifier: withDeadline(deps.verifier, clock.expired),
+        verifier: withDeadline(deps.verifier, clock),
       });
-      if (clock.expired()) {
-        throw overloaded(
-          `The certificate inspection could not be finished within ${admissionOptions.deadlineMs} ms; retry shortly.`,
-          1,
-        );
-      }
+      if (clock.expired()) throw lateAnswer(admissionOptions.deadlineMs);
       return result;
     },
     publicIp: (_, { request }) => observePublicIp(deps.clientAddress, request),
@@ -148,7 +112,9 @@ export function buildApp(deps: AppDeps) {
     .onError(({ error, request }) => fail(request, PLAIN_TEMPLATE, error))
     .use(docsRoutes())
     .use(webRoutes());
-  const app = new Elysia({ normalize: false }).use(apiRoutes(useCases, responder, laneOf, fail)).use(pages);
+  const app = new Elysia({ normalize: false })
+    .use(apiRoutes(useCases, responder, lanes.laneOf, fail))
+    .use(pages);
 
   const edge = new Edge({
     app,
@@ -163,7 +129,7 @@ export function buildApp(deps: AppDeps) {
   const routes = [...edge.paths].flatMap(([path, methods]) =>
     methods.filter((method) => method !== "HEAD").map((method) => ({ path, method })),
   );
-  return { handle: edge.handle, edge, admission, routes };
+  return { handle: edge.handle, edge, admission: lanes, routes };
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -12,6 +12,7 @@
  * Cheap requests (health, public-ip, CIDR) never pass through here.
  */
 import { DomainError } from "../../domain/errors.ts";
+import type { SignatureVerifier } from "../../domain/ports.ts";
 
 export interface AdmissionOptions {
   /** Jobs running at once. */
@@ -110,4 +111,52 @@ export class AdmissionQueue {
       this.waiting.push(waiter);
     });
   }
+}
+
+/** Bundles of at most this many blocks go through the small lane: at most 4 × 4 signature checks. */
+export const SMALL_BUNDLE_BLOCKS = 4;
+
+/** PEM blocks in a text, counted by their BEGIN lines (the scanner itself runs later, in the use case). */
+function blockCount(pem: string): number {
+  let count = 0;
+  for (let at = pem.indexOf("-----BEGIN"); at !== -1; at = pem.indexOf("-----BEGIN", at + 10)) count++;
+  return count;
+}
+
+/**
+ * The two admission lanes of certificate inspections: a small bundle (at most SMALL_BUNDLE_BLOCKS
+ * blocks) has one slot of its own, so an ordinary chain never waits behind the costliest bundles;
+ * larger ones share `options.concurrency` slots.
+ */
+export function certificateLanes(options: AdmissionOptions) {
+  const small = new AdmissionQueue({ ...options, concurrency: Math.min(1, options.concurrency) });
+  const large = new AdmissionQueue(options);
+  return {
+    small,
+    large,
+    /** The lane of a validated certificate-bundle body. */
+    laneOf: (input: unknown): AdmissionQueue =>
+      blockCount((input as { pem: string }).pem) <= SMALL_BUNDLE_BLOCKS ? small : large,
+  };
+}
+
+/**
+ * A verifier that does no more crypto once its request's deadline has passed (CONTRACT §1.7): the
+ * remaining checks return at once; the caller then refuses to answer late ({@link lateAnswer}).
+ */
+export function withDeadline(verifier: SignatureVerifier, clock: JobClock): SignatureVerifier {
+  return {
+    verify: (child, issuer) =>
+      clock.expired()
+        ? Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" })
+        : verifier.verify(child, issuer),
+  };
+}
+
+/** The refusal of work that could not finish within its deadline. */
+export function lateAnswer(deadlineMs: number): DomainError {
+  return overloaded(
+    `The certificate inspection could not be finished within ${deadlineMs} ms; retry shortly.`,
+    1,
+  );
 }
