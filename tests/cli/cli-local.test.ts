@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { runNettools } from "./run.ts";
+import { postForText, runNettools } from "./run.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "nettools-local-"));
 let server: RunningServer;
@@ -24,14 +24,8 @@ function nettools(args: string[], stdin?: string) {
   return runNettools(args, { cwd: scratch, ...(stdin === undefined ? {} : { stdin }) });
 }
 
-async function serverBody(path: string, body: unknown): Promise<string> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return response.text();
-}
+/** The server's raw answer to a POST, as text. */
+const serverBody = (path: string, body: unknown) => postForText(server.url, path, body);
 
 function file(name: string, text: string): string {
   writeFileSync(join(scratch, name), text);

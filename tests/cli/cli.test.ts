@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
-import { CLI, type Ran, runNettools } from "./run.ts";
+import { CLI, postForText, type Ran, runNettools } from "./run.ts";
 
 const ESC = "\u001b[";
 
@@ -33,14 +33,7 @@ function nettools(
 }
 
 /** The server's raw answer to a POST, as text. */
-async function serverBody(path: string, body: unknown): Promise<string> {
-  const response = await fetch(`${server.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return response.text();
-}
+const serverBody = (path: string, body: unknown) => postForText(server.url, path, body);
 
 /** Certificate results carry the evaluation second; two runs may straddle one. */
 function sameInstant(text: string): string {

@@ -28,3 +28,13 @@ export async function runNettools(
   ]);
   return { code, stdout, stderr };
 }
+
+/** A server's raw answer to a JSON POST, as text (to compare with the CLI's `--json` output). */
+export async function postForText(baseUrl: string, path: string, body: unknown): Promise<string> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return response.text();
+}
