@@ -62,7 +62,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const exited = child.exited.then((code) => {
     throw new Error(`server exited early with code ${code}`);
   });
-  const port = await Promise.race([portPromise, timeout, exited]);
+  let port: number;
+  try {
+    port = await Promise.race([portPromise, timeout, exited]);
+  } catch (error) {
+    // Never leave a server running behind a failed start (e.g. a LOG_LEVEL that hides the line).
+    child.kill("SIGKILL");
+    throw error;
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
