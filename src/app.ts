@@ -129,7 +129,7 @@ export function buildApp(deps: AppDeps) {
   const routes = [...edge.paths].flatMap(([path, methods]) =>
     methods.filter((method) => method !== "HEAD").map((method) => ({ path, method })),
   );
-  return { handle: edge.handle, edge, admission: lanes, routes };
+  return { handle: edge.handle, edge, routes };
 }
 
 export type App = ReturnType<typeof buildApp>;

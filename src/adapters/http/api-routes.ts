@@ -69,7 +69,7 @@ function handlerFor(
   admission: AdmissionLanes,
   fail: FailureMapper,
 ): Handler {
-  const template = templateOf(operation.policy);
+  const template = TEMPLATE_BY_PATH.get(operation.path) ?? templateOf(operation.policy);
   const respond = (request: Request, result: unknown): Response =>
     operation.policy.textAlternative && negotiate(request.headers.get("accept")) === "text"
       ? responder.text(request, template, `${(result as { ip: string }).ip}\n`)

@@ -14,10 +14,13 @@ export interface EncodedAsset {
   br: Uint8Array<ArrayBuffer>;
 }
 
-/** Builds an asset from its text and the base64 variants computed at build time. */
-export function encodedAsset(text: string, compressed: { gzip: string; br: string }): EncodedAsset {
+/** Builds an asset from its plain content and the base64 variants computed at build time. */
+export function encodedAsset(
+  plain: string | Uint8Array<ArrayBuffer>,
+  compressed: { gzip: string; br: string },
+): EncodedAsset {
   return {
-    identity: new TextEncoder().encode(text),
+    identity: typeof plain === "string" ? new TextEncoder().encode(plain) : plain,
     gzip: Buffer.from(compressed.gzip, "base64"),
     br: Buffer.from(compressed.br, "base64"),
   };
@@ -60,20 +63,19 @@ export function chooseCoding(header: string | null): Coding {
 
 /**
  * The response for `asset` in the coding the request accepts; `headers` are the asset's own.
- * `vary` is what the common rules already put in `Vary` (CORS adds `Origin`): a header on the
- * returned Response replaces theirs, so it is kept here.
+ * The edge adds the common headers afterwards and merges its own `Vary` (CORS `Origin`) into this
+ * one (`Responder.decorate`).
  */
 export function encodedResponse(
   request: Request,
   asset: EncodedAsset,
   headers: Record<string, string>,
-  vary?: unknown,
 ): Response {
   const coding = chooseCoding(request.headers.get("accept-encoding"));
   const body = asset[coding];
   const out: Record<string, string> = {
     ...headers,
-    vary: typeof vary === "string" && vary !== "" ? `${vary}, Accept-Encoding` : "Accept-Encoding",
+    vary: "Accept-Encoding",
     "content-length": String(body.length),
   };
   if (coding !== "identity") out["content-encoding"] = coding;

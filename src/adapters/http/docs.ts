@@ -13,7 +13,7 @@ import { Elysia } from "elysia";
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import { precompressPackageFile } from "../../web/precompress.ts" with { type: "macro" };
-import { type EncodedAsset, encodedResponse } from "./content-encoding.ts";
+import { type EncodedAsset, encodedAsset, encodedResponse } from "./content-encoding.ts";
 import { completeDocument, type OpenApiDocument } from "./openapi-document.ts";
 import { OPERATION_DOCS } from "./openapi-operations.ts";
 
@@ -92,14 +92,11 @@ const CSS_COMPRESSED = precompressPackageFile("swagger-ui-dist/swagger-ui.css");
 function asset(path: string, compressed: { gzip: string; br: string }, contentType: string) {
   const headers = { "content-type": contentType, "cache-control": ASSET_CACHE_CONTROL };
   let loaded: Promise<EncodedAsset> | null = null;
-  const load = async (): Promise<EncodedAsset> => ({
-    identity: await Bun.file(path).bytes(),
-    gzip: Buffer.from(compressed.gzip, "base64"),
-    br: Buffer.from(compressed.br, "base64"),
-  });
-  return async ({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }) => {
-    loaded ??= load();
-    return encodedResponse(request, await loaded, headers, set.headers.vary);
+  return async ({ request }: { request: Request }) => {
+    loaded ??= Bun.file(path)
+      .bytes()
+      .then((bytes) => encodedAsset(bytes, compressed));
+    return encodedResponse(request, await loaded, headers);
   };
 }
 

@@ -157,24 +157,6 @@ function foldLiteralUnions(value: unknown): unknown {
   return { ...rest, type: hasNull ? ["string", "null"] : "string", enum: literals };
 }
 
-/**
- * The plugin turns a union of literals into `{type: "string", enum}` and then folds a
- * `| null` alternative into `type: [..., "null"]`, leaving null out of the enum: such a schema
- * would reject the nulls the route really sends (`selfSignature`). Puts null back in the enum.
- */
-function repairNullableEnums(value: unknown): void {
-  if (Array.isArray(value)) {
-    for (const item of value) repairNullableEnums(item);
-    return;
-  }
-  if (value === null || typeof value !== "object") return;
-  const schema = value as JsonObject;
-  if (Array.isArray(schema.type) && schema.type.includes("null") && Array.isArray(schema.enum)) {
-    if (!schema.enum.includes(null)) schema.enum = [...schema.enum, null];
-  }
-  for (const child of Object.values(schema)) repairNullableEnums(child);
-}
-
 /** Every error status of an operation with the codes it can carry there, in status order. */
 export function errorCodesOf(hasBody: boolean, doc: OperationDoc | undefined): Map<number, ErrorCode[]> {
   const codes = new Map<number, ErrorCode[]>();
@@ -423,7 +405,6 @@ export function completeDocument(generated: OpenApiDocument, operations: Operati
       completeOperation(operation, verb, path, operations[`${verb} ${path}`], schemas);
     }
   }
-  repairNullableEnums(schemas);
   const errorResponse = jsonSchemaOf(ErrorResponse);
   errorResponse.description =
     "The one error envelope of every operation: `error.code` says what went wrong, `error.message` is one human sentence, `error.issues` (validation errors) locates each problem.";

@@ -56,8 +56,7 @@ function serve(body: string, contentType: string) {
 /** A compressible asset: brotli, gzip or plain, as the request's Accept-Encoding allows. */
 function serveEncoded(asset: EncodedAsset, contentType: string) {
   const headers = { ...PAGE_HEADERS, "content-type": contentType };
-  return ({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }) =>
-    encodedResponse(request, asset, headers, set.headers.vary);
+  return ({ request }: { request: Request }) => encodedResponse(request, asset, headers);
 }
 
 /** Mounts `/` and its three assets. */
