@@ -262,4 +262,22 @@ describe("admission queue (CONTRACT §1.7)", () => {
     const small = await post(bundleOf([certs.leaf]));
     expect(small.status).toBe(200);
   });
+
+  test("health, public-ip and the CIDR operations are never queued, so never refused for load", async () => {
+    expect(OPERATION_LIST.filter((operation) => operation.policy.cost === "queued").map((o) => o.id)).toEqual(
+      ["certificateBundle"],
+    );
+    // A queue that never frees a slot refuses every certificate inspection; nothing else notices.
+    const { app: busy } = testApp({ admission: { concurrency: 0, maxWaitMs: 1 } });
+    expect((await busy.handle(new Request("http://localhost/v1/health"))).status).toBe(200);
+    expect((await busy.handle(new Request("http://localhost/v1/public-ip"))).status).toBe(200);
+    const cover = await busy.handle(
+      new Request("http://localhost/v1/cidr-cover", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"inputs":["10.0.0.1"]}',
+      }),
+    );
+    expect(cover.status).toBe(200);
+  });
 });
