@@ -39,7 +39,8 @@ export function issueAt(message: string, at: Locator): Issue {
 
 /**
  * Parses a list of address-or-CIDR entries, adding an issue located by `locate(i)` for each invalid
- * one. Returns the valid entries' prefixes in input order: one per entry when no issue was added.
+ * one, until `issues` holds MAX_VALIDATION_PROBLEMS. Returns the valid entries' prefixes in input
+ * order: one per entry when no issue was added.
  */
 export function parsePrefixList(
   entries: readonly string[],
@@ -48,6 +49,8 @@ export function parsePrefixList(
 ): IpPrefix[] {
   const out: IpPrefix[] = [];
   for (let i = 0; i < entries.length; i++) {
+    // Past 101 problems the answer is an error that lists 100 and says "more": stop looking.
+    if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
     const raw = entries[i];
     const bounds = entryBoundsProblem(raw, "entry");
     if (bounds !== null) {
