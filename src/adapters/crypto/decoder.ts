@@ -10,6 +10,7 @@ import type { CertificateData, SubjectAltName } from "../../domain/certificates/
 import { IpAddr } from "../../domain/ip/addr.ts";
 import type { CertificateDecodeResult, CertificateDecoder } from "../../domain/ports.ts";
 import {
+  anyValueOk,
   bitStringContentOk,
   children,
   hexColons,
@@ -313,11 +314,30 @@ function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): SubjectA
         out.push({ type, value: text });
         break;
       }
-      default: // otherName, x400Address, ediPartyName: the GeneralName's whole DER
+      case 0:
+        if (!otherNameOk(buf, gn)) return bad;
+        out.push({ type, value: `#${hexUpper(buf, gn.start, gn.end)}` });
+        break;
+      default: // x400Address, ediPartyName: the GeneralName's whole DER
         out.push({ type, value: `#${hexUpper(buf, gn.start, gn.end)}` });
     }
   }
   return out;
+}
+
+/**
+ * An otherName (`[0] IMPLICIT SEQUENCE { type-id OBJECT IDENTIFIER, value [0] EXPLICIT ANY }`,
+ * RFC 5280 §4.2.1.6) that OpenSSL's OTHERNAME template reads: exactly those two parts, a valid
+ * OID, and one value inside `[0]` that OpenSSL's `ANY` accepts (`anyValueOk`: DER only, so a
+ * constructed string is refused although OpenSSL would gather it). OpenSSL refuses the whole
+ * subjectAltName otherwise (`openssl x509 -ext subjectAltName` dumps it raw); so does this.
+ */
+function otherNameOk(buf: Uint8Array, gn: Tlv): boolean {
+  const parts = gn.constructed ? children(buf, gn) : null;
+  if (parts === null || parts.length !== 2 || readOid(buf, parts[0]) === null) return false;
+  const wrapper = parts[1];
+  const inner = isContext(wrapper, 0, true) ? children(buf, wrapper) : null;
+  return inner !== null && inner.length === 1 && anyValueOk(buf, inner[0]!);
 }
 
 function readOidContent(buf: Uint8Array, t: Tlv): string | null {
