@@ -6,8 +6,8 @@
 
 import type { CorsPolicy } from "./adapters/http/responder.ts";
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
-import { isLogLevel, type LogLevel } from "./adapters/system/logger.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
+import { isLogLevel, type LogLevel } from "./process/logger.ts";
 
 export interface Config {
   port: number;

@@ -15,7 +15,9 @@ import type { Server } from "bun";
 import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
-import { createJsonLogger } from "./adapters/system/logger.ts";
+import { buildApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { createJsonLogger } from "./process/logger.ts";
 import {
   isWorkerProcess,
   pickFreePort,
@@ -23,9 +25,7 @@ import {
   selfCommand,
   superviseWorkers,
   watchParent,
-} from "./adapters/system/supervisor.ts";
-import { buildApp } from "./app.ts";
-import type { Config } from "./config.ts";
+} from "./process/supervisor.ts";
 
 /**
  * Bun's own body limit, far above the API's: a declared `Content-Length` over 64 KiB is refused

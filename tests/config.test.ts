@@ -4,9 +4,9 @@
  */
 
 import { describe, expect, test } from "bun:test";
-import { cgroupCpuQuota, usableCpuCount } from "../src/adapters/system/cpus.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { parseAddr } from "../src/domain/ip/addr.ts";
+import { cgroupCpuQuota, usableCpuCount } from "../src/process/cpus.ts";
 
 function address(text: string) {
   const parsed = parseAddr(text);

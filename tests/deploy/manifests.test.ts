@@ -128,7 +128,7 @@ describe("Dockerfile", () => {
     expect(check).toMatch(/--timeout=\d+s/);
     // The subcommand exists, and probes /v1/health.
     expect(readFileSync(join(ROOT, "src/main.ts"), "utf8")).toContain('process.argv[2] === "healthcheck"');
-    expect(readFileSync(join(ROOT, "src/adapters/system/healthcheck.ts"), "utf8")).toContain("/v1/health");
+    expect(readFileSync(join(ROOT, "src/process/healthcheck.ts"), "utf8")).toContain("/v1/health");
   });
 
   test(".dockerignore keeps node_modules, dist and tests out of the context", () => {
