@@ -7,7 +7,8 @@
  *   method the path does not take, OPTIONS) reaches `fallback`, which works from the path alone,
  *   whatever the `Host` header says or whether there is one. `handle` (tests, and the
  *   supervisor-less paths) dispatches through the very same table.
- * - Per request, only what cannot be done once: the request id, the optional rate limit, the
+ * - Per request, only what cannot be done once: the request id, the optional rate limit (never
+ *   for a CORS preflight), the
  *   access-log line (buffered by the logger, one write per event-loop turn), and while the
  *   server drains, `Connection: close` (CONTRACT §6).
  */
@@ -218,7 +219,12 @@ export class Edge {
     this.inFlight += 1;
     this.lastArrival = start;
     const requestId = this.responder.requestIdOf(request);
-    if (entry?.rateLimited ?? (this.limiter !== null && path !== "/v1/health")) {
+    // A CORS preflight never spends or needs a token (CONTRACT §1.5): a browser's OPTIONS before
+    // its real request must not be the one refused.
+    if (
+      request.method !== "OPTIONS" &&
+      (entry?.rateLimited ?? (this.limiter !== null && path !== "/v1/health"))
+    ) {
       const refusal = this.rateLimit(request, path);
       if (refusal !== null)
         return this.finish(request, refusal, entry === undefined ? null : path, start, requestId, true);
