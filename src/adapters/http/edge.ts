@@ -26,7 +26,15 @@ type BunHandler = (request: Request, server: Server<undefined>) => Response | Pr
 
 /** What the edge writes: one access-log line per request (no bodies, ever). */
 export interface EdgeLog {
-  access(requestId: string, method: string, route: string | null, status: number, durationMs: number): void;
+  /** `unmatchedPath`: the path (no query) of a request no route matched; the logger cuts and escapes it. */
+  access(
+    requestId: string,
+    method: string,
+    route: string | null,
+    status: number,
+    durationMs: number,
+    unmatchedPath?: string,
+  ): void;
 }
 
 interface PathEntry {
@@ -187,6 +195,7 @@ export class Edge {
     start: number,
     requestId: string,
     builtByResponder: boolean,
+    unmatchedPath?: string,
   ): Response {
     this.inFlight -= 1;
     if (!builtByResponder) this.responder.decorate(request, response.headers);
@@ -197,6 +206,7 @@ export class Edge {
       route,
       response.status,
       Math.round((performance.now() - start) * 1000) / 1000,
+      unmatchedPath,
     );
     return response;
   }
@@ -226,8 +236,11 @@ export class Edge {
       (entry?.rateLimited ?? (this.limiter !== null && path !== "/v1/health"))
     ) {
       const refusal = this.rateLimit(request, path);
-      if (refusal !== null)
-        return this.finish(request, refusal, entry === undefined ? null : path, start, requestId, true);
+      if (refusal !== null) {
+        return entry === undefined
+          ? this.finish(request, refusal, null, start, requestId, true, path)
+          : this.finish(request, refusal, path, start, requestId, true);
+      }
     }
     let response: Response;
     if (entry === undefined) {
@@ -236,7 +249,7 @@ export class Edge {
         PLAIN_TEMPLATE,
         new DomainError("NOT_FOUND", `No endpoint exists at ${path}.`),
       );
-      return this.finish(request, response, null, start, requestId, true);
+      return this.finish(request, response, null, start, requestId, true, path);
     }
     if (request.method === "OPTIONS")
       response = this.responder.preflight(request, this.templateOf(path), entry.allow);
