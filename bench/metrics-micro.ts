@@ -43,7 +43,15 @@ console.log(
 
 const promPath = process.env.PROM_CLIENT;
 if (promPath !== undefined) {
-  const prom = (await import(promPath)) as typeof import("prom-client");
+  /** The few prom-client calls used here (it is not installed in the project, so no types). */
+  interface PromClient {
+    Registry: new () => { metrics(): Promise<string> };
+    Counter: new (options: Record<string, unknown>) => { inc(labels: Record<string, string>): void };
+    Histogram: new (
+      options: Record<string, unknown>,
+    ) => { observe(labels: Record<string, string>, value: number): void };
+  }
+  const prom = (await import(promPath)) as PromClient;
   const registry = new prom.Registry();
   const counter = new prom.Counter({
     name: "requests_total",
