@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { AdmissionQueue } from "../../src/adapters/http/admission.ts";
-import { DomainError } from "../../src/domain/errors.ts";
+import { HttpError } from "../../src/contract/errors.ts";
 import {
   LATENCY_BUCKETS_SECONDS,
   type MetricsSnapshot,
@@ -100,7 +100,7 @@ describe("the admission queue reports depth and OVERLOADED refusals", () => {
     expect(metrics.snapshot().admissionWaiting).toBe(2);
     for (const outcome of await refused) {
       expect(outcome.status).toBe("rejected");
-      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(DomainError);
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(HttpError);
     }
     expect(metrics.snapshot().admissionWaiting).toBe(0);
     expect(metrics.snapshot().overloaded).toBe(2);
@@ -112,7 +112,7 @@ describe("the admission queue reports depth and OVERLOADED refusals", () => {
     expect(metrics.snapshot().admissionWaiting).toBe(0);
     // A job that runs past its deadline (it throws OVERLOADED itself) counts too; other errors do not.
     await expect(
-      queue.run(async () => Promise.reject(new DomainError("OVERLOADED", "late"))),
+      queue.run(async () => Promise.reject(new HttpError("OVERLOADED", "late"))),
     ).rejects.toThrow();
     await expect(queue.run(async () => Promise.reject(new Error("boom")))).rejects.toThrow();
     expect(metrics.snapshot().overloaded).toBe(3);
