@@ -121,6 +121,7 @@ const CHAIN_RESULT = {
       evidence: {
         issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
         issuerIsKnownRoot: false,
+        caIssuersUrl: null,
       },
       nextAction:
         "Add the certificate of CN=Example Root CA R1 to the bundle right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root that every client already trusts, nothing needs adding).",
@@ -188,6 +189,7 @@ export const certificateBundleDoc: OperationDoc = {
             evidence: {
               issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
               issuerIsKnownRoot: false,
+              caIssuersUrl: null,
             },
             nextAction:
               "Add the certificate of CN=Example Root CA R1 to the bundle right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root that every client already trusts, nothing needs adding).",
