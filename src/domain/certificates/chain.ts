@@ -384,7 +384,11 @@ export function expiresInDays(notAfter: Date, evaluatedAt: Date): number {
  * with `includeRoot`, the anchor's certificate appended unless it is already the last block. Each
  * block re-encoded from its DER, 64-character base64 lines, `\n` line ends, a final `\n`.
  */
-export function fullchainPem(path: BuiltPath, certificates: readonly CertificateData[], includeRoot: boolean): string {
+export function fullchainPem(
+  path: BuiltPath,
+  certificates: readonly CertificateData[],
+  includeRoot: boolean,
+): string {
   const blocks = path.members.map((index) => certificates[index]!.der);
   let anchorDer: Uint8Array | null = path.rootDer;
   if (path.anchor === "in-bundle") {
@@ -475,7 +479,7 @@ function duplicateProblems(context: ChainContext): ChainProblem[] {
         "DUPLICATE_CERTIFICATE",
         [earlier, index],
         `${capitalize(named(context, index))} repeats ${named(context, earlier)}: same SHA-256 fingerprint.`,
-        `Remove the repeated copy, ${named(context, index)}; the corrected chain below lists each certificate once.`,
+        `Remove the repeated copy, ${named(context, index)}; the corrected chain (fullchainPem) lists each certificate once.`,
       ),
     );
   }
@@ -596,7 +600,7 @@ function pathProblems(
         "UNNEEDED_CERTIFICATE",
         [index],
         `${capitalize(named(context, index))} is not part of the chain from ${named(context, leaf)} to its anchor.`,
-        `Remove ${named(context, index)} from the served chain; the corrected chain below leaves it out.`,
+        `Remove ${named(context, index)} from the served chain; the corrected chain (fullchainPem) leaves it out.`,
       ),
     );
   }
@@ -606,7 +610,7 @@ function pathProblems(
         "ROOT_INCLUDED",
         [index],
         `${capitalize(named(context, index))} is a self-signed root served with the chain.`,
-        "Leave the root out of the served chain: clients use their own copy of it, and the corrected chain below omits it.",
+        "Leave the root out of the served chain: clients use their own copy of it (the corrected chain, fullchainPem, omits it unless includeRoot is set).",
       ),
     );
   }
@@ -664,8 +668,8 @@ function orderProblems(context: ChainContext, path: BuiltPath): ChainProblem[] {
       problem(
         "WRONG_ORDER",
         [...path.members],
-        `Position 0 holds ${named(context, 0)}, not the server's certificate ${named(context, leaf)}: a server sends its first certificate as its own.`,
-        `Put the certificates in this order: ${order}; the corrected chain below does.`,
+        `Position 0 holds ${named(context, 0)} instead of the server's own certificate, ${named(context, leaf)}: a server sends its first certificate as its own.`,
+        `Serve the certificates in this order: ${order}, as the corrected chain (fullchainPem) does.`,
         "error",
       ),
     ];
@@ -676,7 +680,7 @@ function orderProblems(context: ChainContext, path: BuiltPath): ChainProblem[] {
         "WRONG_ORDER",
         [...path.members],
         `The issuers after ${named(context, leaf)} are not in chain order: each certificate should be followed by the one that issued it.`,
-        `Put the certificates in this order: ${order}; the corrected chain below does.`,
+        `Serve the certificates in this order: ${order}, as the corrected chain (fullchainPem) does.`,
         "warning",
       ),
     ];

@@ -36,7 +36,9 @@ export function validateIdentity(raw: string | undefined): IdentityValidation {
       return { expected: { kind: "ip", address: parsed.value, text: parsed.value.toString() }, issues: [] };
     }
     if (DIGITS_AND_DOTS.test(trimmed)) {
-      return reject(`hostname is neither a DNS name nor a valid IPv4 address: ${stripQuoted(parsed.message)}`);
+      return reject(
+        `hostname is neither a DNS name nor a valid IPv4 address: ${stripQuoted(parsed.message)}`,
+      );
     }
   }
   const name = validateHostname(trimmed);
