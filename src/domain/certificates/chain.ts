@@ -21,7 +21,7 @@ import {
 import type { CertificateData } from "./model.ts";
 import { scanPem } from "./pem.ts";
 import { analyseRelationships, type CandidateLink, isSelfIssued } from "./relationships.ts";
-import { RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
+import { RequestRootStore, type RootMatch, readSuppliedRoots } from "./trust-anchors.ts";
 import { capitalize, certificateName, listSome, nameLabel } from "./wording.ts";
 
 /** Default and bounds of `expiryWarningDays`. */
@@ -193,7 +193,7 @@ export async function buildCertificateChain(
 }
 
 /** What the path builder and the problems read, all computed once per request. */
-interface ChainContext {
+export interface ChainContext {
   certificates: readonly CertificateData[];
   links: readonly CandidateLink[];
   /** Per position: self-issued with a `verified` self-signature. */
@@ -238,26 +238,38 @@ function checkExpiryWarningDays(days: number): Issue[] {
   ];
 }
 
-/** The rank of a path (or of the rest of one): compared field by field, lower is better. */
-interface Rank {
+/**
+ * The best rest of a path from one member (the member included), as the search memoizes it: the
+ * rank's sums, and the next member as a link, so no path is copied while candidates are compared.
+ */
+interface Suffix {
   incomplete: number;
   keyIdMismatches: number;
   invalidMembers: number;
   length: number;
-  /** The positions, compared member by member. */
-  members: number[];
+  member: number;
+  next: Suffix | null;
   anchor: AnchorKind;
   rootDer: Uint8Array | null;
 }
 
-function compareRanks(a: Rank, b: Rank): number {
-  return (
+/** Lower is better: complete, fewer key-id mismatches, fewer invalid members, fewer members, lowest positions. */
+function compareSuffixes(a: Suffix, b: Suffix): number {
+  const bySums =
     a.incomplete - b.incomplete ||
     a.keyIdMismatches - b.keyIdMismatches ||
     a.invalidMembers - b.invalidMembers ||
-    a.length - b.length ||
-    compareMembers(a.members, b.members)
-  );
+    a.length - b.length;
+  if (bySums !== 0) return bySums;
+  let left: Suffix | null = a;
+  let right: Suffix | null = b;
+  while (left !== null && right !== null) {
+    if (left === right) return 0;
+    if (left.member !== right.member) return left.member - right.member;
+    left = left.next;
+    right = right.next;
+  }
+  return 0;
 }
 
 function compareMembers(a: readonly number[], b: readonly number[]): number {
@@ -273,18 +285,15 @@ function compareMembers(a: readonly number[], b: readonly number[]): number {
  * continues to a verified, `issuerEligible` candidate issuer whose certificate (by fingerprint) is
  * not already on it; with none it ends (`missing`). Ranked: complete first, then fewer links whose
  * `keyIdentifierMatch` is false, then fewer members not valid at `evaluatedAt`, then fewer
- * members, then the lowest positions member by member.
+ * members, then the lowest positions, compared member by member.
  *
  * Every component of the rank adds up along the path and the positions compare member by member,
- * so the best path from a member depends only on that member and the certificates already used:
- * the search memoizes on (member, used fingerprints), at most 16 · 2¹⁶ states for 16 blocks however
- * the links are arranged, instead of enumerating the paths one by one (which 16 same-name CAs
- * signing each other would make factorial).
+ * so the best rest of a path depends only on its current member and the certificates already on
+ * it: the search memoizes on (member, fingerprints used) instead of enumerating paths one by one,
+ * which same-name CAs signing each other would make factorial (ADR 0022).
  */
 export function bestPath(leafIndex: number, context: ChainContext, store: RequestRootStore): BuiltPath {
   const { certificates, links, selfSigned, evaluatedAt } = context;
-  // Fingerprint ids, so the used set is a bit mask (at most 16 distinct certificates per request;
-  // a larger local limit still works, with the mask as a bigint-free string key).
   const fingerprintId = new Map<string, number>();
   const idOf = certificates.map((certificate) => {
     let id = fingerprintId.get(certificate.fingerprintSha256);
@@ -294,71 +303,149 @@ export function bestPath(leafIndex: number, context: ChainContext, store: Reques
     }
     return id;
   });
-  const next = new Map<number, CandidateLink[]>();
+  // A repeat has the same links as its first occurrence at a higher position, so a path through
+  // it is never the first by the ranking: only first occurrences are followed.
+  const firstPosition = new Map<number, number>();
+  idOf.forEach((id, position) => {
+    if (!firstPosition.has(id)) firstPosition.set(id, position);
+  });
+  const next: CandidateLink[][] = certificates.map(() => []);
   for (const link of links) {
     if (link.check.outcome !== "verified" || !link.issuerEligible) continue;
-    const list = next.get(link.childIndex);
-    if (list === undefined) next.set(link.childIndex, [link]);
-    else list.push(link);
+    if (firstPosition.get(idOf[link.issuerIndex]!) !== link.issuerIndex) continue;
+    next[link.childIndex]!.push(link);
   }
   const now = evaluatedAt.getTime();
   const invalid = certificates.map(
     (certificate) => now > certificate.notAfter.getTime() || now < certificate.notBefore.getTime(),
   );
-  const rootOf = new Map<number, ReturnType<RequestRootStore["match"]>>();
-  const rootMatch = (index: number) => {
+  const rootOf = new Map<number, RootMatch | null>();
+  const rootMatch = (index: number): RootMatch | null => {
     if (!rootOf.has(index)) {
       const certificate = certificates[index]!;
       rootOf.set(index, store.match(certificate.issuerNameKey, certificate.authorityKeyIdentifier));
     }
     return rootOf.get(index)!;
   };
-  const memo = new Map<string, Rank>();
+  // The used set as a bit mask when it fits a safe integer's 52 bits, else as text.
+  const small = fingerprintId.size <= 52;
+  const memo = new Map<string | number, Suffix>();
+  const keyOf = (member: number, used: Set<number>, mask: number): string | number =>
+    small ? mask * certificates.length + member : `${member}|${[...used].sort((a, b) => a - b).join(",")}`;
 
-  const best = (member: number, used: readonly boolean[]): Rank => {
-    const key = `${member}|${used.map((flag) => (flag ? "1" : "0")).join("")}`;
+  const best = (member: number, used: Set<number>, mask: number): Suffix => {
+    const key = keyOf(member, used, mask);
     const known = memo.get(key);
     if (known !== undefined) return known;
-    const self: Pick<Rank, "invalidMembers" | "length" | "members"> = {
-      invalidMembers: invalid[member] ? 1 : 0,
+    const invalidHere = invalid[member] ? 1 : 0;
+    const end = (anchor: AnchorKind, rootDer: Uint8Array | null): Suffix => ({
+      incomplete: anchor === "missing" ? 1 : 0,
+      keyIdMismatches: 0,
+      invalidMembers: invalidHere,
       length: 1,
-      members: [member],
-    };
-    let result: Rank;
+      member,
+      next: null,
+      anchor,
+      rootDer,
+    });
+    let result: Suffix;
     const root = selfSigned[member] ? null : rootMatch(member);
-    if (selfSigned[member]) {
-      result = { ...self, incomplete: 0, keyIdMismatches: 0, anchor: "in-bundle", rootDer: null };
-    } else if (root !== null) {
-      result = { ...self, incomplete: 0, keyIdMismatches: 0, anchor: root.kind, rootDer: root.der };
-    } else {
-      let chosen: Rank | null = null;
-      for (const link of next.get(member) ?? []) {
+    if (selfSigned[member]) result = end("in-bundle", null);
+    else if (root !== null) result = end(root.kind, root.der);
+    else {
+      let chosen: Suffix | null = null;
+      for (const link of next[member]!) {
         const issuerId = idOf[link.issuerIndex]!;
-        if (used[issuerId]) continue;
-        const nextUsed = used.slice();
-        nextUsed[issuerId] = true;
-        const rest = best(link.issuerIndex, nextUsed);
-        const candidate: Rank = {
+        if (used.has(issuerId)) continue;
+        used.add(issuerId);
+        const rest = best(link.issuerIndex, used, small ? mask + 2 ** issuerId : 0);
+        used.delete(issuerId);
+        const candidate: Suffix = {
           incomplete: rest.incomplete,
           keyIdMismatches: rest.keyIdMismatches + (link.keyIdentifierMatch === false ? 1 : 0),
-          invalidMembers: rest.invalidMembers + self.invalidMembers,
+          invalidMembers: rest.invalidMembers + invalidHere,
           length: rest.length + 1,
-          members: [member, ...rest.members],
+          member,
+          next: rest,
           anchor: rest.anchor,
           rootDer: rest.rootDer,
         };
-        if (chosen === null || compareRanks(candidate, chosen) < 0) chosen = candidate;
+        if (chosen === null || compareSuffixes(candidate, chosen) < 0) chosen = candidate;
       }
-      result = chosen ?? { ...self, incomplete: 1, keyIdMismatches: 0, anchor: "missing", rootDer: null };
+      result = chosen ?? end("missing", null);
     }
     memo.set(key, result);
     return result;
   };
 
-  const used = new Array<boolean>(fingerprintId.size).fill(false);
-  used[idOf[leafIndex]!] = true;
-  const rank = best(leafIndex, used);
-  return { members: rank.members, anchor: rank.anchor, rootDer: rank.rootDer };
+  const leafId = idOf[leafIndex]!;
+  const top =
+    bestCompletePath(leafIndex, next, invalid, selfSigned, rootMatch) ??
+    best(leafIndex, new Set([leafId]), small ? 2 ** leafId : 0);
+  const members: number[] = [];
+  for (let at: Suffix | null = top; at !== null; at = at.next) members.push(at.member);
+  return { members, anchor: top.anchor, rootDer: top.rootDer };
+}
+
+/**
+ * The best complete path, or null when no complete path exists. A complete path ends at a
+ * member that is self-signed or issued by a root, whatever else is on the path, so the best one
+ * is a shortest path (the rank's sums are non-negative and each member adds one to the length):
+ * a path that visits a certificate twice is beaten by the same path without the loop, so the
+ * "not already on it" rule never binds and a Bellman-Ford relaxation over at most n rounds finds
+ * it, in O(n · links) instead of the search over used sets that an incomplete path needs.
+ */
+function bestCompletePath(
+  leafIndex: number,
+  next: readonly (readonly CandidateLink[])[],
+  invalid: readonly boolean[],
+  selfSigned: readonly boolean[],
+  rootMatch: (index: number) => RootMatch | null,
+): Suffix | null {
+  const count = next.length;
+  const best: (Suffix | null)[] = new Array(count).fill(null);
+  for (let member = 0; member < count; member++) {
+    const root = selfSigned[member] ? null : rootMatch(member);
+    if (!selfSigned[member] && root === null) continue;
+    best[member] = {
+      incomplete: 0,
+      keyIdMismatches: 0,
+      invalidMembers: invalid[member] ? 1 : 0,
+      length: 1,
+      member,
+      next: null,
+      anchor: root === null ? "in-bundle" : root.kind,
+      rootDer: root === null ? null : root.der,
+    };
+  }
+  const terminal = best.map((suffix) => suffix !== null);
+  for (let round = 0; round <= count; round++) {
+    let changed = false;
+    for (let member = 0; member < count; member++) {
+      if (terminal[member]) continue;
+      for (const link of next[member]!) {
+        const rest = best[link.issuerIndex];
+        if (rest === null || rest === undefined) continue;
+        const candidate: Suffix = {
+          incomplete: 0,
+          keyIdMismatches: rest.keyIdMismatches + (link.keyIdentifierMatch === false ? 1 : 0),
+          invalidMembers: rest.invalidMembers + (invalid[member] ? 1 : 0),
+          length: rest.length + 1,
+          member,
+          next: rest,
+          anchor: rest.anchor,
+          rootDer: rest.rootDer,
+        };
+        const current = best[member];
+        if (current === null || current === undefined || compareSuffixes(candidate, current) < 0) {
+          best[member] = candidate;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  return best[leafIndex] ?? null;
 }
 
 function toMember(certificate: CertificateData, index: number, evaluatedAt: Date): ChainMember {
