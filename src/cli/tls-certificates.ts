@@ -39,7 +39,10 @@ export interface Target {
  * Parses `HOST[:PORT]` (`[v6]:PORT` for IPv6 with a port). SNI defaults to HOST unless HOST is an
  * IP literal; `servername` overrides it.
  */
-export function parseTarget(text: string, servername: string | undefined): { ok: true; target: Target } | { ok: false; message: string } {
+export function parseTarget(
+  text: string,
+  servername: string | undefined,
+): { ok: true; target: Target } | { ok: false; message: string } {
   let host = text.trim();
   let port = DEFAULT_TLS_PORT;
   const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(host);
@@ -50,7 +53,8 @@ export function parseTarget(text: string, servername: string | undefined): { ok:
     const colon = host.lastIndexOf(":");
     if (colon !== -1) {
       const portText = host.slice(colon + 1);
-      if (!/^\d{1,5}$/.test(portText)) return { ok: false, message: `--connect: "${portText}" is not a port number` };
+      if (!/^\d{1,5}$/.test(portText))
+        return { ok: false, message: `--connect: "${portText}" is not a port number` };
       port = Number(portText);
       host = host.slice(0, colon);
     }
@@ -83,13 +87,13 @@ type RecordLayerResult =
   | { ok: false; message: string; tryOpenssl: boolean };
 
 const CIPHER_SUITES = [
-  0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8, 0xc023, 0xc027, 0xc009, 0xc013, 0xc024, 0xc028, 0xc00a, 0xc014,
-  0x009e, 0x009f, 0x009c, 0x009d, 0x003c, 0x003d, 0x002f, 0x0035, 0x000a, 0x00ff,
+  0xc02b, 0xc02f, 0xc02c, 0xc030, 0xcca9, 0xcca8, 0xc023, 0xc027, 0xc009, 0xc013, 0xc024, 0xc028, 0xc00a,
+  0xc014, 0x009e, 0x009f, 0x009c, 0x009d, 0x003c, 0x003d, 0x002f, 0x0035, 0x000a, 0x00ff,
 ];
 const SUPPORTED_GROUPS = [0x001d, 0x0017, 0x0018, 0x0019, 0x001e];
 const SIGNATURE_ALGORITHMS = [
-  0x0403, 0x0503, 0x0603, 0x0807, 0x0808, 0x0804, 0x0805, 0x0806, 0x0809, 0x080a, 0x080b, 0x0401, 0x0501, 0x0601,
-  0x0303, 0x0203, 0x0301, 0x0201,
+  0x0403, 0x0503, 0x0603, 0x0807, 0x0808, 0x0804, 0x0805, 0x0806, 0x0809, 0x080a, 0x080b, 0x0401, 0x0501,
+  0x0601, 0x0303, 0x0203, 0x0301, 0x0201,
 ];
 
 const u16 = (n: number) => [(n >> 8) & 0xff, n & 0xff];
@@ -160,6 +164,9 @@ export class HandshakeReader {
       this.records = this.records.subarray(5 + length);
       if (type === 0x15) {
         const code = fragment[1] ?? -1;
+        // A warning (level 1) other than close_notify, such as unrecognized_name for an SNI name the
+        // server has no certificate for, does not end the handshake.
+        if (fragment[0] === 1 && code !== 0) continue;
         const name = ALERTS[code] ?? `alert ${code}`;
         return {
           ok: false,
@@ -199,7 +206,11 @@ export class HandshakeReader {
 
 /** TLS 1.2 Certificate message body: a 24-bit total length, then 24-bit length + DER per certificate. */
 export function parseCertificateMessage(body: Uint8Array): RecordLayerResult {
-  const bad: RecordLayerResult = { ok: false, message: "the server sent a malformed Certificate message", tryOpenssl: false };
+  const bad: RecordLayerResult = {
+    ok: false,
+    message: "the server sent a malformed Certificate message",
+    tryOpenssl: false,
+  };
   if (body.length < 3) return bad;
   const total = (body[0]! << 16) | (body[1]! << 8) | body[2]!;
   if (total !== body.length - 3) return bad;
@@ -213,7 +224,8 @@ export function parseCertificateMessage(body: Uint8Array): RecordLayerResult {
     ders.push(body.slice(at, at + length));
     at += length;
   }
-  if (ders.length === 0) return { ok: false, message: "the server sent an empty certificate list", tryOpenssl: false };
+  if (ders.length === 0)
+    return { ok: false, message: "the server sent an empty certificate list", tryOpenssl: false };
   return { ok: true, value: { ders, via: "tls1.2-record-layer" } };
 }
 
@@ -231,22 +243,37 @@ function readTls12Certificates(target: Target, timeoutMs: number): Promise<Recor
       resolve(result);
     };
     const timer = setTimeout(
-      () => finish({ ok: false, message: `no TLS answer within ${Math.round(timeoutMs / 1000)} s`, tryOpenssl: false }),
+      () =>
+        finish({
+          ok: false,
+          message: `no TLS answer within ${Math.round(timeoutMs / 1000)} s`,
+          tryOpenssl: false,
+        }),
       timeoutMs,
     );
     socket.on("connect", () => socket.write(clientHello(target.servername)));
     socket.on("data", (chunk: Buffer) => {
       received += chunk.length;
       if (received > MAX_HANDSHAKE_BYTES) {
-        finish({ ok: false, message: "the server sent more than 1 MiB before its certificates", tryOpenssl: false });
+        finish({
+          ok: false,
+          message: "the server sent more than 1 MiB before its certificates",
+          tryOpenssl: false,
+        });
         return;
       }
       const result = reader.push(chunk);
       if (result !== null) finish(result);
     });
-    socket.on("error", (error: NodeJS.ErrnoException) => finish({ ok: false, message: describeError(error), tryOpenssl: false }));
+    socket.on("error", (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, message: describeError(error), tryOpenssl: false }),
+    );
     socket.on("close", () =>
-      finish({ ok: false, message: "the server closed the connection before sending its certificates", tryOpenssl: true }),
+      finish({
+        ok: false,
+        message: "the server closed the connection before sending its certificates",
+        tryOpenssl: true,
+      }),
     );
   });
 }
@@ -288,6 +315,7 @@ async function readWithOpensslClient(target: Target, timeoutMs: number): Promise
   for (let m = re.exec(output); m !== null; m = re.exec(output)) {
     ders.push(new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ""), "base64")));
   }
-  if (ders.length === 0) return { ok: false, message: "openssl s_client read no certificate from the server" };
+  if (ders.length === 0)
+    return { ok: false, message: "openssl s_client read no certificate from the server" };
   return { ok: true, value: { ders, via: "openssl-s_client" } };
 }
