@@ -7,7 +7,7 @@
 import type { OperationDoc } from "./openapi-document.ts";
 
 /** `www.example.com` issued by "Example Issuing CA E1", then that CA's certificate. */
-const BUNDLE = `${[
+export const BUNDLE = `${[
   "-----BEGIN CERTIFICATE-----",
   "MIIB8DCCAZagAwIBAgIDKhs8MAoGCCqGSM49BAMCMEUxCzAJBgNVBAYTAlVTMRYw",
   "FAYDVQQKDA1FeGFtcGxlIFRydXN0MR4wHAYDVQQDDBVFeGFtcGxlIElzc3Vpbmcg",
