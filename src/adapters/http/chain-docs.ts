@@ -19,6 +19,18 @@ export const certificateChainDoc: OperationDoc = {
     "The path (positions, leaf first), its status and anchor, each member with days to expiry and its Authority Information Access URLs, the problems in the findings' order, and fullchainPem: the path re-encoded in order, the root left out unless includeRoot. Never cached.",
   errors: { 503: ["OVERLOADED"] },
   examples: {
+    overloaded: {
+      summary: "Other inspections hold the queue",
+      request: { pem: BUNDLE },
+      status: 503,
+      response: {
+        error: {
+          code: "OVERLOADED",
+          message:
+            "The service is busy with other certificate inspections and could not start this one in time; retry after 1 s.",
+        },
+      },
+    },
     misordered: {
       summary: "Issuing CA first, leaf expiring in 9 days, root not supplied",
       request: { pem: MISORDERED, hostname: "www.example.com" },
