@@ -106,6 +106,11 @@ class FamilyBlocks {
     return this.f3[i]! > w3;
   }
 
+  /** {@link locate} for IPv4 blocks: see {@link locateV4In}. */
+  locateV4(first: number, last: number): number {
+    return locateV4In(this.f3, this.l3, this.parent, first, last);
+  }
+
   /** See {@link BlockIndex.locate}; the entry is given by its first and last address words. */
   locate(
     a0: number,
@@ -136,6 +141,32 @@ class FamilyBlocks {
     while (i >= 0 && this.lastBefore(i, b0, b1, b2, b3)) i = this.parent[i]!;
     return i < 0 ? OVERLAP_ONLY : i;
   }
+}
+
+/**
+ * {@link FamilyBlocks.locate} for IPv4 blocks, on the low words alone and with the comparisons
+ * inline: the same search, several times cheaper per call before the JIT has warmed up.
+ */
+function locateV4In(
+  f3: Uint32Array,
+  l3: Uint32Array,
+  parent: Int32Array,
+  first: number,
+  last: number,
+): number {
+  let low = 0;
+  let high = f3.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (f3[mid]! > first) high = mid;
+    else low = mid + 1;
+  }
+  let i = low - 1;
+  const startsInside = low < f3.length && f3[low]! <= last;
+  while (i >= 0 && l3[i]! < first) i = parent[i]!;
+  if (i < 0) return startsInside ? OVERLAP_ONLY : NO_OVERLAP;
+  while (i >= 0 && l3[i]! < last) i = parent[i]!;
+  return i < 0 ? OVERLAP_ONLY : i;
 }
 
 /** An index over CIDR blocks of both families; each family is looked up among its own blocks only. */
@@ -180,7 +211,24 @@ export class BlockIndex {
    * objects made: the hot path of `nettools match` on bare addresses (`first` = `last`).
    */
   locateV4(first: number, last: number): number {
-    return this.v4.locate(0, 0, 0, first, 0, 0, 0, last);
+    return this.v4.locateV4(first, last);
+  }
+
+  /**
+   * {@link locate} for an IPv6 block given as the words of its first and last address, with no
+   * objects made (`nettools match` on IPv6 fields).
+   */
+  locateV6(
+    a0: number,
+    a1: number,
+    a2: number,
+    a3: number,
+    b0: number,
+    b1: number,
+    b2: number,
+    b3: number,
+  ): number {
+    return this.v6.locate(a0, a1, a2, a3, b0, b1, b2, b3);
   }
 
   /** The canonical text of the block at `position` of `family`, as {@link locate} returned it. */
