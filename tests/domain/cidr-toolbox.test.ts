@@ -316,7 +316,7 @@ describe("cidr-allocate", () => {
     ];
     for (const [count, message] of cases) {
       const error = rejection(() => allocateCidrs({ within: ["10.0.0.0/24"], prefixLength: 26, count }));
-      expect(String(error.code)).toBe("INSUFFICIENT_SPACE");
+      expect(error.code).toBe("INSUFFICIENT_SPACE");
       expect(error.message).toBe(message);
     }
     expect(

@@ -169,7 +169,7 @@ describe("cidr-allocate", () => {
             allocateCidrs({ within: within.map(entryText), used: used.map(entryText), prefixLength, count });
           if (expected.cidrs.length < count) {
             const error = rejection(run);
-            expect(String(error.code)).toBe("INSUFFICIENT_SPACE");
+            expect(error.code).toBe("INSUFFICIENT_SPACE");
             const fit = expected.cidrs.length;
             expect(error.message).toContain(fit === 0 ? "No free block" : `Only ${fit} free block`);
             expect(error.message).toContain(`count asks for ${count}`);

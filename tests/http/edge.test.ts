@@ -6,9 +6,13 @@
 import { describe, expect, test } from "bun:test";
 import { AdmissionQueue } from "../../src/adapters/http/admission.ts";
 import { pathOf } from "../../src/adapters/http/edge.ts";
-import { issuesFromSchemaFailures, type SchemaFailure } from "../../src/contract/envelope.ts";
+import {
+  issuesFromSchemaFailures,
+  MORE_ISSUES_OMITTED,
+  type SchemaFailure,
+} from "../../src/contract/envelope.ts";
+import { HttpError } from "../../src/contract/errors.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
-import { DomainError } from "../../src/domain/errors.ts";
 import type { SignatureVerifier } from "../../src/domain/ports.ts";
 import { chain } from "../domain/certificate-helpers.ts";
 import { bundleOf, fakeDecoder } from "../fakes/certificates.ts";
@@ -88,18 +92,16 @@ describe("validation stops at 101 problems (CONTRACT §1.7)", () => {
         yield { path: `/inputs/${i}`, message: "Expected string" };
       }
     }
-    const { issues, truncated } = issuesFromSchemaFailures(failures());
+    const issues = issuesFromSchemaFailures(failures());
     expect(issues).toHaveLength(101);
-    expect(truncated).toBe(true);
     expect(pulled).toBe(101);
   });
 
   test("a missing field is reported once, as required", () => {
-    const { issues, truncated } = issuesFromSchemaFailures([
+    const issues = issuesFromSchemaFailures([
       { path: "/start", message: "Expected required property" },
       { path: "/start", message: "Expected string" },
     ]);
-    expect(truncated).toBe(false);
     expect(issues).toEqual([{ message: '"start" is required.', path: ["start"], field: "start" }]);
   });
 
@@ -115,9 +117,7 @@ describe("validation stops at 101 problems (CONTRACT §1.7)", () => {
     const error = await errorOf(response);
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.issues).toHaveLength(100);
-    expect(error.message).toBe(
-      "The request has more than 100 problems; the first 100 are listed and the rest were omitted (checking stops at 101).",
-    );
+    expect(error.message).toBe(MORE_ISSUES_OMITTED);
   });
 });
 
@@ -147,9 +147,9 @@ describe("admission queue (CONTRACT §1.7)", () => {
     const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 20, maxQueued: 4, deadlineMs: 10_000 });
     void queue.run(never);
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(DomainError);
-    expect((refused as DomainError).code).toBe("OVERLOADED");
-    expect((refused as DomainError).retryAfterSeconds).toBe(1);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).code).toBe("OVERLOADED");
+    expect((refused as HttpError).headers["retry-after"]).toBe("1");
     expect(queue.load).toEqual({ running: 1, waiting: 0 });
   });
 
@@ -159,7 +159,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
     void queue.run(never).catch(() => {});
     const started = performance.now();
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
-    expect((refused as DomainError).code).toBe("OVERLOADED");
+    expect((refused as HttpError).code).toBe("OVERLOADED");
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
@@ -186,12 +186,20 @@ describe("admission queue (CONTRACT §1.7)", () => {
       deadlineMs: 100,
       now: () => now,
     });
-    const seen = await queue.run(async (clock) => {
-      const before = clock.expired();
-      now = 101;
-      return [before, clock.expired()];
-    });
+    const seen: boolean[] = [];
+    const refused = await queue
+      .run(async (clock) => {
+        seen.push(clock.expired());
+        now = 101;
+        seen.push(clock.expired());
+        return "answered late";
+      })
+      .catch((error: unknown) => error);
     expect(seen).toEqual([false, true]);
+    // Work that ends past its deadline is refused, never answered late.
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).code).toBe("OVERLOADED");
+    expect(queue.load).toEqual({ running: 0, waiting: 0 });
   });
 
   test("through the app: a full queue answers 503 OVERLOADED, no-store, with Retry-After", async () => {
@@ -215,14 +223,14 @@ describe("admission queue (CONTRACT §1.7)", () => {
     const slowVerifier: SignatureVerifier = {
       verify: async () => {
         checks++;
-        await Bun.sleep(30);
+        await Bun.sleep(120);
         return { outcome: "verified" };
       },
     };
     const { app: slow } = testApp({
       decoder: fakeDecoder([certs.root, certs.intermediate, certs.leaf]),
       verifier: slowVerifier,
-      admission: { deadlineMs: 10 },
+      admission: { deadlineMs: 100 },
     });
     const response = await slow.handle(
       new Request("http://localhost/v1/certificate-bundle", {
@@ -264,9 +272,9 @@ describe("admission queue (CONTRACT §1.7)", () => {
   });
 
   test("health, public-ip and the CIDR operations are never queued, so never refused for load", async () => {
-    expect(OPERATION_LIST.filter((operation) => operation.policy.cost === "queued").map((o) => o.id)).toEqual(
-      ["certificateBundle"],
-    );
+    expect(
+      OPERATION_LIST.filter((operation) => operation.policy.admission === "queued").map((o) => o.id),
+    ).toEqual(["certificateBundle"]);
     // A queue that never frees a slot refuses every certificate inspection; nothing else notices.
     const { app: busy } = testApp({ admission: { concurrency: 0, maxWaitMs: 1 } });
     expect((await busy.handle(new Request("http://localhost/v1/health"))).status).toBe(200);

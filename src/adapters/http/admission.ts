@@ -11,7 +11,7 @@
  *   request outlives the limit the docs promise.
  * Cheap requests (health, public-ip, CIDR) never pass through here.
  */
-import { DomainError } from "../../domain/errors.ts";
+import { HttpError } from "../../contract/errors.ts";
 import type { SignatureVerifier } from "../../domain/ports.ts";
 
 export interface AdmissionOptions {
@@ -39,10 +39,8 @@ export const DEFAULT_ADMISSION: Omit<AdmissionOptions, "deadlineMs"> = {
   maxQueued: 64,
 };
 
-export function overloaded(message: string, retryAfterSeconds: number): DomainError {
-  const error = new DomainError("OVERLOADED", message);
-  error.retryAfterSeconds = retryAfterSeconds;
-  return error;
+export function overloaded(message: string, retryAfterSeconds: number): HttpError {
+  return HttpError.retryAfter("OVERLOADED", message, retryAfterSeconds);
 }
 
 interface Waiter {
@@ -65,7 +63,7 @@ export class AdmissionQueue {
     return { running: this.running, waiting: this.waiting.length };
   }
 
-  private busy(): DomainError {
+  private busy(): HttpError {
     const seconds = Math.max(1, Math.ceil(this.options.maxWaitMs / 1000));
     return overloaded(
       `The service is busy with other certificate inspections and could not start this one in time; retry after ${seconds} s.`,
@@ -75,16 +73,20 @@ export class AdmissionQueue {
 
   /**
    * Runs `job` when a slot is free.
-   * @throws DomainError OVERLOADED when it cannot start within `maxWaitMs`, or when its deadline
-   * passes while it runs (reported by the job itself through `clock.expired()`).
+   * @throws HttpError OVERLOADED when it cannot start within `maxWaitMs`, or when its deadline
+   * passes before it ends (the job may stop early by asking `clock.expired()`).
    */
   async run<T>(job: (clock: JobClock) => Promise<T>): Promise<T> {
     // The deadline counts from arrival: waiting for a slot is part of the request's time.
     const deadline = this.now() + this.options.deadlineMs;
     if (this.running < this.options.concurrency) this.running += 1;
     else await this.waitForSlot(); // resolves holding the slot its predecessor handed over
+    const clock: JobClock = { expired: () => this.now() > deadline };
     try {
-      return await job({ expired: () => this.now() > deadline });
+      const result = await job(clock);
+      // Work that ran past the deadline is refused, never answered late (CONTRACT §1.7).
+      if (clock.expired()) throw lateAnswer(this.options.deadlineMs);
+      return result;
     } finally {
       const next = this.waiting.shift();
       if (next === undefined) this.running -= 1;
@@ -154,7 +156,7 @@ export function withDeadline(verifier: SignatureVerifier, clock: JobClock): Sign
 }
 
 /** The refusal of work that could not finish within its deadline. */
-export function lateAnswer(deadlineMs: number): DomainError {
+export function lateAnswer(deadlineMs: number): HttpError {
   return overloaded(
     `The certificate inspection could not be finished within ${deadlineMs} ms; retry shortly.`,
     1,

@@ -2,9 +2,10 @@
  * Reads a POST body as JSON under the rules of CONTRACT §1, in its order:
  * size, media type, UTF-8 JSON. A declared Content-Length over the limit is refused before
  * anything is read; a body without one is read up to the limit first, so an oversized body is
- * a 413 whatever its media type. Failures are DomainErrors.
+ * a 413 whatever its media type. Failures are HttpErrors (transport codes), or a DomainError INVALID_INPUT for nesting past the cap.
  */
-import { DomainError, invalidInput } from "../../domain/errors.ts";
+import { HttpError } from "../../contract/errors.ts";
+import { invalidInput } from "../../domain/errors.ts";
 import { MAX_BODY_BYTES } from "../../domain/limits.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -18,11 +19,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
  */
 export const MAX_JSON_DEPTH = 32;
 
-const tooLarge = (): DomainError =>
-  new DomainError(
-    "PAYLOAD_TOO_LARGE",
-    `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`,
-  );
+const tooLarge = (): HttpError =>
+  new HttpError("PAYLOAD_TOO_LARGE", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
 
 /** Whether a Content-Type header names `application/json` (case-insensitive, parameters allowed). */
 export function isJsonMediaType(header: string | null): boolean {
@@ -43,7 +41,7 @@ async function readCapped(request: Request, declared: boolean): Promise<Uint8Arr
     try {
       return await request.bytes();
     } catch {
-      throw new DomainError("INVALID_JSON", "The request body ended before it was complete.");
+      throw new HttpError("INVALID_JSON", "The request body ended before it was complete.");
     }
   }
   const body = request.body;
@@ -58,7 +56,7 @@ async function readCapped(request: Request, declared: boolean): Promise<Uint8Arr
     } catch {
       // The client went away or stalled until the idle timeout cut it off: not a server fault,
       // and nobody is left to read the answer. Reported as the truncated body it is.
-      throw new DomainError("INVALID_JSON", "The request body ended before it was complete.");
+      throw new HttpError("INVALID_JSON", "The request body ended before it was complete.");
     }
     const { done, value } = chunk;
     if (done) break;
@@ -81,14 +79,14 @@ async function readCapped(request: Request, declared: boolean): Promise<Uint8Arr
 
 /**
  * Returns the parsed JSON value of the request body.
- * @throws DomainError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON
+ * @throws HttpError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   const bytes = await readCapped(request, declared !== null);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
-    throw new DomainError(
+    throw new HttpError(
       "UNSUPPORTED_MEDIA_TYPE",
       "The request body must be sent as Content-Type: application/json.",
     );
@@ -97,14 +95,14 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    throw new DomainError("INVALID_JSON", "The request body is not valid UTF-8.");
+    throw new HttpError("INVALID_JSON", "The request body is not valid UTF-8.");
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     // A SyntaxError, or a RangeError should the parser run out of stack: either way not JSON we take.
-    throw new DomainError(
+    throw new HttpError(
       "INVALID_JSON",
       text.trim() === ""
         ? "The request body is empty; a JSON object is required."

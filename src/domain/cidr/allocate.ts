@@ -2,7 +2,7 @@
  * cidr-allocate (CONTRACT §7.4): the next free blocks of a given length inside a pool, first fit —
  * Terraform's `cidrsubnets` and netipx's `IPSet` questions, answered from the lowest address up.
  */
-import { DomainError, type ErrorCode } from "../errors.ts";
+import { DomainError } from "../errors.ts";
 import type { IpPrefix } from "../ip/prefix.ts";
 import { countAddresses, IpRange, mergeRanges, splitRange, subtractRanges } from "../ip/range.ts";
 import { TextBatch } from "../ip/text.ts";
@@ -15,12 +15,6 @@ import {
   parsePrefixList,
 } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
-
-/**
- * The code for a pool with fewer free blocks than asked for. It joins `ErrorCode` in
- * src/domain/errors.ts with the operations-table refactor; until then it is spelled here.
- */
-export const INSUFFICIENT_SPACE = "INSUFFICIENT_SPACE" as ErrorCode;
 
 /** A cidr-allocate request: the pool, what is taken, and what to take. */
 export interface CidrAllocateRequest {
@@ -62,7 +56,7 @@ export interface CidrAllocateResult {
  *   an integer from 0 to 32 (IPv4) or 128 (IPv6) (`["prefixLength"]`);
  * - `MIXED_ADDRESS_FAMILIES` at the first entry, reading `within` then `used`, whose family
  *   differs from `within[0]`'s;
- * - {@link INSUFFICIENT_SPACE} when fewer than `count` blocks fit, saying how many do.
+ * - `INSUFFICIENT_SPACE` when fewer than `count` blocks fit, saying how many do.
  *
  * `limits` defaults to the API's (1000 entries in total, `count` at most 1000).
  */
@@ -116,7 +110,7 @@ export function allocateCidrs(
     const fit = cidrs.length;
     const what = fit === 0 ? "No free block" : fit === 1 ? "Only 1 free block" : `Only ${fit} free blocks`;
     throw new DomainError(
-      INSUFFICIENT_SPACE,
+      "INSUFFICIENT_SPACE",
       `${what} of /${prefixLength} ${fit === 1 || fit === 0 ? "fits" : "fit"} inside within and outside used; count asks for ${count}.`,
     );
   }
