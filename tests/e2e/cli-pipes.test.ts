@@ -33,12 +33,17 @@ afterAll(async () => {
 
 /** Runs `nettools ARGS | head -1` in bash; returns nettools' own exit status, what head printed, and stderr. */
 async function throughHead(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const quoted = [process.execPath, CLI, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const child = Bun.spawn(["bash", "-c", `${quoted} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], {
-    env: { PATH: process.env.PATH ?? "", ERR: join(dir, "stderr.txt") },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const quoted = [process.execPath, CLI, ...args]
+    .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
+    .join(" ");
+  const child = Bun.spawn(
+    ["bash", "-c", `${quoted} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`],
+    {
+      env: { PATH: process.env.PATH ?? "", ERR: join(dir, "stderr.txt") },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const [stdout, trailer] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
@@ -63,22 +68,29 @@ describe("a closed stdout (| head -1)", () => {
     ["an invalid entry (exit 2)", () => ["cover", "10.0.0.256"]],
   ];
 
-  test.each(commands)("%s: no error printed, the command's own exit status", async (_name, args) => {
-    const direct = await runNettools(args());
-    const piped = await throughHead(args());
-    expect(piped.status).toBe(direct.code);
-    expect(piped.stderr).toBe(direct.stderr);
-    expect(piped.stderr).not.toMatch(/EPIPE|at .*\.ts:\d+|^\s+at /m);
-    expect(piped.stdout).toBe(direct.stdout.split("\n")[0] + (direct.stdout.includes("\n") ? "\n" : ""));
-  }, 60_000);
+  test.each(commands)(
+    "%s: no error printed, the command's own exit status",
+    async (_name, args) => {
+      const direct = await runNettools(args());
+      const piped = await throughHead(args());
+      expect(piped.status).toBe(direct.code);
+      expect(piped.stderr).toBe(direct.stderr);
+      expect(piped.stderr).not.toMatch(/EPIPE|at .*\.ts:\d+|^\s+at /m);
+      expect(piped.stdout).toBe(direct.stdout.split("\n")[0] + (direct.stdout.includes("\n") ? "\n" : ""));
+    },
+    60_000,
+  );
 });
 
 describe("an unwritable stdout (/dev/full)", () => {
   test("one line on stderr naming the failure, exit 3, no stack trace", async () => {
-    const child = Bun.spawn(["bash", "-c", `'${process.execPath}' '${CLI}' merge --plain -f '${bigList}' > /dev/full`], {
-      env: { PATH: process.env.PATH ?? "" },
-      stderr: "pipe",
-    });
+    const child = Bun.spawn(
+      ["bash", "-c", `'${process.execPath}' '${CLI}' merge --plain -f '${bigList}' > /dev/full`],
+      {
+        env: { PATH: process.env.PATH ?? "" },
+        stderr: "pipe",
+      },
+    );
     const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
     expect(code).toBe(3);
     expect(stderr).toBe("nettools: cannot write the output (ENOSPC)\n");

@@ -9,6 +9,7 @@
 import type { CertificateData, SubjectAltName } from "../../domain/certificates/model.ts";
 import { IpAddr } from "../../domain/ip/addr.ts";
 import type { CertificateDecodeResult, CertificateDecoder } from "../../domain/ports.ts";
+import { OID_AUTHORITY_INFO_ACCESS, readAuthorityInfoAccess } from "./authority-info-access.ts";
 import {
   anyValueOk,
   bitStringContentOk,
@@ -151,6 +152,8 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (ski instanceof Malformed) return ski;
   const aki = readAuthorityKeyIdentifier(buf, ext.get(OID_AUTHORITY_KEY_IDENTIFIER));
   if (aki instanceof Malformed) return aki;
+  const infoAccess = readAuthorityInfoAccess(buf, ext.get(OID_AUTHORITY_INFO_ACCESS));
+  if (infoAccess === null) return new Malformed("malformed authorityInfoAccess extension");
 
   const span = (t: Tlv) => buf.subarray(t.start, t.end);
   return {
@@ -184,6 +187,8 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
     // Under strict DER, equal values have equal bytes, so the bytes are compared.
     signatureAlgorithmsMatch: sameBytes(buf, inner.tlv, outer.tlv),
     publicKeyKey: hexLower(buf, spki.start, spki.end),
+    caIssuersUrls: infoAccess.caIssuersUrls,
+    ocspUrls: infoAccess.ocspUrls,
   };
 }
 

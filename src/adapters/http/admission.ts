@@ -25,6 +25,16 @@ export interface AdmissionOptions {
   deadlineMs: number;
   /** Milliseconds on a monotonic clock; `performance.now` by default (tests drive it). */
   now?: () => number;
+  /** Told of queue depth changes and OVERLOADED refusals (the metrics, when METRICS_PORT is set). */
+  observer?: AdmissionObserver;
+}
+
+/** What the queue reports as it works; every lane reports to the same one. */
+export interface AdmissionObserver {
+  /** Jobs waiting for a slot went up (+1) or down (−1). */
+  waitingChanged(delta: number): void;
+  /** A job was refused with OVERLOADED: it could not start in time, or ran past its deadline. */
+  overloaded(): void;
 }
 
 /** What a running job can ask: whether its time is up. */
@@ -77,6 +87,17 @@ export class AdmissionQueue {
    * passes before it ends (the job may stop early by asking `clock.expired()`).
    */
   async run<T>(job: (clock: JobClock) => Promise<T>): Promise<T> {
+    const observer = this.options.observer;
+    if (observer === undefined) return this.admit(job);
+    try {
+      return await this.admit(job);
+    } catch (error) {
+      if (error instanceof HttpError && error.code === "OVERLOADED") observer.overloaded();
+      throw error;
+    }
+  }
+
+  private async admit<T>(job: (clock: JobClock) => Promise<T>): Promise<T> {
     // The deadline counts from arrival: waiting for a slot is part of the request's time.
     const deadline = this.now() + this.options.deadlineMs;
     if (this.running < this.options.concurrency) this.running += 1;
@@ -90,7 +111,10 @@ export class AdmissionQueue {
     } finally {
       const next = this.waiting.shift();
       if (next === undefined) this.running -= 1;
-      else next.start();
+      else {
+        this.options.observer?.waitingChanged(-1);
+        next.start();
+      }
     }
   }
 
@@ -106,11 +130,15 @@ export class AdmissionQueue {
         },
         timer: setTimeout(() => {
           const at = this.waiting.indexOf(waiter);
-          if (at !== -1) this.waiting.splice(at, 1);
+          if (at !== -1) {
+            this.waiting.splice(at, 1);
+            this.options.observer?.waitingChanged(-1);
+          }
           reject(this.busy());
         }, this.options.maxWaitMs),
       };
       this.waiting.push(waiter);
+      this.options.observer?.waitingChanged(1);
     });
   }
 }

@@ -41,7 +41,7 @@ export const serve: Command = {
     const [{ loadConfig, ConfigError }, { runServer }, { usableCpuCount }] = await Promise.all([
       import("../../config.ts"),
       import("../../server.ts"),
-      import("../../adapters/system/cpus.ts"),
+      import("../../process/cpus.ts"),
     ]);
     let config: Awaited<ReturnType<typeof loadConfig>>;
     try {

@@ -481,6 +481,7 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
     const candidates = byChild.get(index) ?? [];
     if (candidates.some((link) => link.check.outcome !== "failed")) continue;
     const known = roots.isKnownRoot(certificate.issuerNameKey, certificate.authorityKeyIdentifier);
+    const caIssuersUrl = certificate.caIssuersUrls[0] ?? null;
     const name = named(input, index);
     const issuer = issuerLabel(certificate);
     const where =
@@ -494,14 +495,34 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
         known
           ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is a root in the reference root store (Mozilla's), so leaving it out is normal.`
           : `${capitalize(name)} was issued by ${issuer}, ${where}, and it is not a known root: an intermediate CA certificate is most likely missing.`,
-        { issuer: certificate.issuer, issuerIsKnownRoot: known },
+        { issuer: certificate.issuer, issuerIsKnownRoot: known, caIssuersUrl },
         known
           ? `Nothing needs adding: clients that trust ${issuer} already hold it, and a served bundle usually leaves the root out.`
-          : `Add the certificate of ${issuer} to the bundle right after ${name}; its CA publishes it, usually at the address in the Authority Information Access extension (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
+          : `Add the certificate of ${issuer} to the bundle right after ${name}; ${publishedAt(caIssuersUrl)} (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
       ),
     );
   }
   return findings;
+}
+
+/**
+ * Where the missing issuer's certificate can be fetched: the child's first `caIssuers` URI when it
+ * has one (shown with control characters replaced and long text shortened), else the usual place.
+ */
+export function publishedAt(caIssuersUrl: string | null): string {
+  return caIssuersUrl === null
+    ? "its CA publishes it, usually at the address in the Authority Information Access extension"
+    : `its CA publishes it at ${showUrl(caIssuersUrl)} (the child's Authority Information Access extension)`;
+}
+
+/** Longest URL shown in a sentence; longer ones end with "…". */
+export const MAX_SHOWN_URL = 200;
+
+/** A URL fit for a one-line sentence: control characters as `?`, at most MAX_SHOWN_URL characters. */
+export function showUrl(url: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  const clean = url.replace(/[\u0000-\u001f\u007f]/g, "?");
+  return clean.length > MAX_SHOWN_URL ? `${clean.slice(0, MAX_SHOWN_URL)}…` : clean;
 }
 
 /** The links of each child, in order (links are sorted by child, then issuer). */

@@ -78,4 +78,8 @@ export interface CertificateData {
   signatureAlgorithmsMatch: boolean;
   /** DER of this certificate's SubjectPublicKeyInfo, as lowercase hex: identifies the key. */
   publicKeyKey: string;
+  /** `caIssuers` URIs of the Authority Information Access extension, in order (empty when none). */
+  caIssuersUrls: string[];
+  /** `ocsp` URIs of the Authority Information Access extension, in order (empty when none). */
+  ocspUrls: string[];
 }
