@@ -117,14 +117,10 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (notBefore === null || notAfter === null) return new Malformed("malformed validity");
 
   const spkiParts = sequence(buf, spki);
-  if (
-    spkiParts === null ||
-    spkiParts.length !== 2 ||
-    readAlgorithm(buf, spkiParts[0]) === null ||
-    !isBitString(buf, spkiParts[1])
-  ) {
+  const keyAlgorithm = spkiParts?.length === 2 ? readAlgorithm(buf, spkiParts[0]) : null;
+  const subjectPublicKey = spkiParts?.[1];
+  if (keyAlgorithm === null || !isBitString(buf, subjectPublicKey))
     return new Malformed("malformed public key");
-  }
 
   // Optional issuerUniqueID [1], subjectUniqueID [2] (v2 and v3; IMPLICIT BIT STRING), extensions
   // [3] (v3 only), in order.
@@ -159,8 +155,18 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   const infoAccess = readAuthorityInfoAccess(buf, ext.get(OID_AUTHORITY_INFO_ACCESS));
   if (infoAccess === null) return new Malformed("malformed authorityInfoAccess extension");
 
+  const span = (t: Tlv) => buf.subarray(t.start, t.end);
   return {
     der: buf,
+    tbs: span(tbs),
+    signatureParameters: outer.params === undefined ? null : span(outer.params),
+    signatureValue: buf[signature.body] === 0 ? buf.subarray(signature.body + 1, signature.end) : null,
+    publicKey: {
+      spki: span(spki),
+      algorithmOid: keyAlgorithm.oid,
+      parameters: keyAlgorithm.params === undefined ? null : span(keyAlgorithm.params),
+      subjectPublicKey: span(subjectPublicKey),
+    },
     subject: subjectText,
     issuer: issuerText,
     subjectNameKey: hexLower(buf, subject!.start, subject!.end),

@@ -281,14 +281,6 @@ export function hexColons(bytes: Uint8Array, start = 0, end = bytes.length): str
   return s;
 }
 
-/** Bytes of an even-length hex string (either case), or null. */
-export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> | null {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function digits(buf: Uint8Array, start: number, count: number): number {
