@@ -70,6 +70,37 @@ describe("routing depends on the path alone (CONTRACT §1.6)", () => {
     expect(JSON.parse(missing.body).error.message).toBe("No endpoint exists at /health.");
   });
 
+  // With a Host, Bun resolves dot segments itself; without one the edge does, the same way.
+  const dotTargets: [string, string, number][] = [
+    ["GET", "/v1/x/../health", 200],
+    ["GET", "/v1/./health", 200],
+    ["GET", "/v1/x/%2e%2e/health", 200],
+    ["GET", "/v1/x/.%2E/health", 200],
+    ["POST", "/v1/x/../cidr-cover", 200],
+    ["GET", "/v1/x/../cidr-cover", 405],
+    ["GET", "/v1/x/..%2fhealth", 404],
+  ];
+  test.each(dotTargets)(
+    "%s %s answers %d with a Host, with an empty Host and on HTTP/1.0 without one",
+    async (method, target, status) => {
+      const variants = [
+        ["Host: a", "HTTP/1.1", "Host: a\r\n"],
+        ["an empty Host", "HTTP/1.1", "Host: \r\n"],
+        ["HTTP/1.0 without Host", "HTTP/1.0", ""],
+      ];
+      for (const [name, version, host] of variants) {
+        const request =
+          method === "POST"
+            ? post(target, COVER_BODY, host ?? "").replace("HTTP/1.1", version ?? "HTTP/1.1")
+            : `${method} ${target} ${version}\r\n${host}\r\n`;
+        const response = await rawRequest(server.port, request);
+        expect({ name, status: response.status }).toEqual({ name, status });
+        if (status === 200 && method === "GET") expect(JSON.parse(response.body)).toEqual({ status: "ok" });
+        if (status === 200 && method === "POST") expect(JSON.parse(response.body).cidr).toBe("10.0.0.0/23");
+      }
+    },
+  );
+
   test("an absolute-form request target routes by its path", async () => {
     const health = await rawRequest(
       server.port,

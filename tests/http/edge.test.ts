@@ -4,6 +4,7 @@
  * routes.
  */
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { AdmissionQueue } from "../../src/adapters/http/admission.ts";
 import { pathOf } from "../../src/adapters/http/edge.ts";
 import { issuesFromSchemaFailures, type SchemaFailure } from "../../src/contract/envelope.ts";
@@ -55,6 +56,70 @@ describe("routing follows the path alone, whatever the host (CONTRACT §1.6)", (
     ["http://[::1]:3000/docs/json", "/docs/json"],
   ])("pathOf(%s) = %s", (url, path) => {
     expect(pathOf(url)).toBe(path);
+  });
+});
+
+describe("dot segments route the same with and without a Host (CONTRACT §1.6)", () => {
+  /** RFC 3986 §5.2.4 remove_dot_segments on a path of segments, with `%2e` read as `.` (WHATWG). */
+  function removeDotSegments(target: string): string {
+    const segments = target.slice(1).split("/");
+    const output: string[] = [];
+    segments.forEach((segment, index) => {
+      const last = index === segments.length - 1;
+      const plain = segment.toLowerCase().replaceAll("%2e", ".");
+      if (plain === "." || plain === "..") {
+        if (plain === "..") output.pop();
+        if (last) output.push("");
+      } else output.push(segment);
+    });
+    return `/${output.join("/")}`;
+  }
+
+  test.each([
+    ["/v1/x/../health", "/v1/health"],
+    ["/v1/./health", "/v1/health"],
+    ["/v1/x/%2e%2e/health", "/v1/health"],
+    ["/v1/x/.%2E/health?q=/../x", "/v1/health"],
+    ["/../../v1/health", "/v1/health"],
+    ["/v1/health/..", "/v1/"],
+    ["/v1/x\\..\\health", "/v1/health"],
+    ["/v1/x/..%2fhealth", "/v1/x/..%2fhealth"],
+    ["//elsewhere/v1/health", "//elsewhere/v1/health"],
+  ])("a raw target %s routes as %s, as Bun resolves it with a Host", (target, path) => {
+    expect(pathOf(target)).toBe(path);
+    expect(pathOf(new URL(`http://a${target}`).href)).toBe(path);
+  });
+
+  test("property: a raw target's path is the RFC 3986 resolution of its dot segments", () => {
+    const segment = fc.constantFrom("v1", "x", "health", ".", "..", "%2e", "%2E%2e", ".%2e", "%2e.", "");
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
+        const target = `/${segments.join("/")}`;
+        expect(pathOf(target)).toBe(removeDotSegments(target));
+      }),
+    );
+  });
+
+  test("the edge's fallback serves a raw dot-segment target (no Host) from the route it resolves to", async () => {
+    for (const [method, target, status] of [
+      ["GET", "/v1/x/../health", 200],
+      ["GET", "/v1/./health", 200],
+      ["POST", "/v1/x/../cidr-cover", 200],
+      ["GET", "/v1/x/../cidr-cover", 405],
+      ["GET", "/v1/x/../nope", 404],
+    ] as const) {
+      const request = new Request("http://localhost/unused", {
+        method,
+        ...(method === "POST"
+          ? { headers: { "content-type": "application/json" }, body: '{"inputs":["10.0.0.1"]}' }
+          : {}),
+      });
+      // What Bun hands over for a request without a usable Host: the raw target as the URL.
+      Object.defineProperty(request, "url", { value: target });
+      const response = await app.edge.fallback(request, undefined as never);
+      expect(response.status).toBe(status);
+      if (status === 404) expect((await errorOf(response)).message).toBe("No endpoint exists at /v1/nope.");
+    }
   });
 });
 
