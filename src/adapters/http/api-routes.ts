@@ -8,6 +8,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { schemaRejection } from "../../contract/envelope.ts";
 import {
@@ -43,13 +44,72 @@ export type UseCases = {
 const NEVER_EXPIRES: JobClock = { expired: () => false };
 
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
-function bodyReader(schema: TSchema): (request: Request) => Promise<unknown> {
+export function bodyReader(schema: TSchema): (request: Request) => Promise<unknown> {
   const checker = TypeCompiler.Compile(schema);
+  const options = { opaqueBeyond: inspectedDepth(schema) };
   return async (request) => {
-    const value: unknown = await readJsonBody(request);
+    const value: unknown = await readJsonBody(request, options);
     if (!checker.Check(value)) throw schemaRejection(checker.Errors(value));
     return value;
   };
+}
+
+const messagesOf = (schema: TSchema, value: unknown): string =>
+  [...Value.Errors(schema, value)].map((error) => `${error.path} ${error.message}`).join("\n");
+
+/**
+ * The deepest level at which `schema` looks inside a container (1: the body object, 2: arrays in
+ * it), so that the body reader may read any container nested deeper as `null`: at such a position
+ * the schema expects a scalar (or nothing: an unknown field), and validation reports a container
+ * there exactly as it reports `null`. Checked here for every such position of the schema, not
+ * assumed: where the two would differ (a schema that accepts null, or looks deeper than it can be
+ * measured), every container is built, as `Infinity` says.
+ */
+export function inspectedDepth(schema: TSchema): number {
+  const depth = containerDepth(schema);
+  if (!Number.isFinite(depth)) return depth;
+  const scalarPositions: TSchema[] = [];
+  const collect = (node: TSchema, level: number): void => {
+    if (Array.isArray(node.anyOf)) for (const branch of node.anyOf as TSchema[]) collect(branch, level);
+    else if (level === depth) scalarPositions.push(...childSchemas(node));
+    else for (const child of childSchemas(node)) collect(child, level + 1);
+  };
+  collect(schema, 1);
+  const transparent = scalarPositions.every(
+    (position) =>
+      messagesOf(position, null) === messagesOf(position, {}) &&
+      messagesOf(position, null) === messagesOf(position, []) &&
+      messagesOf(position, null) !== "",
+  );
+  return transparent ? depth : Number.POSITIVE_INFINITY;
+}
+
+/** The schemas of a container schema's members (properties, additional properties, items). */
+function childSchemas(node: TSchema): TSchema[] {
+  const children: TSchema[] = [];
+  if (node.type === "object") {
+    children.push(...Object.values((node.properties ?? {}) as Record<string, TSchema>));
+    if (typeof node.additionalProperties === "object") children.push(node.additionalProperties as TSchema);
+  } else if (node.type === "array" && typeof node.items === "object") children.push(node.items as TSchema);
+  return children;
+}
+
+const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean", "null"]);
+
+/** Levels of containers a value of `schema` can have; Infinity when the schema does not say. */
+function containerDepth(node: TSchema): number {
+  if (Array.isArray(node.anyOf)) return Math.max(0, ...(node.anyOf as TSchema[]).map(containerDepth));
+  if (node.type === "object") {
+    if (node.additionalProperties !== false) return Number.POSITIVE_INFINITY;
+    return 1 + Math.max(0, ...childSchemas(node).map(containerDepth));
+  }
+  if (node.type === "array")
+    return typeof node.items === "object"
+      ? 1 + containerDepth(node.items as TSchema)
+      : Number.POSITIVE_INFINITY;
+  if (typeof node.type === "string" && SCALAR_TYPES.has(node.type)) return 0;
+  if (node.const !== undefined) return 0;
+  return Number.POSITIVE_INFINITY;
 }
 
 /** The one error mapper: a DomainError to its envelope, anything else to a logged 500. */
