@@ -8,6 +8,7 @@
  * Bounds are generous on purpose (this machine is shared): the figures belong to the benchmark.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { emptyObjectsCoverBody, largestValidCoverBody } from "../support/flood-bodies.ts";
 import { worstCaseBundlePem } from "../support/worst-bundle.ts";
 import { rawConnect, rawRequest } from "./raw-http.ts";
 import { type RunningServer, startServer } from "./server.ts";
@@ -181,6 +182,52 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
     // The readiness probe's timeout is 2 s; typical figures are a few ms (docs/performance.md).
     expect(Math.max(...probe.samples.map((sample) => sample.ms))).toBeLessThan(1_500);
   }, 30_000);
+
+  test("50 clients: health p99 under a flood of 64 KiB invalid bodies is no worse than under valid ones of the same size", async () => {
+    // The attack's body, {"inputs":[{},{},…]}, once cost 4× the CPU of the largest valid one and
+    // pushed health's p50 to 189 ms; figures in docs/reliability.md (bench/flood.ts).
+    const bodies = { valid: largestValidCoverBody(), invalid: emptyObjectsCoverBody() };
+    const latencies: Record<keyof typeof bodies, number[]> = { valid: [], invalid: [] };
+    // The server's CPU per answer (Linux /proc): a steadier witness than latency on a busy machine.
+    const cpu: Record<keyof typeof bodies, { ms: number; answers: number }> = {
+      valid: { ms: 0, answers: 0 },
+      invalid: { ms: 0, answers: 0 },
+    };
+    const serverCpuMs = async (): Promise<number> => {
+      const fields =
+        (await Bun.file(`/proc/${server.process.pid}/stat`).text()).split(") ")[1]?.split(" ") ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in ticks of 10 ms
+    };
+    for (let round = 0; round < 2; round++) {
+      for (const kind of ["valid", "invalid"] as const) {
+        const cpuBefore = await serverCpuMs();
+        const probes = [probeHealth(server.url, 10), probeHealth(server.url, 10)];
+        const statuses = await flood(50, 2_000, async () => {
+          const response = await fetch(`${server.url}/v1/cidr-cover`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: bodies[kind],
+          });
+          const answer = (await response.json()) as { error?: { issues: unknown[] } };
+          if (kind === "invalid") expect(answer.error?.issues).toHaveLength(100);
+          return response.status;
+        });
+        for (const probe of probes) {
+          await probe.stop();
+          expect(probe.samples.every((sample) => sample.status === 200)).toBe(true);
+          latencies[kind].push(...probe.samples.map((sample) => sample.ms));
+        }
+        cpu[kind].ms += (await serverCpuMs()) - cpuBefore;
+        cpu[kind].answers += statuses.length;
+        expect(new Set(statuses)).toEqual(new Set([kind === "valid" ? 200 : 400]));
+      }
+    }
+    // Before the one-pass reader: 3–4 ms against 0.8–1 ms.
+    expect(cpu.invalid.ms / cpu.invalid.answers).toBeLessThanOrEqual((2 * cpu.valid.ms) / cpu.valid.answers);
+    const p99 = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
+    expect(p99(latencies.invalid)).toBeLessThanOrEqual(2 * p99(latencies.valid) + 50);
+  }, 60_000);
 
   test("the costliest valid bundle from 20 clients: the flood gets 200 or OVERLOADED, an ordinary request is answered, health keeps answering", async () => {
     const worst = JSON.stringify({ pem: worstCaseBundlePem() });
