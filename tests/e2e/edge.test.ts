@@ -275,6 +275,44 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
   }, 40_000);
 });
 
+describe("the certificate deadline is kept (CONTRACT §1.7)", () => {
+  test("IDLE_TIMEOUT_SECONDS=1, 40 clients sending the worst bundle: no answer later than the deadline + 100 ms", async () => {
+    const server = await startServer({ IDLE_TIMEOUT_SECONDS: "1" });
+    try {
+      const worst = JSON.stringify({ pem: worstCaseBundlePem() });
+      const clientMs: number[] = [];
+      const statuses = await flood(40, 5_000, async () => {
+        const start = performance.now();
+        const response = await fetch(`${server.url}/v1/certificate-bundle`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: worst,
+        });
+        const body = await response.text();
+        clientMs.push(performance.now() - start);
+        if (response.status === 503) {
+          expect(JSON.parse(body).error.code).toBe("OVERLOADED");
+          expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        } else expect(response.status).toBe(200);
+        return response.status;
+      });
+      await Bun.sleep(100); // the access log is written once per event-loop turn
+      // The server's own account: from the request's arrival to its answer.
+      const serverMs = server.lines
+        .map((line) => JSON.parse(line) as { route?: string; durationMs?: number })
+        .filter((record) => record.route === "/v1/certificate-bundle")
+        .map((record) => record.durationMs ?? Number.NaN);
+      expect(serverMs.length).toBe(statuses.length);
+      expect(Math.max(...serverMs)).toBeLessThanOrEqual(1_100);
+      // Seen from the client, which shares this machine, the 48 KiB upload and 40 connections.
+      expect(Math.max(...clientMs)).toBeLessThanOrEqual(1_100 + 400);
+      expect(statuses).toContain(503);
+    } finally {
+      await server.stop();
+    }
+  }, 40_000);
+});
+
 describe("graceful stop loses nothing (CONTRACT §6)", () => {
   test("requests written on keep-alive connections just before and during the drain are answered with Connection: close", async () => {
     const server = await startServer();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { AdmissionQueue } from "../../src/adapters/http/admission.ts";
+import { AdmissionQueue, answerMarginMs, withDeadline } from "../../src/adapters/http/admission.ts";
 import { pathOf } from "../../src/adapters/http/edge.ts";
 import { issuesFromSchemaFailures, type SchemaFailure } from "../../src/contract/envelope.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
@@ -276,18 +276,20 @@ describe("admission queue (CONTRACT §1.7)", () => {
 
   test("through the app: work past the deadline stops with OVERLOADED instead of answering late", async () => {
     const certs = chain();
+    // The clock is driven: the first check takes the request past its deadline.
+    let now = 0;
     let checks = 0;
     const slowVerifier: SignatureVerifier = {
       verify: async () => {
         checks++;
-        await Bun.sleep(30);
+        now = 200;
         return { outcome: "verified" };
       },
     };
     const { app: slow } = testApp({
       decoder: fakeDecoder([certs.root, certs.intermediate, certs.leaf]),
       verifier: slowVerifier,
-      admission: { deadlineMs: 10 },
+      admission: { deadlineMs: 100, now: () => now },
     });
     const response = await slow.handle(
       new Request("http://localhost/v1/certificate-bundle", {
@@ -297,8 +299,88 @@ describe("admission queue (CONTRACT §1.7)", () => {
       }),
     );
     expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
     expect((await errorOf(response)).code).toBe("OVERLOADED");
-    expect(checks).toBeGreaterThan(0);
+    expect(checks).toBe(1);
+  });
+
+  test("a job still running when its answer is due is refused then, and keeps its slot until it ends", async () => {
+    const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 1_000, maxQueued: 4, deadlineMs: 200 });
+    let finish: () => void = () => {};
+    const started = performance.now();
+    const refused = await queue
+      .run(() => new Promise<void>((resolve) => (finish = resolve)))
+      .catch((error: unknown) => error);
+    const waited = performance.now() - started;
+    expect((refused as DomainError).code).toBe("OVERLOADED");
+    expect(waited).toBeGreaterThanOrEqual(200 - answerMarginMs(200) - 2);
+    expect(waited).toBeLessThan(200 + 1_000); // on time, give or take a busy machine's timer
+    expect(queue.load).toEqual({ running: 1, waiting: 0 });
+    finish();
+    await Bun.sleep(0);
+    expect(queue.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  test("a job whose measured worst case does not fit in the time left is refused before it starts", async () => {
+    let now = 0;
+    const queue = new AdmissionQueue({
+      concurrency: 1,
+      maxWaitMs: 1_000,
+      maxQueued: 4,
+      deadlineMs: 1_000,
+      now: () => now,
+    });
+    // One job of 10 units that takes 100 ms: 10 ms a unit.
+    await queue.run(async (clock) => {
+      for (let unit = 0; unit < 10; unit++) expect(clock.startUnit()).toBe(true);
+      now += 100;
+    }, 10);
+    expect(queue.unitCost.estimate(1)).toBeCloseTo(10);
+    let ran = false;
+    const tooBig = await queue
+      .run(async () => {
+        ran = true;
+      }, 100)
+      .catch((error: unknown) => error);
+    expect((tooBig as DomainError).code).toBe("OVERLOADED");
+    expect(ran).toBe(false);
+    // 90 units (900 ms) fit in 1000 ms less the 50 ms margin; the estimate is exact.
+    await queue.run(async () => {
+      ran = true;
+    }, 90);
+    expect(ran).toBe(true);
+    // An estimate ages: after 4 s without a measurement it is a sixteenth, and 100 units fit again.
+    now += 4_000;
+    expect(queue.unitCost.estimate(100)).toBeCloseTo(1_000 / 16);
+  });
+
+  test("inside a job, a unit that would end past the deadline is not started, and the job has failed", async () => {
+    let now = 0;
+    const queue = new AdmissionQueue({
+      concurrency: 1,
+      maxWaitMs: 1_000,
+      maxQueued: 4,
+      deadlineMs: 1_000,
+      now: () => now,
+    });
+    await queue.run(async (clock) => {
+      clock.startUnit();
+      now += 10;
+    });
+    const outcomes = await queue.run(async (clock) => {
+      const verifier = withDeadline({ verify: async () => ({ outcome: "verified" }) }, clock);
+      const certs = chain();
+      const first = await verifier.verify(certs.leaf, certs.intermediate);
+      const failedBefore = clock.expired();
+      // Arrived at 10: the answer is due at 960. At 958 the job is not late yet, but one more
+      // unit, at its measured (and slightly aged) cost, would end after 960.
+      now = 958;
+      expect(clock.expired()).toBe(false);
+      expect(now + queue.unitCost.estimate(1)).toBeGreaterThan(960);
+      const second = await verifier.verify(certs.leaf, certs.intermediate);
+      return [first.outcome, failedBefore, second.outcome, clock.expired()];
+    });
+    expect(outcomes).toEqual(["verified", false, "unavailable", true]);
   });
 
   test("through the app: a small bundle has its own lane and is not queued behind large ones", async () => {

@@ -19,12 +19,12 @@ import {
   type ResultOf,
 } from "../../contract/operations.ts";
 import { negotiate } from "./accept.ts";
-import type { AdmissionQueue, JobClock } from "./admission.ts";
+import type { Admission, JobClock } from "./admission.ts";
 import { readJsonBody } from "./json-body.ts";
 import { type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
 
-/** The admission queue a `queued` request waits in, chosen from its validated input. */
-export type AdmissionLanes = (input: unknown) => AdmissionQueue;
+/** The admission a `queued` request goes through, chosen (and sized) from its validated input. */
+export type AdmissionLanes = (input: unknown) => Admission;
 
 /** What a use case gets besides its validated input. */
 export interface UseCaseContext {
@@ -41,7 +41,7 @@ export type UseCases = {
   ) => ResultOf<Id> | Promise<ResultOf<Id>>;
 };
 
-const NEVER_EXPIRES: JobClock = { expired: () => false };
+const NEVER_EXPIRES: JobClock = { expired: () => false, startUnit: () => true };
 
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
 export function bodyReader(schema: TSchema): (request: Request) => Promise<unknown> {
