@@ -5,12 +5,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { bodyReader, inspectedDepth } from "../../src/adapters/http/api-routes.ts";
+import { bodyReader, bodyTimeLimitMs, inspectedDepth } from "../../src/adapters/http/api-routes.ts";
 import { readJsonBytes, scanJson } from "../../src/adapters/http/json-body.ts";
 import { envelopeOf } from "../../src/contract/envelope.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { DomainError } from "../../src/domain/errors.ts";
 import { modelOutcome } from "../support/json-body-model.ts";
+import { errorOf, testApp } from "./helpers.ts";
 
 const encode = (text: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(text);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -174,5 +175,55 @@ describe("the body reader gives the model's answer for every request schema", ()
     expect(() => readJsonBytes(bytes, 2)).toThrow("more than 32 levels deep");
     const broken = encode(`${"[".repeat(32_768)}${"]".repeat(32_767)}`);
     expect(() => readJsonBytes(broken, 2)).toThrow("The request body is not valid JSON.");
+  });
+});
+
+describe("a body must arrive within the request deadline, less a margin (ADR 19)", () => {
+  test("bodyTimeLimitMs: a quarter of the deadline, at most 250 ms, before it", () => {
+    expect(bodyTimeLimitMs(10_000)).toBe(9_750);
+    expect(bodyTimeLimitMs(1_000)).toBe(750);
+    expect(bodyTimeLimitMs(400)).toBe(300);
+  });
+
+  test("through the app: a body still arriving when its time is up gets 400 INVALID_JSON and Connection: close", async () => {
+    const { app } = testApp({ admission: { deadlineMs: 400 } });
+    let pulls = 0;
+    // A body that keeps arriving, a few bytes at a time, and would never end.
+    const steady = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        pulls++;
+        await Bun.sleep(20);
+        controller.enqueue(encode(pulls === 1 ? '{"inputs":["10.0.0.1"' : ',"10.0.0.1"'));
+      },
+    });
+    const start = performance.now();
+    const response = await app.handle(
+      new Request("http://localhost/v1/cidr-cover", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: steady,
+      }),
+    );
+    expect(performance.now() - start).toBeGreaterThanOrEqual(295);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("connection")).toBe("close");
+    expect(await errorOf(response)).toEqual({
+      code: "INVALID_JSON",
+      message: "The request body did not arrive in full within 0.3 s; send it faster, or a smaller one.",
+    });
+    expect(pulls).toBeGreaterThan(3);
+  });
+
+  test("through the app: a body that arrives in time is read as usual, and the connection stays open", async () => {
+    const { app } = testApp({ admission: { deadlineMs: 400 } });
+    const response = await app.handle(
+      new Request("http://localhost/v1/cidr-cover", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"inputs":["10.0.0.1"]}',
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("connection")).toBeNull();
   });
 });

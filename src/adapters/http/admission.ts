@@ -43,9 +43,10 @@ export interface JobClock {
   startUnit(): boolean;
 }
 
-/** Whatever runs admitted work: a queue, or a lane that knows its job's size. */
+/** Whatever runs admitted work: a lane that knows its job's size. */
 export interface Admission {
-  run<T>(job: (clock: JobClock) => Promise<T>): Promise<T>;
+  /** Runs `job`; `elapsedMs` is how long the request had already taken (reading its body). */
+  run<T>(job: (clock: JobClock) => Promise<T>, elapsedMs?: number): Promise<T>;
 }
 
 /** How long before its deadline an answer is due: the time to write it out (50 ms, or 5 % of a shorter deadline). */
@@ -105,7 +106,7 @@ interface Waiter {
 }
 
 /** A counting semaphore with a bounded, time-limited FIFO queue, and a deadline per job. */
-export class AdmissionQueue implements Admission {
+export class AdmissionQueue {
   private running = 0;
   private readonly waiting: Waiter[] = [];
   private readonly now: () => number;
@@ -132,13 +133,14 @@ export class AdmissionQueue implements Admission {
 
   /**
    * Runs `job` when a slot is free, if its worst case of `units` units can end before its answer
-   * is due; its promise settles by then in any case.
+   * is due; its promise settles by then in any case. The deadline counts from the request's
+   * arrival, `elapsedMs` before this call.
    * @throws DomainError OVERLOADED when it cannot start within `maxWaitMs`, when it could not
    * finish in the time left, or when the answer falls due while it runs.
    */
-  async run<T>(job: (clock: JobClock) => Promise<T>, units = 1): Promise<T> {
-    // The deadline counts from arrival: waiting for a slot is part of the request's time.
-    const arrival = this.now();
+  async run<T>(job: (clock: JobClock) => Promise<T>, units = 1, elapsedMs = 0): Promise<T> {
+    // The deadline counts from arrival: reading the body and waiting for a slot are part of it.
+    const arrival = this.now() - elapsedMs;
     const deadline = arrival + this.options.deadlineMs;
     const answerBy = deadline - answerMarginMs(this.options.deadlineMs);
     const fits = () => this.now() + this.unitCost.estimate(units) <= answerBy;
@@ -146,7 +148,9 @@ export class AdmissionQueue implements Admission {
     if (this.running < this.options.concurrency) this.running += 1;
     else {
       // Resolves holding the slot its predecessor handed over; waits no longer than can still pay off.
-      await this.waitForSlot(Math.min(this.options.maxWaitMs, answerBy - this.unitCost.estimate(units) - arrival));
+      await this.waitForSlot(
+        Math.min(this.options.maxWaitMs, answerBy - this.unitCost.estimate(units) - this.now()),
+      );
       if (!fits()) {
         this.release();
         throw lateAnswer(this.options.deadlineMs);
@@ -233,16 +237,14 @@ function blockCount(pem: string): number {
 export function certificateLanes(options: AdmissionOptions) {
   const small = new AdmissionQueue({ ...options, concurrency: Math.min(1, options.concurrency) });
   const large = new AdmissionQueue(options);
-  return {
-    small,
-    large,
-    /** The lane of a validated certificate-bundle body, sized for it. */
-    laneOf: (input: unknown): Admission => {
-      const blocks = blockCount((input as { pem: string }).pem);
-      const lane = blocks <= SMALL_BUNDLE_BLOCKS ? small : large;
-      return { run: (job) => lane.run(job, Math.max(1, blocks * blocks)) };
-    },
+  /** The lane of a validated certificate-bundle body, sized for it. */
+  const laneOf = (input: unknown): Admission => {
+    const blocks = blockCount((input as { pem: string }).pem);
+    const lane = blocks <= SMALL_BUNDLE_BLOCKS ? small : large;
+    return { run: (job, elapsedMs) => lane.run(job, Math.max(1, blocks * blocks), elapsedMs) };
   };
+  // The request deadline travels with the lanes: the body reader bounds a body's arrival by it.
+  return { small, large, laneOf: Object.assign(laneOf, { deadlineMs: options.deadlineMs }) };
 }
 
 /**

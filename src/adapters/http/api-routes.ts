@@ -20,11 +20,24 @@ import {
 } from "../../contract/operations.ts";
 import { negotiate } from "./accept.ts";
 import type { Admission, JobClock } from "./admission.ts";
-import { readJsonBody } from "./json-body.ts";
+import { BodyTimeout, readJsonBody } from "./json-body.ts";
 import { type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
 
-/** The admission a `queued` request goes through, chosen (and sized) from its validated input. */
-export type AdmissionLanes = (input: unknown) => Admission;
+/**
+ * The admission a `queued` request goes through, chosen (and sized) from its validated input;
+ * `deadlineMs` is the request deadline (IDLE_TIMEOUT_SECONDS), which also bounds a body's arrival.
+ */
+export type AdmissionLanes = ((input: unknown) => Admission) & { readonly deadlineMs: number };
+
+/**
+ * How long a POST body may take to arrive: the request deadline less a quarter of it, at most
+ * 250 ms. Bun closes a connection whose request has not been answered after IDLE_TIMEOUT_SECONDS
+ * (a body arriving steadily does not reset its timer), so a slower body is answered before that:
+ * 400 INVALID_JSON and `Connection: close` (docs/decisions/0019-slow-bodies.md).
+ */
+export function bodyTimeLimitMs(deadlineMs: number): number {
+  return deadlineMs - Math.min(250, deadlineMs / 4);
+}
 
 /** What a use case gets besides its validated input. */
 export interface UseCaseContext {
@@ -44,9 +57,12 @@ export type UseCases = {
 const NEVER_EXPIRES: JobClock = { expired: () => false, startUnit: () => true };
 
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
-export function bodyReader(schema: TSchema): (request: Request) => Promise<unknown> {
+export function bodyReader(
+  schema: TSchema,
+  timeLimitMs = Number.POSITIVE_INFINITY,
+): (request: Request) => Promise<unknown> {
   const checker = TypeCompiler.Compile(schema);
-  const options = { opaqueBeyond: inspectedDepth(schema) };
+  const options = { opaqueBeyond: inspectedDepth(schema), timeLimitMs };
   return async (request) => {
     const value: unknown = await readJsonBody(request, options);
     if (!checker.Check(value)) throw schemaRejection(checker.Errors(value));
@@ -134,7 +150,8 @@ function handlerFor(
     operation.policy.textAlternative && negotiate(request.headers.get("accept")) === "text"
       ? responder.text(request, template, `${(result as { ip: string }).ip}\n`)
       : responder.json(request, template, result);
-  const read = operation.request === null ? null : bodyReader(operation.request);
+  const read =
+    operation.request === null ? null : bodyReader(operation.request, bodyTimeLimitMs(admission.deadlineMs));
   const queued = operation.policy.cost === "queued";
   if (read === null && !queued) {
     return (request) => {
@@ -151,15 +168,19 @@ function handlerFor(
     };
   }
   return async (request) => {
+    const arrival = performance.now();
     try {
       const input = read === null ? undefined : await read(request);
       let result = queued
-        ? admission(input).run(async (clock) => run(input, { request, clock }))
+        ? admission(input).run(async (clock) => run(input, { request, clock }), performance.now() - arrival)
         : run(input, { request, clock: NEVER_EXPIRES });
       if (result instanceof Promise) result = await result; // no extra turn for a synchronous use case
       return respond(request, result);
     } catch (error) {
-      return fail(request, template, error);
+      const response = fail(request, template, error);
+      // The rest of a body that came too slowly is never read: the connection cannot be reused.
+      if (error instanceof BodyTimeout) response.headers.set("connection", "close");
+      return response;
     }
   };
 }

@@ -33,19 +33,49 @@ export function isJsonMediaType(header: string | null): boolean {
 }
 
 /**
- * The body's bytes, at most MAX_BODY_BYTES of them. With a declared Content-Length (already
- * checked against the limit, and enforced by the HTTP server's framing) the body is read in one
- * call, which is several times cheaper than pulling a stream; a chunked body is pulled and
- * counted, and reading stops as soon as it passes the limit.
+ * The refusal of a body that has not arrived in full within its time limit. The rest of the body
+ * is never read, so the answer must close the connection (the route handler adds
+ * `Connection: close` for this error).
  */
-async function readCapped(request: Request, declared: boolean): Promise<Uint8Array> {
-  if (declared) {
-    try {
-      return await request.bytes();
-    } catch {
-      throw new DomainError("INVALID_JSON", "The request body ended before it was complete.");
-    }
+export class BodyTimeout extends DomainError {
+  constructor(limitMs: number) {
+    super(
+      "INVALID_JSON",
+      `The request body did not arrive in full within ${(limitMs / 1000).toFixed(2).replace(/\.?0+$/, "")} s; send it faster, or a smaller one.`,
+    );
   }
+}
+
+const cutShort = (): DomainError =>
+  // The client went away or stalled until the transport cut it off: not a server fault, and
+  // nobody is left to read the answer. Reported as the truncated body it is.
+  new DomainError("INVALID_JSON", "The request body ended before it was complete.");
+
+/**
+ * The body's bytes, at most MAX_BODY_BYTES of them, arrived within `timeLimitMs` of the call.
+ * With a declared Content-Length (already checked against the limit, and enforced by the HTTP
+ * server's framing) the body is read in one call, which is several times cheaper than pulling a
+ * stream; a chunked body is pulled and counted, and reading stops as soon as it passes the limit.
+ */
+async function readCapped(request: Request, declared: boolean, timeLimitMs: number): Promise<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    if (Number.isFinite(timeLimitMs))
+      timer = setTimeout(() => reject(new BodyTimeout(timeLimitMs)), timeLimitMs);
+  });
+  try {
+    if (declared) {
+      const bytes = request.bytes();
+      bytes.catch(() => {}); // read on after a timeout only to be dropped with the connection
+      return await Promise.race([bytes.catch(() => Promise.reject(cutShort())), late]);
+    }
+    return await Promise.race([readChunked(request), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readChunked(request: Request): Promise<Uint8Array> {
   const body = request.body;
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
@@ -56,9 +86,7 @@ async function readCapped(request: Request, declared: boolean): Promise<Uint8Arr
     try {
       chunk = await reader.read();
     } catch {
-      // The client went away or stalled until the idle timeout cut it off: not a server fault,
-      // and nobody is left to read the answer. Reported as the truncated body it is.
-      throw new DomainError("INVALID_JSON", "The request body ended before it was complete.");
+      throw cutShort();
     }
     const { done, value } = chunk;
     if (done) break;
@@ -88,17 +116,19 @@ export interface JsonBodyOptions {
    * (see {@link readJsonText}). `Infinity` (the default) builds everything.
    */
   opaqueBeyond?: number;
+  /** The longest the body may take to arrive, from this call; past it, {@link BodyTimeout}. */
+  timeLimitMs?: number;
 }
 
 /**
  * Returns the parsed JSON value of the request body.
- * @throws DomainError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, INVALID_JSON, or INVALID_INPUT
- * (nesting deeper than MAX_JSON_DEPTH, path [])
+ * @throws DomainError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, INVALID_JSON (a {@link BodyTimeout}
+ * when the body is too slow), or INVALID_INPUT (nesting deeper than MAX_JSON_DEPTH, path [])
  */
 export async function readJsonBody(request: Request, options: JsonBodyOptions = {}): Promise<unknown> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(request, declared !== null);
+  const bytes = await readCapped(request, declared !== null, options.timeLimitMs ?? Number.POSITIVE_INFINITY);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
     throw new DomainError(
       "UNSUPPORTED_MEDIA_TYPE",
