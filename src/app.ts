@@ -1,20 +1,21 @@
 /**
- * Composition root: binds each operation of the wire contract to its use case, mounts the
- * inbound adapters (API, docs, page) on one Elysia instance with one error mapper, and hands
- * the compiled routes to the serving edge. No rule lives here: the shared HTTP rules are in
- * src/adapters/http/ (edge, responder, json-body), the wire contract in src/contract/.
+ * Composition root: binds each operation of the wire contract to its use case (src/use-cases.ts,
+ * with the API's limits), builds the API's handlers from the operations table, declares them with
+ * the page and the docs on one Elysia application, and hands everything to the serving edge. It
+ * wires; the rules live in the modules it wires: the shared HTTP rules in src/adapters/http/
+ * (edge, responder, json-body, admission with its deadline), the wire contract in src/contract/.
  */
 import { Elysia } from "elysia";
 import {
   type AdmissionOptions,
   certificateLanes,
   DEFAULT_ADMISSION,
-  lateAnswer,
   withDeadline,
 } from "./adapters/http/admission.ts";
-import { apiRoutes, TEMPLATE_BY_PATH, type UseCases } from "./adapters/http/api-routes.ts";
+import { apiRouteDeclarations, apiRoutes, type ContextOf } from "./adapters/http/api-routes.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
 import { Edge } from "./adapters/http/edge.ts";
+import { DEFAULT_DEADLINE_MS } from "./adapters/http/limits.ts";
 import type { RateLimiter } from "./adapters/http/rate-limit.ts";
 import {
   type CorsPolicy,
@@ -24,12 +25,7 @@ import {
 } from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
 import type { Logger } from "./adapters/system/logger.ts";
-import { INTERNAL_ERROR } from "./contract/envelope.ts";
-import { OPERATIONS } from "./contract/operations.ts";
-import { inspectCertificateBundle } from "./domain/certificates/inspect.ts";
-import { coverCidrs } from "./domain/cidr/cover.ts";
-import { rangeToCidrs } from "./domain/cidr/range-to-cidrs.ts";
-import { subtractCidrs } from "./domain/cidr/subtract.ts";
+import { HttpError, INTERNAL_ERROR } from "./contract/errors.ts";
 import { DomainError } from "./domain/errors.ts";
 import type {
   CertificateDecoder,
@@ -38,7 +34,7 @@ import type {
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
-import { observePublicIp } from "./domain/public-ip.ts";
+import { bindUseCases } from "./use-cases.ts";
 
 export type { CorsPolicy } from "./adapters/http/responder.ts";
 
@@ -59,43 +55,28 @@ export interface AppDeps {
   admission?: Partial<AdmissionOptions>;
 }
 
-const HEALTHY = { status: "ok" as const };
-/** Ten seconds: the default IDLE_TIMEOUT_SECONDS, which docs promise bounds a request. */
-const DEFAULT_DEADLINE_MS = 10_000;
-
 /**
  * Builds the whole application. Tests call `buildApp(fakes).handle(new Request(...))`;
- * `main.ts` serves `edge.routes` and `edge.fallback` with Bun.serve.
+ * `server.ts` serves `edge.routes` and `edge.fallback` with Bun.serve.
  */
 export function buildApp(deps: AppDeps) {
   const responder = new Responder(deps.cors, deps.newRequestId ?? (() => crypto.randomUUID()));
-  const admissionOptions: AdmissionOptions = {
+  const admission: AdmissionOptions = {
     ...DEFAULT_ADMISSION,
     deadlineMs: DEFAULT_DEADLINE_MS,
     ...deps.admission,
   };
-  const lanes = certificateLanes(admissionOptions);
-  const useCases: UseCases = {
-    health: () => HEALTHY,
-    cidrCover: (body) => coverCidrs(body.inputs),
-    cidrSubtract: (body) => subtractCidrs(body.include, body.exclude),
-    rangeToCidrs: (body) => rangeToCidrs(body.start, body.end),
-    certificateBundle: async (body, { clock }) => {
-      const result = await inspectCertificateBundle(body, {
-        clock: deps.clock,
-        decoder: deps.decoder,
-        roots: deps.roots,
-        verifier: withDeadline(deps.verifier, clock),
-      });
-      if (clock.expired()) throw lateAnswer(admissionOptions.deadlineMs);
-      return result;
-    },
-    publicIp: (_, { request }) => observePublicIp(deps.clientAddress, request),
-  };
+  const lanes = certificateLanes(admission);
+  const useCases = bindUseCases({ clock: deps.clock, decoder: deps.decoder, roots: deps.roots }, "api");
+  const contextOf: ContextOf = (request, clock) => ({
+    observeClient: () => deps.clientAddress.clientAddress(request),
+    verifier: clock === null ? deps.verifier : withDeadline(deps.verifier, clock),
+  });
 
-  /** The one error mapper (CONTRACT §1.1): envelopes for DomainErrors, a logged generic 500 otherwise. */
+  /** The one error mapper (CONTRACT §1.1): envelopes for rejections, a logged generic 500 otherwise. */
   const fail = (request: Request, template: ResponseTemplate, error: unknown): Response => {
-    if (error instanceof DomainError) return responder.error(request, template, error);
+    if (error instanceof DomainError || error instanceof HttpError)
+      return responder.error(request, template, error);
     const response = responder.error(request, template, INTERNAL_ERROR);
     deps.logger.log({
       level: "error",
@@ -106,24 +87,22 @@ export function buildApp(deps: AppDeps) {
     return response;
   };
 
+  const api = apiRoutes(useCases, contextOf, responder, lanes.laneOf, fail);
   // The docs and the page are Elysia plugins with handlers of their own: their failures reach
   // the same mapper through an error hook that only their routes carry.
   const pages = new Elysia({ name: "pages", normalize: false })
     .onError(({ error, request }) => fail(request, PLAIN_TEMPLATE, error))
     .use(docsRoutes())
     .use(webRoutes());
-  const app = new Elysia({ normalize: false })
-    .use(apiRoutes(useCases, responder, lanes.laneOf, fail))
-    .use(pages);
+  const site = new Elysia({ normalize: false }).use(apiRouteDeclarations(api)).use(pages);
 
   const edge = new Edge({
-    app,
+    api,
+    site,
     responder,
     logger: deps.logger,
     clientAddress: deps.clientAddress,
     rateLimiter: deps.rateLimiter ?? null,
-    notRateLimited: new Set([OPERATIONS.health.path]),
-    templates: TEMPLATE_BY_PATH,
   });
   /** Every method and path served (HEAD implied by GET), for tests that walk the routes. */
   const routes = [...edge.paths].flatMap(([path, methods]) =>

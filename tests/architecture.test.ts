@@ -1,8 +1,9 @@
 /**
- * The dependency rules (docs/architecture.md): the domain imports only the domain; the wire
- * contract only itself, the domain and TypeBox; the client only the contract, the domain and
- * TypeBox; the CLI never the server entry point nor the HTTP adapter; adapters never each
- * other; app.ts is the only module that wires adapters to use cases.
+ * The dependency rules (docs/architecture.md): the domain imports only the domain and speaks no
+ * transport; the wire contract imports only itself, the domain and TypeBox, and is the only place
+ * a route's facts are stated; the client only the contract, the domain and TypeBox; the CLI never
+ * the server entry point nor the HTTP adapter; adapters never each other; src/use-cases.ts is the
+ * only module that binds operations to use cases; nothing reaches into Elysia's internals.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -109,11 +110,57 @@ describe("the edge's arrows", () => {
     },
   );
 
-  test("only the composition root binds use cases to the HTTP adapter", () => {
-    const useCases = ["domain/cidr/cover.ts", "domain/cidr/subtract.ts", "domain/certificates/inspect.ts"];
-    for (const file of sourceFiles(join(SRC, "adapters", "http"))) {
-      for (const [, target] of importsOf(file)) {
-        for (const useCase of useCases) expect(target).not.toBe(join(SRC, useCase));
+  test("only src/use-cases.ts binds operations to the domain's use cases", () => {
+    const useCases = [
+      "domain/cidr/cover.ts",
+      "domain/cidr/subtract.ts",
+      "domain/cidr/range-to-cidrs.ts",
+      "domain/certificates/inspect.ts",
+      "domain/public-ip.ts",
+    ];
+    const outside = sourceFiles(SRC).filter(
+      (file) => !inside(file, "domain/") && file !== join(SRC, "use-cases.ts"),
+    );
+    expect(outside.length).toBeGreaterThan(20);
+    for (const file of outside) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(IMPORT)) {
+        const specifier = match[1] ?? match[2] ?? "";
+        if (!specifier.startsWith(".")) continue;
+        const target = resolve(dirname(file), specifier);
+        // A type (the certificate use case's ports) may be named; the use case itself is not run.
+        if (match[0].includes("import type")) continue;
+        for (const useCase of useCases)
+          expect(`${file} → ${target}`).not.toBe(`${file} → ${join(SRC, useCase)}`);
+      }
+    }
+  });
+
+  test("no module outside the wire contract states a route's path or policy", () => {
+    const pathLiteral = /["'`]\/v1\/[a-z][a-z-]*["'`]/;
+    const policyLiteral =
+      /\b(?:noStore|rateLimited)\s*:\s*(?:true|false)\b|\badmission\s*:\s*["'](?:queued|immediate)["']|\brepresentation\s*:\s*["'](?:json|text|json-or-text)["']/;
+    const files = sourceFiles(SRC).filter((file) => !inside(file, "contract/"));
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      expect(`${file}: ${pathLiteral.exec(text)?.[0] ?? "no path literal"}`).toBe(`${file}: no path literal`);
+      expect(`${file}: ${policyLiteral.exec(text)?.[0] ?? "no policy"}`).toBe(`${file}: no policy`);
+    }
+  });
+
+  test("the domain speaks no transport: no HTTP code, status or Fetch response", () => {
+    const transport =
+      /\b(?:NOT_FOUND|METHOD_NOT_ALLOWED|PAYLOAD_TOO_LARGE|UNSUPPORTED_MEDIA_TYPE|INVALID_JSON|RATE_LIMITED|OVERLOADED|INTERNAL_ERROR|retryAfter\w*|new Response|Headers)\b/;
+    for (const file of sourceFiles(DOMAIN)) {
+      const text = readFileSync(file, "utf8");
+      expect(`${file}: ${transport.exec(text)?.[0] ?? "none"}`).toBe(`${file}: none`);
+    }
+  });
+
+  test("nothing imports Elysia's internals: only the package's public entry points", () => {
+    for (const file of sourceFiles(SRC)) {
+      for (const [specifier] of importsOf(file)) {
+        expect(`${file}: ${specifier}`).not.toMatch(/: elysia\/|: @elysiajs\/[^/]+\//);
       }
     }
   });

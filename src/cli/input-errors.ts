@@ -8,6 +8,7 @@
  * API's envelope.
  */
 import type { ErrorIssue } from "../client/index.ts";
+import { MORE_ISSUES_OMITTED } from "../contract/envelope.ts";
 import type { Style } from "./render.ts";
 
 /** One list of the request as the user gave it: what to call it and where each entry came from. */
@@ -68,7 +69,7 @@ function describeIssue(issue: ErrorIssue, lists: GivenLists, remote: boolean): s
 
 /**
  * An error of a CIDR command for a terminal: one line when there is one issue, else a count and
- * one line per issue (the API lists at most 100 and says how many more there were).
+ * one line per issue (the API lists at most 100 and says when there were more).
  */
 export function renderInputError(
   error: InputError,
@@ -81,10 +82,10 @@ export function renderInputError(
   if (issues.length === 0) return `${head}: ${error.message}\n`;
   const lines = issues.map((issue) => describeIssue(issue, lists, remote));
   if (lines.length === 1) return `${head}: ${lines[0]}\n`;
-  const omitted = Number(/(\d+) more were omitted/.exec(error.message)?.[1] ?? 0);
-  const total = lines.length + omitted;
-  let out = `${head}: ${total} problems in the input\n`;
+  // The envelope lists at most 100 issues; past that, checking stopped and its message says so.
+  const more = error.message === MORE_ISSUES_OMITTED;
+  let out = `${head}: ${more ? `more than ${lines.length}` : lines.length} problems in the input\n`;
   for (const line of lines) out += `  - ${line}\n`;
-  if (omitted > 0) out += `  … and ${omitted} more, not listed\n`;
+  if (more) out += "  … and more, not listed\n";
   return out;
 }

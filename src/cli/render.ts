@@ -12,7 +12,7 @@ import type {
   RangeToCidrsResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
-import { coverCidrs } from "../domain/cidr/cover.ts";
+import { addressFacts } from "../domain/ip/facts.ts";
 
 /** ANSI styling, or none. */
 export interface Style {
@@ -69,10 +69,11 @@ export function table(header: string[] | null, rows: string[][], style: Style, i
   return `${out.join("\n")}\n`;
 }
 
-/** First address, last address and size of one canonical CIDR, through the domain's own cover. */
+/** First address, last address and size of one canonical CIDR, from the domain's address facts. */
 function describeCidr(cidr: string): [string, string, string, string] {
-  const cover = coverCidrs([cidr]);
-  return [cidr, cover.range.first, cover.range.last, cover.coveredAddressCount];
+  const facts = addressFacts(cidr);
+  if (!facts.ok) return [cidr, "", "", ""];
+  return [cidr, facts.value.network, facts.value.lastAddress, facts.value.addressCount];
 }
 
 function cidrTable(cidrs: readonly string[], style: Style): string {

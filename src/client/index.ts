@@ -22,42 +22,40 @@
  * server module, nothing from Bun or Node, so it bundles for the browser.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { CertificateBundleRequest, CertificateBundleResult } from "../contract/certificate-schemas.ts";
-import { OPERATIONS, type OperationId, type Operations } from "../contract/operations.ts";
+import type { WireErrorCode } from "../contract/errors.ts";
 import {
-  type CidrCoverRequest,
-  type CidrCoverResult,
-  type CidrSubtractRequest,
-  type CidrSubtractResult,
-  ErrorResponse,
-  type HealthResult,
-  type PublicIpResult,
-  type RangeToCidrsRequest,
-  type RangeToCidrsResult,
-} from "../contract/schemas.ts";
-import type { ErrorCode } from "../domain/errors.ts";
+  type BodylessOperationId,
+  OPERATION_LIST,
+  OPERATIONS,
+  type OperationId,
+  type OperationIdWith,
+  type RequestOf,
+  type ResultOf,
+} from "../contract/operations.ts";
+import { ErrorResponse } from "../contract/schemas.ts";
 import { type Checker, lazyChecker, type MismatchIssue } from "./validate.ts";
 
+export type { OperationId, RequestOf, ResultOf } from "../contract/operations.ts";
 export type { MismatchIssue } from "./validate.ts";
 
-export type HealthResultType = Static<typeof HealthResult>;
-export type CidrCoverRequestType = Static<typeof CidrCoverRequest>;
-export type CidrCoverResultType = Static<typeof CidrCoverResult>;
-export type CidrSubtractRequestType = Static<typeof CidrSubtractRequest>;
-export type CidrSubtractResultType = Static<typeof CidrSubtractResult>;
-export type RangeToCidrsRequestType = Static<typeof RangeToCidrsRequest>;
-export type RangeToCidrsResultType = Static<typeof RangeToCidrsResult>;
-export type CertificateBundleRequestType = Static<typeof CertificateBundleRequest>;
-export type CertificateBundleResultType = Static<typeof CertificateBundleResult>;
-export type PublicIpResultType = Static<typeof PublicIpResult>;
+export type HealthResultType = ResultOf<"health">;
+export type CidrCoverRequestType = RequestOf<"cidrCover">;
+export type CidrCoverResultType = ResultOf<"cidrCover">;
+export type CidrSubtractRequestType = RequestOf<"cidrSubtract">;
+export type CidrSubtractResultType = ResultOf<"cidrSubtract">;
+export type RangeToCidrsRequestType = RequestOf<"rangeToCidrs">;
+export type RangeToCidrsResultType = ResultOf<"rangeToCidrs">;
+export type CertificateBundleRequestType = RequestOf<"certificateBundle">;
+export type CertificateBundleResultType = ResultOf<"certificateBundle">;
+export type PublicIpResultType = ResultOf<"publicIp">;
 /** The error envelope's `error` object, as the server sends it (spec part 7). */
 export type ServerError = Static<typeof ErrorResponse>["error"];
 export type ErrorIssue = NonNullable<ServerError["issues"]>[number];
 export type Finding = CertificateBundleResultType["findings"][number];
 export type CertificateEntry = CertificateBundleResultType["certificates"][number];
 
-/** Codes the server sends (spec part 7, CONTRACT §1, §3, §5): the domain's closed set. The envelope's `code` is any string. */
-export type ServerErrorCode = ErrorCode;
+/** Codes the server sends (spec part 7, CONTRACT §1, §3, §5, §7), from the wire contract. The envelope's `code` is any string. */
+export type ServerErrorCode = WireErrorCode;
 
 /** No response arrived: connection refused or reset, DNS failure, timeout, abort. */
 export interface NetworkError {
@@ -103,39 +101,32 @@ export interface CallOptions {
   requestId?: string;
 }
 
-export interface Client {
-  health(options?: CallOptions): Promise<ApiResult<HealthResultType>>;
-  cidrCover(request: CidrCoverRequestType, options?: CallOptions): Promise<ApiResult<CidrCoverResultType>>;
-  cidrSubtract(
-    request: CidrSubtractRequestType,
-    options?: CallOptions,
-  ): Promise<ApiResult<CidrSubtractResultType>>;
-  rangeToCidrs(
-    request: RangeToCidrsRequestType,
-    options?: CallOptions,
-  ): Promise<ApiResult<RangeToCidrsResultType>>;
-  certificateBundle(
-    request: CertificateBundleRequestType,
-    options?: CallOptions,
-  ): Promise<ApiResult<CertificateBundleResultType>>;
-  /** GET /v1/public-ip as JSON: `{ family, ip }`. */
-  publicIp(options?: CallOptions): Promise<ApiResult<PublicIpResultType>>;
-  /** GET /v1/public-ip as `text/plain`: the address, without the trailing line feed. */
-  publicIpText(options?: CallOptions): Promise<ApiResult<string>>;
-}
+/** The operations answered in text only: their call returns the text, without its final line feed. */
+type TextOperationId = OperationIdWith<"text">;
+/** The operations that can also answer in text: they get a second method, `<id>Text`. */
+type NegotiatedOperationId = OperationIdWith<"json-or-text">;
+type ValueOf<Id extends OperationId> = Id extends TextOperationId ? string : ResultOf<Id>;
+
+/** One call of an operation: its request body first when it has one. */
+type Call<Id extends OperationId> = Id extends BodylessOperationId
+  ? (options?: CallOptions) => Promise<ApiResult<ValueOf<Id>>>
+  : (request: RequestOf<Id>, options?: CallOptions) => Promise<ApiResult<ValueOf<Id>>>;
+
+/**
+ * One method per operation of the table, named by its id, plus `<id>Text` for operations that can
+ * answer in text (`publicIpText`: the address, without the trailing line feed).
+ */
+export type Client = { [Id in OperationId]: Call<Id> } & {
+  [Id in NegotiatedOperationId as `${Id}Text`]: (options?: CallOptions) => Promise<ApiResult<string>>;
+};
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** One result checker per operation of the wire contract's table, plus the error envelope's. */
-const checkers = {
-  health: lazyChecker(OPERATIONS.health.result),
-  cidrCover: lazyChecker(OPERATIONS.cidrCover.result),
-  cidrSubtract: lazyChecker(OPERATIONS.cidrSubtract.result),
-  rangeToCidrs: lazyChecker(OPERATIONS.rangeToCidrs.result),
-  certificateBundle: lazyChecker(OPERATIONS.certificateBundle.result),
-  publicIp: lazyChecker(OPERATIONS.publicIp.result),
-  error: lazyChecker(ErrorResponse),
-};
+const checkers = Object.fromEntries(
+  OPERATION_LIST.map((operation) => [operation.id, lazyChecker(operation.result)]),
+) as { [Id in OperationId]: Checker<(typeof OPERATIONS)[Id]["result"]> };
+const errorChecker = lazyChecker(ErrorResponse);
 
 const JSON_MEDIA = /^application\/json\s*(;|$)/i;
 const TEXT_MEDIA = /^text\/plain\s*(;|$)/i;
@@ -218,12 +209,12 @@ export function createClient(options: ClientOptions): Client {
         [],
       );
     }
-    if (!checkers.error.check(parsed.value)) {
+    if (!errorChecker.check(parsed.value)) {
       return invalid(
         status,
         requestId,
         `The server answered ${status} with a body that is not the API's error envelope.`,
-        checkers.error.issues(parsed.value),
+        errorChecker.issues(parsed.value),
       );
     }
     return {
@@ -264,45 +255,45 @@ export function createClient(options: ClientOptions): Client {
     return { ok: true, status, value: parsed.value, ...(requestId === undefined ? {} : { requestId }) };
   }
 
-  /** One JSON call of an operation of the table, its result checked against the table's schema. */
-  function send<Id extends keyof typeof checkers & OperationId>(
-    id: Id,
-    body: unknown,
-    call: CallOptions | undefined,
-  ): Promise<ApiResult<Static<Operations[Id]["result"]>>> {
+  /** A text answer of `id`: the body must be one address and a line feed, as the result schema says. */
+  async function callText(id: OperationId, call: CallOptions | undefined): Promise<ApiResult<string>> {
     const { method, path } = OPERATIONS[id];
-    return callJson(method, path, checkers[id] as Checker<Operations[Id]["result"]>, body, call);
+    const sent = await exchange(method, path, "text/plain", undefined, call);
+    if (!sent.ok) return sent;
+    const { response, text, requestId } = sent;
+    const status = response.status;
+    const contentType = response.headers.get("content-type") ?? "";
+    if (status < 200 || status > 299) return failure(status, contentType, text, requestId);
+    if (!TEXT_MEDIA.test(contentType)) {
+      return invalid(status, requestId, `Expected a text/plain body, got "${contentType}".`, []);
+    }
+    const ip = text.endsWith("\n") ? text.slice(0, -1) : text;
+    const family = ip.includes(":") ? "ipv6" : "ipv4";
+    if (!text.endsWith("\n") || !(checkers[id] as Checker<TSchema>).check({ family, ip })) {
+      return invalid(status, requestId, "The text body is not one IP address followed by a line feed.", [
+        { message: "body: expected an IPv4 or IPv6 address and a line feed", path: [] },
+      ]);
+    }
+    return { ok: true, status, value: ip, ...(requestId === undefined ? {} : { requestId }) };
   }
 
-  return {
-    // Method and path of every call come from the operations table (src/contract/operations.ts).
-    health: (call) => send("health", undefined, call),
-    cidrCover: (request, call) => send("cidrCover", request, call),
-    cidrSubtract: (request, call) => send("cidrSubtract", request, call),
-    rangeToCidrs: (request, call) => send("rangeToCidrs", request, call),
-    certificateBundle: (request, call) => send("certificateBundle", request, call),
-    publicIp: (call) => send("publicIp", undefined, call),
-    async publicIpText(call) {
-      const { method, path } = OPERATIONS.publicIp;
-      const sent = await exchange(method, path, "text/plain", undefined, call);
-      if (!sent.ok) return sent;
-      const { response, text, requestId } = sent;
-      const status = response.status;
-      const contentType = response.headers.get("content-type") ?? "";
-      if (status < 200 || status > 299) return failure(status, contentType, text, requestId);
-      if (!TEXT_MEDIA.test(contentType)) {
-        return invalid(status, requestId, `Expected a text/plain body, got "${contentType}".`, []);
-      }
-      const ip = text.endsWith("\n") ? text.slice(0, -1) : text;
-      const family = ip.includes(":") ? "ipv6" : "ipv4";
-      if (!text.endsWith("\n") || !checkers.publicIp.check({ family, ip })) {
-        return invalid(status, requestId, "The text body is not one IP address followed by a line feed.", [
-          { message: "body: expected an IPv4 or IPv6 address and a line feed", path: [] },
-        ]);
-      }
-      return { ok: true, status, value: ip, ...(requestId === undefined ? {} : { requestId }) };
-    },
-  };
+  // One method per row: method, path and result schema all come from the operations table.
+  const client: Record<string, unknown> = {};
+  for (const operation of OPERATION_LIST) {
+    const { id, method, path, request } = operation;
+    const checker = checkers[id] as Checker<TSchema>;
+    const representation = operation.policy.representation;
+    if (representation === "text") {
+      client[id] = (call?: CallOptions) => callText(id, call);
+      continue;
+    }
+    client[id] =
+      request === null
+        ? (call?: CallOptions) => callJson(method, path, checker, undefined, call)
+        : (body: unknown, call?: CallOptions) => callJson(method, path, checker, body, call);
+    if (representation === "json-or-text") client[`${id}Text`] = (call?: CallOptions) => callText(id, call);
+  }
+  return client as Client;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -3,39 +3,30 @@
  * from schema failures to issues. Part of the wire contract: the server, the client and the CLI
  * all read it from here.
  */
-import { DomainError, type ErrorCode, type Issue, invalidInput } from "../domain/errors.ts";
-import { MAX_ISSUES } from "../domain/limits.ts";
+import { type DomainError, type Issue, invalidInput } from "../domain/errors.ts";
+import { MAX_ISSUES, MAX_VALIDATION_PROBLEMS } from "../domain/limits.ts";
+import type { Rejection, WireErrorCode } from "./errors.ts";
 
-/** HTTP status of each error code. */
-export const STATUS_OF: Record<ErrorCode, number> = {
-  INVALID_JSON: 400,
-  INVALID_INPUT: 400,
-  MIXED_ADDRESS_FAMILIES: 400,
-  RESULT_TOO_LARGE: 400,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  CLIENT_IP_UNAVAILABLE: 503,
-  OVERLOADED: 503,
-};
+export { INTERNAL_ERROR, STATUS_OF } from "./errors.ts";
 
 export interface ErrorEnvelope {
-  error: { code: ErrorCode; message: string; issues?: Issue[] };
+  error: { code: WireErrorCode; message: string; issues?: Issue[] };
 }
 
-/** Builds the envelope, capping issues at MAX_ISSUES and saying how many were left out. */
-export function envelopeOf(error: DomainError): ErrorEnvelope {
-  const { code, issues } = error;
-  let message = error.message;
-  if (issues.length === 0) return { error: { code, message } };
-  if (issues.length > MAX_ISSUES) {
-    message = error.issuesTruncated
-      ? `The request has more than ${MAX_ISSUES} problems; the first ${MAX_ISSUES} are listed and the rest were omitted (checking stops at ${MAX_ISSUES + 1}).`
-      : `The request has ${issues.length} problems; the first ${MAX_ISSUES} are listed and ${issues.length - MAX_ISSUES} more were omitted.`;
-  }
+/**
+ * The one sentence for a list cut at {@link MAX_ISSUES}. Checks stop at
+ * {@link MAX_VALIDATION_PROBLEMS} (CONTRACT §1.7), so the total is not counted: it is "more".
+ */
+export const MORE_ISSUES_OMITTED = `The request has more than ${MAX_ISSUES} problems; the first ${MAX_ISSUES} are listed and the rest were omitted.`;
+
+/**
+ * Builds the envelope of a rejection. This is the one place that caps issues at MAX_ISSUES;
+ * past it the message is {@link MORE_ISSUES_OMITTED}.
+ */
+export function envelopeOf(rejection: Rejection): ErrorEnvelope {
+  const { code, issues } = rejection;
+  if (issues.length === 0) return { error: { code, message: rejection.message } };
+  const message = issues.length > MAX_ISSUES ? MORE_ISSUES_OMITTED : rejection.message;
   return { error: { code, message, issues: issues.slice(0, MAX_ISSUES).map(orderIssueFields) } };
 }
 
@@ -87,22 +78,12 @@ function describePath(path: (string | number)[]): string {
 }
 
 /**
- * Most problems validation looks for: one more than an envelope lists, so that the message can
- * say that more were omitted without counting them all (CONTRACT §1.7). A 64 KiB body of wrong
- * types therefore costs what a valid body of that size costs.
- */
-export const MAX_VALIDATION_PROBLEMS = MAX_ISSUES + 1;
-
-/**
  * Turns schema failures (TypeBox's error iterator, read lazily) into INVALID_INPUT issues with
  * clear sentences, and stops reading once MAX_VALIDATION_PROBLEMS distinct issues are found.
  * TypeBox reports a missing field twice ("required", then "expected string" at the same path):
  * only "required" is kept.
  */
-export function issuesFromSchemaFailures(failures: Iterable<SchemaFailure>): {
-  issues: Issue[];
-  truncated: boolean;
-} {
+export function issuesFromSchemaFailures(failures: Iterable<SchemaFailure>): Issue[] {
   const issues: Issue[] = [];
   const seen = new Set<string>();
   const missing = new Set<string>();
@@ -127,21 +108,12 @@ export function issuesFromSchemaFailures(failures: Iterable<SchemaFailure>): {
     const empty = path.indexOf("");
     const issuePath = empty === -1 ? path : path.slice(0, empty);
     issues.push({ message, path: issuePath, ...legacyLocators(issuePath) });
-    if (issues.length >= MAX_VALIDATION_PROBLEMS) return { issues, truncated: true };
+    if (issues.length >= MAX_VALIDATION_PROBLEMS) return issues;
   }
-  return { issues, truncated: false };
+  return issues;
 }
 
 /** INVALID_INPUT for schema failures, read no further than MAX_VALIDATION_PROBLEMS issues. */
 export function schemaRejection(failures: Iterable<SchemaFailure>): DomainError {
-  const { issues, truncated } = issuesFromSchemaFailures(failures);
-  const error = invalidInput(issues);
-  error.issuesTruncated = truncated;
-  return error;
+  return invalidInput(issuesFromSchemaFailures(failures));
 }
-
-/** The generic 500 envelope: no detail of what went wrong reaches the client. */
-export const INTERNAL_ERROR = new DomainError(
-  "INTERNAL_ERROR",
-  "The server failed unexpectedly while handling the request; it has been logged.",
-);

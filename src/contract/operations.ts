@@ -1,9 +1,11 @@
 /**
  * The operations table: every API operation once, with its method, path, request and result
- * schemas and the policy the serving edge applies to it. The Elysia routes, the OpenAPI
- * document, the typed client and the CLI are all derived from this table; the use case behind
- * each operation is bound to it in the composition root (src/app.ts), so this module stays free
- * of the domain's use cases and bundles for the browser.
+ * schemas and the policy the serving edge applies to it. The routes, the OpenAPI document, the
+ * typed client, the CLI and the page are all derived from this table, and no other module states
+ * any of these facts. The use case behind each operation is bound to it in the composition root
+ * (src/app.ts) and, for local runs, in the CLI (src/cli/operations.ts), so this module stays free
+ * of the domain's use cases and bundles for the browser. A new operation is one row here, one
+ * use-case binding, and its docs prose (src/adapters/http/openapi-operations.ts).
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CertificateBundleRequest, CertificateBundleResult } from "./certificate-schemas.ts";
@@ -18,47 +20,68 @@ import {
   RangeToCidrsResult,
 } from "./schemas.ts";
 
-/**
- * How expensive an operation's work can be, which decides how the edge admits it:
- * - `light`: bounded, sub-millisecond to a few milliseconds of CPU on the request's own turn;
- * - `queued`: signature checks that may take hundreds of milliseconds; run through the bounded
- *   admission queue and refused with 503 `OVERLOADED` when they cannot start in time
- *   (CONTRACT §1.7).
- */
-export type CostClass = "light" | "queued";
+/** How an operation's 200 answer is represented. */
+export type Representation =
+  /** JSON only. */
+  | "json"
+  /** JSON, or `text/plain` when `Accept` prefers it (CONTRACT §5); answers carry `Vary: Accept`. */
+  | "json-or-text"
+  /** Always `text/plain`, whatever `Accept` says (CONTRACT §7.5); errors stay JSON envelopes. */
+  | "text";
 
+/** What the serving edge applies to every request of an operation. */
 export interface OperationPolicy {
   /** `Cache-Control: no-store` on every response, errors included (CONTRACT §1.2). */
   readonly noStore: boolean;
   /** Subject to the optional per-client rate limit (CONTRACT §1.5); the health probe is not. */
   readonly rateLimited: boolean;
-  /** Never refused for load (CONTRACT §1.7: health and public-ip). */
-  readonly cost: CostClass;
-  /** A `text/plain` representation chosen by `Accept` (public-ip), with `Vary: Accept`. */
-  readonly textAlternative: boolean;
+  /**
+   * How the work is admitted (CONTRACT §1.7): `immediate` work is bounded and runs on the
+   * request's own turn (never refused for load); `queued` work (signature checks, up to hundreds
+   * of milliseconds) waits in the bounded admission queue and is refused with 503 `OVERLOADED`
+   * when it cannot start, or finish, in time.
+   */
+  readonly admission: "immediate" | "queued";
+  readonly representation: Representation;
 }
 
-/** One row of the table. `request` is null for operations without a body (GET). */
+/**
+ * One row of the table: every fact about an operation lives here and only here. `request` is
+ * null for operations without a body (GET). The OpenAPI components are named after the id
+ * ({@link schemaNamesOf}); prose and examples live in the docs table, keyed by id.
+ */
 export interface Operation<
+  Id extends string = string,
   Request extends TSchema | null = TSchema | null,
   Result extends TSchema = TSchema,
 > {
-  /** Also the OpenAPI operationId and the client's method name. */
-  readonly id: string;
+  /** Also the OpenAPI operationId, the client's method name and the metrics label. */
+  readonly id: Id;
   readonly method: "GET" | "POST";
   readonly path: string;
   readonly request: Request;
+  /** The JSON result (for `text` operations: the value whose text is sent, see {@link textBodyOf}). */
   readonly result: Result;
-  /** Component names of the schemas in the OpenAPI document. */
-  readonly requestName: string | null;
-  readonly resultName: string;
   readonly policy: OperationPolicy;
-  readonly summary: string;
-  readonly description?: string;
-  readonly tag: "CIDR" | "Certificates" | "Diagnostics" | "Platform";
 }
 
-const LIGHT: OperationPolicy = { noStore: false, rateLimited: true, cost: "light", textAlternative: false };
+/**
+ * The policy of every path that is not an operation: the page, the docs and their assets, and
+ * unknown paths. They spend a token of the optional rate limit like the API (CONTRACT §1.5); only
+ * the health probe and CORS preflights never do.
+ */
+export const SITE_POLICY: Pick<OperationPolicy, "noStore" | "rateLimited"> = {
+  noStore: false,
+  rateLimited: true,
+};
+
+const JSON_ANSWER = {
+  noStore: false,
+  rateLimited: true,
+  admission: "immediate",
+  representation: "json",
+} as const;
+const CLIENT_ADDRESS = { ...JSON_ANSWER, noStore: true } as const;
 
 export const OPERATIONS = {
   health: {
@@ -67,11 +90,7 @@ export const OPERATIONS = {
     path: "/v1/health",
     request: null,
     result: HealthResult,
-    requestName: null,
-    resultName: "HealthResult",
-    policy: { ...LIGHT, rateLimited: false },
-    summary: "Liveness and readiness probe",
-    tag: "Platform",
+    policy: { ...JSON_ANSWER, rateLimited: false },
   },
   cidrCover: {
     id: "cidrCover",
@@ -79,11 +98,7 @@ export const OPERATIONS = {
     path: "/v1/cidr-cover",
     request: CidrCoverRequest,
     result: CidrCoverResult,
-    requestName: "CidrCoverRequest",
-    resultName: "CidrCoverResult",
-    policy: LIGHT,
-    summary: "Smallest single CIDR covering every input",
-    tag: "CIDR",
+    policy: JSON_ANSWER,
   },
   cidrSubtract: {
     id: "cidrSubtract",
@@ -91,11 +106,7 @@ export const OPERATIONS = {
     path: "/v1/cidr-subtract",
     request: CidrSubtractRequest,
     result: CidrSubtractResult,
-    requestName: "CidrSubtractRequest",
-    resultName: "CidrSubtractResult",
-    policy: LIGHT,
-    summary: "Included address space minus excluded ranges, as minimal CIDRs",
-    tag: "CIDR",
+    policy: JSON_ANSWER,
   },
   rangeToCidrs: {
     id: "rangeToCidrs",
@@ -103,11 +114,7 @@ export const OPERATIONS = {
     path: "/v1/range-to-cidrs",
     request: RangeToCidrsRequest,
     result: RangeToCidrsResult,
-    requestName: "RangeToCidrsRequest",
-    resultName: "RangeToCidrsResult",
-    policy: LIGHT,
-    summary: "Inclusive address range as a minimal CIDR list",
-    tag: "CIDR",
+    policy: JSON_ANSWER,
   },
   certificateBundle: {
     id: "certificateBundle",
@@ -115,13 +122,7 @@ export const OPERATIONS = {
     path: "/v1/certificate-bundle",
     request: CertificateBundleRequest,
     result: CertificateBundleResult,
-    requestName: "CertificateBundleRequest",
-    resultName: "CertificateBundleResult",
-    policy: { ...LIGHT, noStore: true, cost: "queued" },
-    summary: "Inspect a PEM certificate bundle",
-    description:
-      "Reports every certificate, every candidate issuer link with its signature outcome, possible leaves, an optional hostname check and findings. An observation, not RFC 5280 path validation.",
-    tag: "Certificates",
+    policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
   },
   publicIp: {
     id: "publicIp",
@@ -129,15 +130,9 @@ export const OPERATIONS = {
     path: "/v1/public-ip",
     request: null,
     result: PublicIpResult,
-    requestName: null,
-    resultName: "PublicIpResult",
-    policy: { ...LIGHT, noStore: true, textAlternative: true },
-    summary: "The IP address this connection is observed from",
-    description:
-      "`Accept: text/plain` returns the address and a line feed; anything else returns JSON. Never cached.",
-    tag: "Diagnostics",
+    policy: { ...CLIENT_ADDRESS, representation: "json-or-text" },
   },
-} as const satisfies Record<string, Operation>;
+} as const satisfies { [Id in string]: Operation<Id> };
 
 export type Operations = typeof OPERATIONS;
 export type OperationId = keyof Operations;
@@ -155,4 +150,28 @@ export type RequestOf<Id extends OperationId> = RequestTypes[Id];
 export type ResultOf<Id extends OperationId> = ResultTypes[Id];
 
 /** Every operation, in table order. */
-export const OPERATION_LIST: readonly Operation[] = Object.values(OPERATIONS);
+export const OPERATION_LIST: readonly Operation<OperationId>[] = Object.values(OPERATIONS);
+
+/** Ids of the operations without a request body (GET). */
+export type BodylessOperationId = {
+  [Id in OperationId]: Operations[Id]["request"] extends null ? Id : never;
+}[OperationId];
+
+/** Ids of the operations with a given representation of their answer. */
+export type OperationIdWith<R extends Representation> = {
+  [Id in OperationId]: Operations[Id]["policy"]["representation"] extends R ? Id : never;
+}[OperationId];
+
+/** The OpenAPI component names of an operation's schemas: `cidrCover` → `CidrCoverRequest`, `CidrCoverResult`. */
+export function schemaNamesOf(id: string): { request: string; result: string } {
+  const base = id.charAt(0).toUpperCase() + id.slice(1);
+  return { request: `${base}Request`, result: `${base}Result` };
+}
+
+/**
+ * The text body of a `json-or-text` or `text` answer: the address and a line feed
+ * (CONTRACT §5, §7.5). Every such operation's result has an `ip`.
+ */
+export function textBodyOf(result: unknown): string {
+  return `${(result as { ip: string }).ip}\n`;
+}

@@ -1,22 +1,24 @@
 /**
- * The one error type the domain throws. It carries a closed set of codes and the
- * precise issues found; the HTTP adapter maps it to the error envelope once.
+ * The one error type the domain throws. It speaks the domain's language only: a closed set of
+ * codes about the request's content and the precise issues found. It knows nothing of HTTP —
+ * statuses, headers and the cap on listed issues belong to the wire contract
+ * (src/contract/errors.ts, src/contract/envelope.ts).
  */
 
-/** Every error code the service can answer with (spec part 7 and CONTRACT §1, §3, §5). */
-export type ErrorCode =
-  | "INVALID_JSON"
+/**
+ * Why the domain refuses a request:
+ * - `INVALID_INPUT`: an entry or field is malformed or out of bounds; `issues` locate each one.
+ * - `MIXED_ADDRESS_FAMILIES`: IPv4 and IPv6 where one family is required (CONTRACT §2).
+ * - `RESULT_TOO_LARGE`: the answer would exceed the result limit; no partial answer (CONTRACT §3).
+ * - `INSUFFICIENT_SPACE`: fewer free blocks than asked for in an allocation (CONTRACT §7.4).
+ * - `CLIENT_IP_UNAVAILABLE`: no client address can be observed (CONTRACT §5).
+ */
+export type DomainErrorCode =
   | "INVALID_INPUT"
   | "MIXED_ADDRESS_FAMILIES"
   | "RESULT_TOO_LARGE"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "METHOD_NOT_ALLOWED"
-  | "NOT_FOUND"
-  | "CLIENT_IP_UNAVAILABLE"
-  | "RATE_LIMITED"
-  | "OVERLOADED"
-  | "INTERNAL_ERROR";
+  | "INSUFFICIENT_SPACE"
+  | "CLIENT_IP_UNAVAILABLE";
 
 /** Where in a text (the certificate `pem` field) a problem lies. */
 export interface TextLocation {
@@ -40,12 +42,8 @@ export interface Issue {
 
 /** A rejection of the request with a code, one human sentence, and the issues behind it. */
 export class DomainError extends Error {
-  /** Set when issue-finding stopped early: more problems exist than `issues` holds (CONTRACT §1.7). */
-  issuesTruncated = false;
-  /** For RATE_LIMITED and OVERLOADED: whole seconds after which a retry may succeed. */
-  retryAfterSeconds: number | undefined = undefined;
   constructor(
-    readonly code: ErrorCode,
+    readonly code: DomainErrorCode,
     message: string,
     readonly issues: Issue[] = [],
   ) {

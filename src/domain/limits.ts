@@ -1,6 +1,9 @@
 /**
- * Every limit of the service in one place, with the reason for each.
- * Values come from the API specification v0.5.0 (part 8) and CONTRACT.md.
+ * Every limit of the domain in one place, with the reason for each: what a request may hold and
+ * what an answer may grow to. Values come from the API specification v0.5.0 (part 8) and
+ * CONTRACT.md. The other layers keep theirs in one module each: the serving edge's (body size,
+ * nesting, admission, deadlines) in src/adapters/http/limits.ts, the DER reader's work bounds in
+ * src/adapters/crypto/der.ts.
  */
 
 /** Largest request body accepted on any POST endpoint, in bytes (spec §8). */
@@ -24,8 +27,14 @@ export const MAX_CERTIFICATES = 16;
 export const MAX_RELATIONSHIPS = 240;
 /** Longest `hostname` field (spec §2.8). */
 export const MAX_HOSTNAME_LENGTH = 255;
-/** Most issues reported in one error envelope; the message counts the rest (CONTRACT §1.1). */
+/** Most issues reported in one error envelope; its message then says that more were omitted (CONTRACT §1.1). */
 export const MAX_ISSUES = 100;
+/**
+ * Most problems any check looks for: one more than an envelope lists, so that the envelope can say
+ * that more exist without anyone counting them all. Rejecting a 64 KiB body of wrong values then
+ * costs no more than accepting a valid one (CONTRACT §1.7).
+ */
+export const MAX_VALIDATION_PROBLEMS = MAX_ISSUES + 1;
 
 /**
  * The bounds of one run of a CIDR use case (cover, subtract, merge). The HTTP adapter uses the
@@ -52,3 +61,15 @@ export const API_SUBTRACT_LIMITS: CidrLimits = {
  * routing-table-sized list (parsed in about a second); a million result CIDRs is about 30 MB of text.
  */
 export const LOCAL_CIDR_LIMITS: CidrLimits = { maxEntries: 1_000_000, maxResultCidrs: 1_000_000 };
+
+/**
+ * A local `nettools cert` run: a whole system CA bundle such as /etc/ssl/certs/ca-certificates.crt
+ * (about 220 KB, 150 certificates on Debian 12) is inspected on the user's machine. Candidate issuers come
+ * from a subject-name index, so the work grows with the links that exist, not with all pairs.
+ */
+export const LOCAL_CERTIFICATE_LIMITS = {
+  /** Longest PEM text, in characters (and UTF-8 bytes): 4 MiB. */
+  maxPemLength: 4 * 1024 * 1024,
+  /** Most CERTIFICATE blocks. */
+  maxBlocks: 500,
+} as const;

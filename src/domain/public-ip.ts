@@ -3,7 +3,7 @@
  * connection is observed from, as the ClientAddressSource port sees it.
  */
 import { DomainError } from "./errors.ts";
-import type { ClientAddressSource } from "./ports.ts";
+import type { ClientAddressResult } from "./ports.ts";
 
 /** Spec §2.13: one family per observation. */
 export interface PublicIpResult {
@@ -12,12 +12,11 @@ export interface PublicIpResult {
 }
 
 /**
- * Observes the client's address for `request`. IPv4-mapped peers are already unmapped by the
- * source, so a dual-stack listener reports IPv4 clients as `ipv4`.
- * @throws DomainError CLIENT_IP_UNAVAILABLE when no address can be observed
+ * The public-ip result of what the ClientAddressSource port observed. IPv4-mapped peers are
+ * already unmapped by the source, so a dual-stack listener reports IPv4 clients as `ipv4`.
+ * @throws DomainError CLIENT_IP_UNAVAILABLE when no address could be observed
  */
-export function observePublicIp(source: ClientAddressSource, request: Request): PublicIpResult {
-  const observed = source.clientAddress(request);
+export function observePublicIp(observed: ClientAddressResult): PublicIpResult {
   if (!observed.ok) {
     throw new DomainError(
       "CLIENT_IP_UNAVAILABLE",

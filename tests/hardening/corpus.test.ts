@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { MORE_ISSUES_OMITTED } from "../../src/contract/envelope.ts";
 import { MAX_ENTRY_LENGTH } from "../../src/domain/limits.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { fixedClock } from "../fakes/clock.ts";
@@ -283,9 +284,7 @@ const CASES: Case[] = [
     code: "INVALID_INPUT",
     check: (a) => {
       expect(issues(a)).toHaveLength(100);
-      expect(a.error.message).toBe(
-        "The request has more than 100 problems; the first 100 are listed and the rest were omitted (checking stops at 101).",
-      );
+      expect(a.error.message).toBe(MORE_ISSUES_OMITTED);
     },
   },
   {

@@ -7,9 +7,13 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { AdmissionQueue, answerMarginMs, withDeadline } from "../../src/adapters/http/admission.ts";
 import { pathOf } from "../../src/adapters/http/edge.ts";
-import { issuesFromSchemaFailures, type SchemaFailure } from "../../src/contract/envelope.ts";
+import {
+  issuesFromSchemaFailures,
+  MORE_ISSUES_OMITTED,
+  type SchemaFailure,
+} from "../../src/contract/envelope.ts";
+import { HttpError } from "../../src/contract/errors.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
-import { DomainError } from "../../src/domain/errors.ts";
 import type { SignatureVerifier } from "../../src/domain/ports.ts";
 import { chain } from "../domain/certificate-helpers.ts";
 import { bundleOf, fakeDecoder } from "../fakes/certificates.ts";
@@ -153,18 +157,16 @@ describe("validation stops at 101 problems (CONTRACT §1.7)", () => {
         yield { path: `/inputs/${i}`, message: "Expected string" };
       }
     }
-    const { issues, truncated } = issuesFromSchemaFailures(failures());
+    const issues = issuesFromSchemaFailures(failures());
     expect(issues).toHaveLength(101);
-    expect(truncated).toBe(true);
     expect(pulled).toBe(101);
   });
 
   test("a missing field is reported once, as required", () => {
-    const { issues, truncated } = issuesFromSchemaFailures([
+    const issues = issuesFromSchemaFailures([
       { path: "/start", message: "Expected required property" },
       { path: "/start", message: "Expected string" },
     ]);
-    expect(truncated).toBe(false);
     expect(issues).toEqual([{ message: '"start" is required.', path: ["start"], field: "start" }]);
   });
 
@@ -180,9 +182,7 @@ describe("validation stops at 101 problems (CONTRACT §1.7)", () => {
     const error = await errorOf(response);
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.issues).toHaveLength(100);
-    expect(error.message).toBe(
-      "The request has more than 100 problems; the first 100 are listed and the rest were omitted (checking stops at 101).",
-    );
+    expect(error.message).toBe(MORE_ISSUES_OMITTED);
   });
 });
 
@@ -212,9 +212,9 @@ describe("admission queue (CONTRACT §1.7)", () => {
     const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 20, maxQueued: 4, deadlineMs: 10_000 });
     void queue.run(never);
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(DomainError);
-    expect((refused as DomainError).code).toBe("OVERLOADED");
-    expect((refused as DomainError).retryAfterSeconds).toBe(1);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).code).toBe("OVERLOADED");
+    expect((refused as HttpError).headers["retry-after"]).toBe("1");
     expect(queue.load).toEqual({ running: 1, waiting: 0 });
   });
 
@@ -224,7 +224,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
     void queue.run(never).catch(() => {});
     const started = performance.now();
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
-    expect((refused as DomainError).code).toBe("OVERLOADED");
+    expect((refused as HttpError).code).toBe("OVERLOADED");
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
@@ -251,12 +251,20 @@ describe("admission queue (CONTRACT §1.7)", () => {
       deadlineMs: 100,
       now: () => now,
     });
-    const seen = await queue.run(async (clock) => {
-      const before = clock.expired();
-      now = 101;
-      return [before, clock.expired()];
-    });
+    const seen: boolean[] = [];
+    const refused = await queue
+      .run(async (clock) => {
+        seen.push(clock.expired());
+        now = 101;
+        seen.push(clock.expired());
+        return "answered late";
+      })
+      .catch((error: unknown) => error);
     expect(seen).toEqual([false, true]);
+    // Work that ends past its deadline is refused, never answered late.
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).code).toBe("OVERLOADED");
+    expect(queue.load).toEqual({ running: 0, waiting: 0 });
   });
 
   test("through the app: a full queue answers 503 OVERLOADED, no-store, with Retry-After", async () => {
@@ -312,7 +320,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
       .run(() => new Promise<void>((resolve) => (finish = resolve)))
       .catch((error: unknown) => error);
     const waited = performance.now() - started;
-    expect((refused as DomainError).code).toBe("OVERLOADED");
+    expect((refused as HttpError).code).toBe("OVERLOADED");
     expect(waited).toBeGreaterThanOrEqual(200 - answerMarginMs(200) - 2);
     expect(waited).toBeLessThan(200 + 1_000); // on time, give or take a busy machine's timer
     expect(queue.load).toEqual({ running: 1, waiting: 0 });
@@ -342,7 +350,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
         ran = true;
       }, 100)
       .catch((error: unknown) => error);
-    expect((tooBig as DomainError).code).toBe("OVERLOADED");
+    expect((tooBig as HttpError).code).toBe("OVERLOADED");
     expect(ran).toBe(false);
     // 90 units (900 ms) fit in 1000 ms less the 50 ms margin; the estimate is exact.
     await queue.run(async () => {
@@ -367,20 +375,25 @@ describe("admission queue (CONTRACT §1.7)", () => {
       clock.startUnit();
       now += 10;
     });
-    const outcomes = await queue.run(async (clock) => {
-      const verifier = withDeadline({ verify: async () => ({ outcome: "verified" }) }, clock);
-      const certs = chain();
-      const first = await verifier.verify(certs.leaf, certs.intermediate);
-      const failedBefore = clock.expired();
-      // Arrived at 10: the answer is due at 960. At 958 the job is not late yet, but one more
-      // unit, at its measured (and slightly aged) cost, would end after 960.
-      now = 958;
-      expect(clock.expired()).toBe(false);
-      expect(now + queue.unitCost.estimate(1)).toBeGreaterThan(960);
-      const second = await verifier.verify(certs.leaf, certs.intermediate);
-      return [first.outcome, failedBefore, second.outcome, clock.expired()];
-    });
+    let outcomes: unknown[] = [];
+    const refused = await queue
+      .run(async (clock) => {
+        const verifier = withDeadline({ verify: async () => ({ outcome: "verified" }) }, clock);
+        const certs = chain();
+        const first = await verifier.verify(certs.leaf, certs.intermediate);
+        const failedBefore = clock.expired();
+        // Arrived at 10: the answer is due at 960. At 958 the job is not late yet, but one more
+        // unit, at its measured (and slightly aged) cost, would end after 960.
+        now = 958;
+        expect(clock.expired()).toBe(false);
+        expect(now + queue.unitCost.estimate(1)).toBeGreaterThan(960);
+        const second = await verifier.verify(certs.leaf, certs.intermediate);
+        outcomes = [first.outcome, failedBefore, second.outcome, clock.expired()];
+      })
+      .catch((error: unknown) => error);
     expect(outcomes).toEqual(["verified", false, "unavailable", true]);
+    // A job that failed its deadline is never answered with its partial result.
+    expect((refused as HttpError).code).toBe("OVERLOADED");
   });
 
   test("through the app: a small bundle has its own lane and is not queued behind large ones", async () => {
@@ -411,9 +424,9 @@ describe("admission queue (CONTRACT §1.7)", () => {
   });
 
   test("health, public-ip and the CIDR operations are never queued, so never refused for load", async () => {
-    expect(OPERATION_LIST.filter((operation) => operation.policy.cost === "queued").map((o) => o.id)).toEqual(
-      ["certificateBundle"],
-    );
+    expect(
+      OPERATION_LIST.filter((operation) => operation.policy.admission === "queued").map((o) => o.id),
+    ).toEqual(["certificateBundle"]);
     // A queue that never frees a slot refuses every certificate inspection; nothing else notices.
     const { app: busy } = testApp({ admission: { concurrency: 0, maxWaitMs: 1 } });
     expect((await busy.handle(new Request("http://localhost/v1/health"))).status).toBe(200);

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { bodyReader, bodyTimeLimitMs, inspectedDepth } from "../../src/adapters/http/api-routes.ts";
 import { readJsonBytes, scanJson } from "../../src/adapters/http/json-body.ts";
 import { envelopeOf } from "../../src/contract/envelope.ts";
+import { HttpError } from "../../src/contract/errors.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { DomainError } from "../../src/domain/errors.ts";
 import { modelOutcome } from "../support/json-body-model.ts";
@@ -138,7 +139,7 @@ async function readerOutcome(
     );
     return { value };
   } catch (error) {
-    if (error instanceof DomainError) return envelopeOf(error);
+    if (error instanceof DomainError || error instanceof HttpError) return envelopeOf(error);
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { MAX_JSON_DEPTH } from "../../src/adapters/http/json-body.ts";
 import { envelopeOf, schemaRejection } from "../../src/contract/envelope.ts";
+import { HttpError } from "../../src/contract/errors.ts";
 import { DomainError, invalidInput } from "../../src/domain/errors.ts";
 
 /** Whether `value` nests arrays/objects deeper than `limit`; iterative, so any depth is safe. */
@@ -32,13 +33,13 @@ export function modelOutcome(bytes: Uint8Array, schema: TSchema): unknown {
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
-      throw new DomainError("INVALID_JSON", "The request body is not valid UTF-8.");
+      throw new HttpError("INVALID_JSON", "The request body is not valid UTF-8.");
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      throw new DomainError(
+      throw new HttpError(
         "INVALID_JSON",
         text.trim() === ""
           ? "The request body is empty; a JSON object is required."
@@ -57,7 +58,7 @@ export function modelOutcome(bytes: Uint8Array, schema: TSchema): unknown {
     if (!checker.Check(value)) throw schemaRejection(checker.Errors(value));
     return { value };
   } catch (error) {
-    if (error instanceof DomainError) return envelopeOf(error);
+    if (error instanceof DomainError || error instanceof HttpError) return envelopeOf(error);
     throw error;
   }
 }

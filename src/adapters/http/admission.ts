@@ -16,7 +16,7 @@
  *   is answered `OVERLOADED` and finishes in the background, holding its slot until it does.
  * Cheap requests (health, public-ip, CIDR) never pass through here.
  */
-import { DomainError } from "../../domain/errors.ts";
+import { HttpError } from "../../contract/errors.ts";
 import type { SignatureVerifier } from "../../domain/ports.ts";
 
 export interface AdmissionOptions {
@@ -94,10 +94,8 @@ export const DEFAULT_ADMISSION: Omit<AdmissionOptions, "deadlineMs"> = {
   maxQueued: 64,
 };
 
-export function overloaded(message: string, retryAfterSeconds: number): DomainError {
-  const error = new DomainError("OVERLOADED", message);
-  error.retryAfterSeconds = retryAfterSeconds;
-  return error;
+export function overloaded(message: string, retryAfterSeconds: number): HttpError {
+  return HttpError.retryAfter("OVERLOADED", message, retryAfterSeconds);
 }
 
 interface Waiter {
@@ -123,7 +121,7 @@ export class AdmissionQueue {
     return { running: this.running, waiting: this.waiting.length };
   }
 
-  private busy(): DomainError {
+  private busy(): HttpError {
     const seconds = Math.max(1, Math.ceil(this.options.maxWaitMs / 1000));
     return overloaded(
       `The service is busy with other certificate inspections and could not start this one in time; retry after ${seconds} s.`,
@@ -135,8 +133,9 @@ export class AdmissionQueue {
    * Runs `job` when a slot is free, if its worst case of `units` units can end before its answer
    * is due; its promise settles by then in any case. The deadline counts from the request's
    * arrival, `elapsedMs` before this call.
-   * @throws DomainError OVERLOADED when it cannot start within `maxWaitMs`, when it could not
-   * finish in the time left, or when the answer falls due while it runs.
+   * @throws HttpError OVERLOADED when it cannot start within `maxWaitMs`, when it could not
+   * finish in the time left, when the answer falls due while it runs, or when it failed its
+   * deadline (it ran past it, or was refused a unit of work: its result is then never sent).
    */
   async run<T>(job: (clock: JobClock) => Promise<T>, units = 1, elapsedMs = 0): Promise<T> {
     // The deadline counts from arrival: reading the body and waiting for a slot are part of it.
@@ -170,7 +169,12 @@ export class AdmissionQueue {
       },
     };
     const started = this.now();
-    const work = (async () => job(clock))();
+    const work = (async () => {
+      const result = await job(clock);
+      // Work that failed its deadline is refused, never answered late or partial (CONTRACT §1.7).
+      if (clock.expired()) throw lateAnswer(this.options.deadlineMs);
+      return result;
+    })();
     // The slot is held until the job really ends, even after its refusal has been sent.
     void work.then(
       () => {
@@ -210,7 +214,7 @@ export class AdmissionQueue {
 }
 
 /** `work`, or the error `late()` makes once `withinMs` have passed, whichever comes first. */
-function dueBy<T>(work: Promise<T>, withinMs: number, late: () => DomainError): Promise<T> {
+function dueBy<T>(work: Promise<T>, withinMs: number, late: () => HttpError): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const due = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(late()), Math.max(0, withinMs));
@@ -262,7 +266,7 @@ export function withDeadline(verifier: SignatureVerifier, clock: JobClock): Sign
 }
 
 /** The refusal of work that could not finish within its deadline. */
-export function lateAnswer(deadlineMs: number): DomainError {
+export function lateAnswer(deadlineMs: number): HttpError {
   return overloaded(
     `The certificate inspection could not be finished within ${deadlineMs} ms; retry shortly.`,
     1,

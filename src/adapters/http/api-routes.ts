@@ -1,26 +1,23 @@
 /**
- * The API's Elysia routes, derived from the operations table (src/contract/operations.ts): one
- * route per operation and no lifecycle hook, so Elysia compiles each into a plain call (the
- * health probe's is synchronous). POST handlers read and validate their body first (size,
- * media type, UTF-8 JSON, then the request schema, stopping at 101 problems); `queued`
- * operations run through the admission queue; every answer, errors included, is built by the
- * Responder.
+ * The API's request handlers, one per row of the operations table (src/contract/operations.ts):
+ * each reads and validates its body (size, media type, UTF-8 JSON, then the request schema,
+ * stopping at 101 problems), runs the bound use case (through the admission queue when the row
+ * says `queued`), and answers in the row's representation. Every answer, errors included, is built
+ * by the Responder with the row's headers; a handler never throws, so it needs no framework hook.
+ *
+ * The same table declares the routes on the Elysia application (`apiRouteDeclarations`), which is
+ * what @elysiajs/openapi documents; the serving edge hands these handlers to Bun's router itself.
  */
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { schemaRejection } from "../../contract/envelope.ts";
-import {
-  OPERATION_LIST,
-  type Operation,
-  type OperationId,
-  type RequestOf,
-  type ResultOf,
-} from "../../contract/operations.ts";
+import { OPERATION_LIST, type Operation, type OperationId, textBodyOf } from "../../contract/operations.ts";
+import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
 import type { Admission, JobClock } from "./admission.ts";
-import { BodyTimeout, readJsonBody } from "./json-body.ts";
+import { readJsonBody } from "./json-body.ts";
 import { type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
 
 /**
@@ -39,22 +36,21 @@ export function bodyTimeLimitMs(deadlineMs: number): number {
   return deadlineMs - Math.min(250, deadlineMs / 4);
 }
 
-/** What a use case gets besides its validated input. */
-export interface UseCaseContext {
-  readonly request: Request;
-  /** For `queued` operations: whether the request's deadline has passed (CONTRACT §1.7). */
-  readonly clock: JobClock;
+/** A request handler of the edge: a Fetch request in, a response out, never a rejection. */
+export type RequestHandler = (request: Request) => Response | Promise<Response>;
+
+/** What each run needs from the edge: the context of one request, given its deadline clock. */
+export type ContextOf = (request: Request, clock: JobClock | null) => UseCaseContext;
+
+/** The one error mapper: a rejection to its envelope, anything else to a logged 500. */
+export type FailureMapper = (request: Request, template: ResponseTemplate, error: unknown) => Response;
+
+/** One operation, ready to serve: its row and its handler. */
+export interface ApiRoute {
+  readonly operation: Operation<OperationId>;
+  readonly template: ResponseTemplate;
+  readonly handle: RequestHandler;
 }
-
-/** The use case bound to each operation (the composition root fills this in). */
-export type UseCases = {
-  [Id in OperationId]: (
-    input: RequestOf<Id>,
-    context: UseCaseContext,
-  ) => ResultOf<Id> | Promise<ResultOf<Id>>;
-};
-
-const NEVER_EXPIRES: JobClock = { expired: () => false, startUnit: () => true };
 
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
 export function bodyReader(
@@ -128,35 +124,29 @@ function containerDepth(node: TSchema): number {
   return Number.POSITIVE_INFINITY;
 }
 
-/** The one error mapper: a DomainError to its envelope, anything else to a logged 500. */
-export type FailureMapper = (request: Request, template: ResponseTemplate, error: unknown) => Response;
-
-type Handler = (request: Request) => Response | Promise<Response>;
-
-/**
- * The route handler of one operation. It never throws: every failure, from the body rules to
- * the use case, becomes an answer here, so the route needs no Elysia error hook and a GET
- * route stays synchronous (no promise per request).
- */
 function handlerFor(
-  operation: Operation,
+  operation: Operation<OperationId>,
+  template: ResponseTemplate,
   run: (input: unknown, context: UseCaseContext) => unknown,
+  contextOf: ContextOf,
   responder: Responder,
   admission: AdmissionLanes,
   fail: FailureMapper,
-): Handler {
-  const template = TEMPLATE_BY_PATH.get(operation.path) ?? templateOf(operation.policy);
+): RequestHandler {
+  const representation = operation.policy.representation;
   const respond = (request: Request, result: unknown): Response =>
-    operation.policy.textAlternative && negotiate(request.headers.get("accept")) === "text"
-      ? responder.text(request, template, `${(result as { ip: string }).ip}\n`)
+    representation === "text" ||
+    (representation === "json-or-text" && negotiate(request.headers.get("accept")) === "text")
+      ? responder.text(request, template, textBodyOf(result))
       : responder.json(request, template, result);
   const read =
     operation.request === null ? null : bodyReader(operation.request, bodyTimeLimitMs(admission.deadlineMs));
-  const queued = operation.policy.cost === "queued";
+  const queued = operation.policy.admission === "queued";
   if (read === null && !queued) {
+    // A GET answered on the request's own turn: no promise unless the use case makes one.
     return (request) => {
       try {
-        const result = run(undefined, { request, clock: NEVER_EXPIRES });
+        const result = run(undefined, contextOf(request, null));
         if (!(result instanceof Promise)) return respond(request, result);
         return result.then(
           (value) => respond(request, value),
@@ -172,49 +162,48 @@ function handlerFor(
     try {
       const input = read === null ? undefined : await read(request);
       let result = queued
-        ? admission(input).run(async (clock) => run(input, { request, clock }), performance.now() - arrival)
-        : run(input, { request, clock: NEVER_EXPIRES });
+        ? admission(input).run(
+            (clock) => Promise.resolve(run(input, contextOf(request, clock))),
+            performance.now() - arrival,
+          )
+        : run(input, contextOf(request, null));
       if (result instanceof Promise) result = await result; // no extra turn for a synchronous use case
       return respond(request, result);
     } catch (error) {
-      const response = fail(request, template, error);
-      // The rest of a body that came too slowly is never read: the connection cannot be reused.
-      if (error instanceof BodyTimeout) response.headers.set("connection", "close");
-      return response;
+      return fail(request, template, error);
     }
   };
 }
 
-/** Path → the response template its errors carry (no-store, Vary), for the error mapper. */
-export const TEMPLATE_BY_PATH: ReadonlyMap<string, ResponseTemplate> = new Map(
-  OPERATION_LIST.map((operation) => [operation.path, templateOf(operation.policy)]),
-);
-
-/** One Elysia route per operation of the table, none with a lifecycle hook. */
+/** The handler of every operation of the table, in table order. */
 export function apiRoutes(
   useCases: UseCases,
+  contextOf: ContextOf,
   responder: Responder,
   admission: AdmissionLanes,
   fail: FailureMapper,
-) {
+): readonly ApiRoute[] {
+  return OPERATION_LIST.map((operation) => {
+    const template = templateOf(operation.policy);
+    const run = useCases[operation.id] as (input: unknown, context: UseCaseContext) => unknown;
+    return {
+      operation,
+      template,
+      handle: handlerFor(operation, template, run, contextOf, responder, admission, fail),
+    };
+  });
+}
+
+/**
+ * The API's routes declared on an Elysia instance, so that @elysiajs/openapi documents them (the
+ * schemas, examples and prose are completed from the table and the docs table). Each declared
+ * route answers through its handler, so `app.handle` on the Elysia instance agrees with the edge.
+ */
+export function apiRouteDeclarations(routes: readonly ApiRoute[]) {
   const app = new Elysia({ name: "api-routes", normalize: false });
-  for (const operation of OPERATION_LIST) {
-    const run = useCases[operation.id as OperationId] as (input: unknown, context: UseCaseContext) => unknown;
-    const handle = handlerFor(operation, run, responder, admission, fail);
-    const route = ({ request }: { request: Request }) => handle(request);
-    // Elysia decides from a handler's source text whether it may be async (`=> call(` counts),
-    // and then awaits it on every request. A light GET handler is synchronous; its source as
-    // Elysia reads it says so, which keeps the health probe free of a promise per request.
-    if (operation.request === null && operation.policy.cost === "light") {
-      route.toString = () => "({ request }) => response";
-    }
-    app.route(operation.method, operation.path, route, {
-      detail: {
-        summary: operation.summary,
-        ...(operation.description === undefined ? {} : { description: operation.description }),
-        tags: [operation.tag],
-        operationId: operation.id,
-      },
+  for (const { operation, handle } of routes) {
+    app.route(operation.method, operation.path, ({ request }: { request: Request }) => handle(request), {
+      detail: { operationId: operation.id },
     });
   }
   return app;

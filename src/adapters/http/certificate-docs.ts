@@ -129,12 +129,12 @@ const CHAIN_RESULT = {
 };
 
 export const certificateBundleDoc: OperationDoc = {
-  operationId: "certificateBundle",
-  requestSchema: "CertificateBundleRequest",
-  resultSchema: "CertificateBundleResult",
+  summary: "Inspect a PEM certificate bundle",
+  description:
+    "Reports every certificate, every candidate issuer link with its signature outcome, possible leaves, an optional hostname check and findings. An observation, not RFC 5280 path validation.",
+  tag: "Certificates",
   resultDescription:
     "Every certificate in input order, every candidate issuer link with its signature outcome, the possible leaves, the hostname check and the findings. An observation, not RFC 5280 path validation, a trust decision or revocation checking. Never cached.",
-  noStore: true,
   errors: { 503: ["OVERLOADED"] },
   examples: {
     overloaded: {

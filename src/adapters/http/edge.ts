@@ -1,26 +1,26 @@
 /**
- * The serving edge: how a request reaches an Elysia route, and what every request shares.
+ * The serving edge: how a request reaches its handler, and what every request shares.
  *
- * - Routing depends on the path alone (CONTRACT §1.6). Each route's handler is the one Elysia
- *   compiles for Bun's native router (`createBunRouteHandler`), handed to `Bun.serve({ routes })`
- *   so Bun matches the path in native code; whatever Bun does not match (an unknown path, a
- *   method the path does not take, OPTIONS) reaches `fallback`, which works from the path alone,
- *   whatever the `Host` header says or whether there is one. `handle` (tests, and the
- *   supervisor-less paths) dispatches through the very same table.
- * - Per request, only what cannot be done once: the request id, the optional rate limit, the
- *   access-log line (buffered by the logger, one write per event-loop turn), and while the
- *   server drains, `Connection: close` (CONTRACT §6).
+ * - Routing depends on the path alone (CONTRACT §1.6). The API's handlers (one per row of the
+ *   operations table, src/adapters/http/api-routes.ts) and a handler per route of the page and the
+ *   docs (through Elysia's public `handle`) are handed to `Bun.serve({ routes })`, so Bun matches
+ *   the path in native code; whatever Bun does not match (an unknown path, a method the path does
+ *   not take, OPTIONS) reaches `fallback`, which works from the path alone, whatever the `Host`
+ *   header says or whether there is one. `handle` (tests) dispatches through the very same table.
+ * - Per request, only what cannot be done once: the request id, the optional rate limit (from
+ *   each row's policy), the access-log line (buffered by the logger, one write per event-loop
+ *   turn), and while the server drains, `Connection: close` (CONTRACT §6).
+ * - Elysia is used through its public API only (`routes`, `handle`; ADR 13).
  */
 import type { Server } from "bun";
 import type { AnyElysia } from "elysia";
-import { createBunRouteHandler } from "elysia/adapter/bun/compose";
-import { INTERNAL_ERROR } from "../../contract/envelope.ts";
-import { DomainError } from "../../domain/errors.ts";
+import { HttpError, INTERNAL_ERROR } from "../../contract/errors.ts";
+import { SITE_POLICY } from "../../contract/operations.ts";
 import type { ClientAddressSource } from "../../domain/ports.ts";
+import type { ApiRoute, RequestHandler } from "./api-routes.ts";
 import { clientKey, type RateLimiter } from "./rate-limit.ts";
 import { PLAIN_TEMPLATE, type Responder, type ResponseTemplate } from "./responder.ts";
 
-type RouteHandler = (request: Request) => Response | Promise<Response>;
 type BunHandler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
 
 /** What the edge writes: one access-log line per request (no bodies, ever). */
@@ -30,25 +30,31 @@ export interface EdgeLog {
 
 interface PathEntry {
   /** Method → handler, `HEAD` answered by the GET handler. */
-  readonly methods: ReadonlyMap<string, RouteHandler>;
+  readonly methods: ReadonlyMap<string, RequestHandler>;
   /** The methods it takes, for `Allow` (GET routes also allow HEAD). */
   readonly allow: string;
   /** The same, without OPTIONS, for the 405 message. */
   readonly allowedList: readonly string[];
+  /** Requests to it spend a token of the optional rate limit (from the operation's row). */
   readonly rateLimited: boolean;
+  /** Headers its policy puts on every answer (no-store, Vary), errors included. */
+  readonly template: ResponseTemplate;
+  /** Its answers already carry every common header (API operations); the page's get them added. */
+  readonly builtByResponder: boolean;
 }
 
 export interface EdgeOptions {
-  /** The compiled application whose routes are served. */
-  app: AnyElysia;
+  /** The API's operations, one handler each, with their rows' policies. */
+  api: readonly ApiRoute[];
+  /**
+   * The Elysia application of the page and the docs; its routes (`app.routes`) are served through
+   * `app.handle`. Routes it declares for API paths are left to `api`.
+   */
+  site: AnyElysia;
   responder: Responder;
   logger: EdgeLog;
   clientAddress: ClientAddressSource;
   rateLimiter: RateLimiter | null;
-  /** Paths exempt from the rate limit (the health probe). */
-  notRateLimited: ReadonlySet<string>;
-  /** Headers a path's policy puts on every answer (no-store, Vary), errors included. */
-  templates: ReadonlyMap<string, ResponseTemplate>;
 }
 
 /**
@@ -88,7 +94,6 @@ export class Edge {
   private readonly logger: EdgeLog;
   private readonly limiter: RateLimiter | null;
   private readonly clientAddress: ClientAddressSource;
-  private readonly templates: ReadonlyMap<string, ResponseTemplate>;
   /** Set once shutdown begins: every answer then says `Connection: close`. */
   private closing = false;
   private inFlight = 0;
@@ -99,35 +104,56 @@ export class Edge {
     this.logger = options.logger;
     this.limiter = options.rateLimiter;
     this.clientAddress = options.clientAddress;
-    this.templates = options.templates;
-    const app = options.app;
-    app.compile();
-    const byPath = new Map<string, Map<string, RouteHandler>>();
-    for (const route of app.router.history) {
-      const methods = byPath.get(route.path) ?? new Map<string, RouteHandler>();
-      methods.set(route.method, createBunRouteHandler(app, route) as RouteHandler);
-      byPath.set(route.path, methods);
+    const byPath = new Map<
+      string,
+      {
+        methods: Map<string, RequestHandler>;
+        rateLimited: boolean;
+        template: ResponseTemplate;
+        builtByResponder: boolean;
+      }
+    >();
+    for (const { operation, template, handle } of options.api) {
+      const entry = byPath.get(operation.path) ?? {
+        methods: new Map<string, RequestHandler>(),
+        rateLimited: operation.policy.rateLimited,
+        template,
+        builtByResponder: true,
+      };
+      entry.methods.set(operation.method, handle);
+      byPath.set(operation.path, entry);
     }
-    for (const [path, methods] of byPath) {
+    const site = options.site;
+    for (const route of site.routes) {
+      if (byPath.get(route.path)?.builtByResponder) continue;
+      const entry = byPath.get(route.path) ?? {
+        methods: new Map<string, RequestHandler>(),
+        rateLimited: SITE_POLICY.rateLimited,
+        template: PLAIN_TEMPLATE,
+        builtByResponder: false,
+      };
+      entry.methods.set(route.method, siteHandler(site, route.path));
+      byPath.set(route.path, entry);
+    }
+    for (const [path, { methods, rateLimited, template, builtByResponder }] of byPath) {
       const allowedList = [...methods.keys()].flatMap((method) =>
         method === "GET" ? ["GET", "HEAD"] : [method],
       );
       const get = methods.get("GET");
       if (get !== undefined) methods.set("HEAD", get);
-      const rateLimited = this.limiter !== null && !options.notRateLimited.has(path);
+      const limited = this.limiter !== null && rateLimited;
       this.table.set(path, {
         methods,
         allow: [...allowedList, "OPTIONS"].join(", "),
         allowedList,
-        rateLimited,
+        rateLimited: limited,
+        template,
+        builtByResponder,
       });
-      // API answers are built by the Responder with every common header; the page's and the
-      // docs' own responses get them added on the way out.
-      const builtByResponder = this.templates.has(path);
       const bunMethods: Record<string, BunHandler> = {};
       for (const [method, handler] of methods) {
         // Bun answers HEAD from the GET handler itself.
-        if (method !== "HEAD") bunMethods[method] = this.served(path, handler, rateLimited, builtByResponder);
+        if (method !== "HEAD") bunMethods[method] = this.served(path, handler, limited, builtByResponder);
       }
       this.routes[path] = bunMethods;
     }
@@ -141,7 +167,7 @@ export class Edge {
   /** Wraps one route handler with what every request shares. */
   private served(
     path: string,
-    handler: RouteHandler,
+    handler: RequestHandler,
     rateLimited: boolean,
     builtByResponder: boolean,
   ): BunHandler {
@@ -177,7 +203,7 @@ export class Edge {
   }
 
   private templateOf(path: string): ResponseTemplate {
-    return this.templates.get(path) ?? PLAIN_TEMPLATE;
+    return this.table.get(path)?.template ?? PLAIN_TEMPLATE;
   }
 
   private rateLimit(request: Request, path: string): Response | null {
@@ -185,12 +211,12 @@ export class Edge {
     if (limiter === null) return null;
     const decision = limiter.take(clientKey(this.clientAddress.clientAddress(request)));
     if (decision.ok) return null;
-    const error = new DomainError(
+    const refusal = HttpError.retryAfter(
       "RATE_LIMITED",
       `Too many requests from this address: the limit is ${limiter.perMinute} per minute; retry after ${decision.retryAfterSeconds} s.`,
+      decision.retryAfterSeconds,
     );
-    error.retryAfterSeconds = decision.retryAfterSeconds;
-    return this.responder.error(request, this.templateOf(path), error);
+    return this.responder.error(request, this.templateOf(path), refusal);
   }
 
   private finish(
@@ -233,7 +259,11 @@ export class Edge {
     this.inFlight += 1;
     this.lastArrival = start;
     const requestId = this.responder.requestIdOf(request);
-    if (entry?.rateLimited ?? (this.limiter !== null && path !== "/v1/health")) {
+    // CORS preflights never spend a token (CONTRACT §1.5); an unknown path does.
+    if (
+      request.method !== "OPTIONS" &&
+      (entry?.rateLimited ?? (this.limiter !== null && SITE_POLICY.rateLimited))
+    ) {
       const refusal = this.rateLimit(request, path);
       if (refusal !== null)
         return this.finish(request, refusal, entry === undefined ? null : path, start, requestId, true);
@@ -243,21 +273,21 @@ export class Edge {
       response = this.responder.error(
         request,
         PLAIN_TEMPLATE,
-        new DomainError("NOT_FOUND", `No endpoint exists at ${path}.`),
+        new HttpError("NOT_FOUND", `No endpoint exists at ${path}.`),
       );
       return this.finish(request, response, null, start, requestId, true);
     }
     if (request.method === "OPTIONS")
-      response = this.responder.preflight(request, this.templateOf(path), entry.allow);
+      response = this.responder.preflight(request, entry.template, entry.allow);
     else {
       response = this.responder.error(
         request,
-        this.templateOf(path),
-        new DomainError(
+        entry.template,
+        new HttpError(
           "METHOD_NOT_ALLOWED",
           `${path} does not accept ${request.method}; use ${entry.allowedList.join(" or ")}.`,
+          { allow: entry.allow },
         ),
-        { allow: entry.allow },
       );
     }
     return this.finish(request, response, path, start, requestId, true);
@@ -286,4 +316,19 @@ export class Edge {
   get activity(): { inFlight: number; lastArrival: number } {
     return { inFlight: this.inFlight, lastArrival: this.lastArrival };
   }
+}
+
+/**
+ * A handler for a route of the page or the docs, through Elysia's public `handle`. Elysia reads
+ * the path from the URL assuming a host of at least four characters, so the request is handed
+ * over with the path the edge routed on and a fixed origin: whatever `Host` said (`api`, none),
+ * the page answers the same (CONTRACT §1.6).
+ */
+function siteHandler(site: AnyElysia, path: string): RequestHandler {
+  return (request) => {
+    const url = request.url;
+    const query = url.indexOf("?");
+    const target = `http://localhost${path}${query === -1 ? "" : url.slice(query)}`;
+    return site.handle(new Request(target, request));
+  };
 }

@@ -2,9 +2,11 @@
  * Reads a POST body as JSON under the rules of CONTRACT §1, in its order:
  * size, media type, UTF-8, JSON, then a nesting cap. A declared Content-Length over the limit is refused before
  * anything is read; a body without one is read up to the limit first, so an oversized body is
- * a 413 whatever its media type. Failures are DomainErrors.
+ * a 413 whatever its media type. Failures are HttpErrors (transport codes), or a DomainError
+ * INVALID_INPUT for nesting past the cap.
  */
-import { DomainError, invalidInput } from "../../domain/errors.ts";
+import { HttpError } from "../../contract/errors.ts";
+import { invalidInput } from "../../domain/errors.ts";
 import { MAX_BODY_BYTES } from "../../domain/limits.ts";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -18,11 +20,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
  */
 export const MAX_JSON_DEPTH = 32;
 
-const tooLarge = (): DomainError =>
-  new DomainError(
-    "PAYLOAD_TOO_LARGE",
-    `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`,
-  );
+const tooLarge = (): HttpError =>
+  new HttpError("PAYLOAD_TOO_LARGE", `The request body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
 
 /** Whether a Content-Type header names `application/json` (case-insensitive, parameters allowed). */
 export function isJsonMediaType(header: string | null): boolean {
@@ -34,22 +33,21 @@ export function isJsonMediaType(header: string | null): boolean {
 
 /**
  * The refusal of a body that has not arrived in full within its time limit. The rest of the body
- * is never read, so the answer must close the connection (the route handler adds
- * `Connection: close` for this error).
+ * is never read, so the answer closes the connection.
  */
-export class BodyTimeout extends DomainError {
-  constructor(limitMs: number) {
-    super(
-      "INVALID_JSON",
-      `The request body did not arrive in full within ${(limitMs / 1000).toFixed(2).replace(/\.?0+$/, "")} s; send it faster, or a smaller one.`,
-    );
-  }
+export function bodyTimeout(limitMs: number): HttpError {
+  const seconds = (limitMs / 1000).toFixed(2).replace(/\.?0+$/, "");
+  return new HttpError(
+    "INVALID_JSON",
+    `The request body did not arrive in full within ${seconds} s; send it faster, or a smaller one.`,
+    { connection: "close" },
+  );
 }
 
-const cutShort = (): DomainError =>
+const cutShort = (): HttpError =>
   // The client went away or stalled until the transport cut it off: not a server fault, and
   // nobody is left to read the answer. Reported as the truncated body it is.
-  new DomainError("INVALID_JSON", "The request body ended before it was complete.");
+  new HttpError("INVALID_JSON", "The request body ended before it was complete.");
 
 /**
  * The body's bytes, at most MAX_BODY_BYTES of them, arrived within `timeLimitMs` of the call.
@@ -60,8 +58,7 @@ const cutShort = (): DomainError =>
 async function readCapped(request: Request, declared: boolean, timeLimitMs: number): Promise<Uint8Array> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    if (Number.isFinite(timeLimitMs))
-      timer = setTimeout(() => reject(new BodyTimeout(timeLimitMs)), timeLimitMs);
+    if (Number.isFinite(timeLimitMs)) timer = setTimeout(() => reject(bodyTimeout(timeLimitMs)), timeLimitMs);
   });
   try {
     if (declared) {
@@ -116,21 +113,22 @@ export interface JsonBodyOptions {
    * (see {@link readJsonText}). `Infinity` (the default) builds everything.
    */
   opaqueBeyond?: number;
-  /** The longest the body may take to arrive, from this call; past it, {@link BodyTimeout}. */
+  /** The longest the body may take to arrive, from this call; past it, {@link bodyTimeout}. */
   timeLimitMs?: number;
 }
 
 /**
  * Returns the parsed JSON value of the request body.
- * @throws DomainError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, INVALID_JSON (a {@link BodyTimeout}
- * when the body is too slow), or INVALID_INPUT (nesting deeper than MAX_JSON_DEPTH, path [])
+ * @throws HttpError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON (with
+ * `Connection: close` when the body is too slow, {@link bodyTimeout});
+ * DomainError INVALID_INPUT for nesting deeper than MAX_JSON_DEPTH (path [])
  */
 export async function readJsonBody(request: Request, options: JsonBodyOptions = {}): Promise<unknown> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   const bytes = await readCapped(request, declared !== null, options.timeLimitMs ?? Number.POSITIVE_INFINITY);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
-    throw new DomainError(
+    throw new HttpError(
       "UNSUPPORTED_MEDIA_TYPE",
       "The request body must be sent as Content-Type: application/json.",
     );
@@ -138,15 +136,15 @@ export async function readJsonBody(request: Request, options: JsonBodyOptions = 
   return readJsonBytes(bytes, options.opaqueBeyond ?? Number.POSITIVE_INFINITY);
 }
 
-const notJson = (text: string): DomainError =>
-  new DomainError(
+const notJson = (text: string): HttpError =>
+  new HttpError(
     "INVALID_JSON",
     text.trim() === ""
       ? "The request body is empty; a JSON object is required."
       : "The request body is not valid JSON.",
   );
 
-const tooDeep = (): DomainError =>
+const tooDeep = () =>
   invalidInput([
     {
       message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs more than 2.`,
@@ -173,7 +171,7 @@ export function readJsonBytes(bytes: Uint8Array, opaqueBeyond: number): unknown 
   try {
     text = strictUtf8.decode(bytes);
   } catch {
-    throw new DomainError("INVALID_JSON", "The request body is not valid UTF-8.");
+    throw new HttpError("INVALID_JSON", "The request body is not valid UTF-8.");
   }
   if (fewContainers(bytes)) {
     try {

@@ -6,10 +6,15 @@
  * The schemas themselves are never rewritten, only moved into `components` and referenced.
  */
 
-import { envelopeOf, INTERNAL_ERROR, STATUS_OF } from "../../contract/envelope.ts";
-import { OPERATION_LIST, type Operation } from "../../contract/operations.ts";
+import { envelopeOf } from "../../contract/envelope.ts";
+import { INTERNAL_ERROR, STATUS_OF, type WireErrorCode } from "../../contract/errors.ts";
+import {
+  OPERATION_LIST,
+  type Operation,
+  type OperationId,
+  schemaNamesOf,
+} from "../../contract/operations.ts";
 import { ErrorResponse } from "../../contract/schemas.ts";
-import type { ErrorCode } from "../../domain/errors.ts";
 import { MAX_BODY_BYTES, MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 
 type JsonObject = Record<string, unknown>;
@@ -35,30 +40,29 @@ export interface ExampleExchange {
   mediaType?: "application/json" | "text/plain";
 }
 
-/** What the generated document lacks for one operation. */
+/**
+ * The prose of one operation: what the operations table (src/contract/operations.ts) does not
+ * say. Every fact (id, method, path, schemas and their names, no-store, rate limit, text
+ * representation) is read from the operation's row.
+ */
 export interface OperationDoc {
-  operationId: string;
-  /** Component name for the request body schema (operations with a body). */
-  requestSchema?: string;
-  /** Component name for the JSON 200 body schema. */
-  resultSchema: string;
+  summary: string;
+  description?: string;
+  tag: "CIDR" | "Certificates" | "Diagnostics" | "Platform";
   resultDescription: string;
   /** Error codes by status, in addition to those every operation of its kind can answer. */
-  errors?: Partial<Record<number, ErrorCode[]>>;
-  /** Responses carry `Cache-Control: no-store`, errors included. */
-  noStore?: boolean;
-  /** Exempt from the optional per-client rate limit (the health probe). */
-  notRateLimited?: boolean;
-  /** A text/plain representation of the 200 response, chosen by `Accept`. */
-  text?: { description: string; schema: JsonObject };
-  /** `Vary: Accept` on the 200 response. */
-  varyAccept?: boolean;
+  errors?: Partial<Record<number, WireErrorCode[]>>;
+  /** Prose for the text/plain representation, for operations whose row has one. */
+  textDescription?: string;
   /** Named examples; a request example and its response share the name. */
   examples: Record<string, ExampleExchange>;
 }
 
-/** `METHOD /path` → what to add to that operation. */
-export type OperationDocs = Readonly<Record<string, OperationDoc>>;
+/** Operation id → its prose; a missing entry does not compile. */
+export type OperationDocs = Readonly<Record<OperationId, OperationDoc>>;
+
+/** The schema of a text/plain answer: one address and a line feed. */
+const TEXT_ADDRESS_SCHEMA = { type: "string", pattern: "^[0-9A-Fa-f:.]+\\n$" };
 
 const API_PREFIX = "/v1/";
 const JSON_MEDIA_TYPE = "application/json";
@@ -77,12 +81,14 @@ const REASONS: Record<number, string> = {
 };
 
 /** When each error code is answered, one phrase each (spec part 7, CONTRACT §1, §3, §5). */
-const CODE_CONDITIONS: Record<ErrorCode, string> = {
+const CODE_CONDITIONS: Record<WireErrorCode, string> = {
   INVALID_JSON: "the body is not UTF-8 JSON (an empty body included)",
   INVALID_INPUT:
     "the body is not an object, or a field is missing, of the wrong type, out of bounds or unknown; `issues` lists every problem (up to 100), each with its `path`",
   MIXED_ADDRESS_FAMILIES: "IPv4 and IPv6 are mixed; the issue points at the first entry of the other family",
   RESULT_TOO_LARGE: `the result would hold more than ${MAX_RESULT_CIDRS} CIDRs; no partial list is returned`,
+  INSUFFICIENT_SPACE:
+    "fewer free blocks of the requested length exist than were asked for; the message says how many fit",
   PAYLOAD_TOO_LARGE: `the body is larger than ${MAX_BODY_BYTES} bytes (decided from Content-Length when declared, else while reading)`,
   UNSUPPORTED_MEDIA_TYPE: "the Content-Type media type is not application/json (a missing header included)",
   METHOD_NOT_ALLOWED:
@@ -158,9 +164,13 @@ function foldLiteralUnions(value: unknown): unknown {
 }
 
 /** Every error status of an operation with the codes it can carry there, in status order. */
-export function errorCodesOf(hasBody: boolean, doc: OperationDoc | undefined): Map<number, ErrorCode[]> {
-  const codes = new Map<number, ErrorCode[]>();
-  const add = (code: ErrorCode) => {
+export function errorCodesOf(
+  hasBody: boolean,
+  rateLimited: boolean,
+  doc: OperationDoc | undefined,
+): Map<number, WireErrorCode[]> {
+  const codes = new Map<number, WireErrorCode[]>();
+  const add = (code: WireErrorCode) => {
     const status = STATUS_OF[code];
     const list = codes.get(status) ?? [];
     if (!list.includes(code)) list.push(code);
@@ -177,12 +187,12 @@ export function errorCodesOf(hasBody: boolean, doc: OperationDoc | undefined): M
     }
   }
   add("METHOD_NOT_ALLOWED");
-  if (!doc?.notRateLimited) add("RATE_LIMITED");
+  if (rateLimited) add("RATE_LIMITED");
   add("INTERNAL_ERROR");
   for (const [status, extra] of Object.entries(doc?.errors ?? {})) {
     for (const code of extra ?? []) {
       if (STATUS_OF[code] !== Number(status)) {
-        throw new Error(`${doc?.operationId}: ${code} is answered with ${STATUS_OF[code]}, not ${status}`);
+        throw new Error(`${doc?.summary}: ${code} is answered with ${STATUS_OF[code]}, not ${status}`);
       }
       add(code);
     }
@@ -272,7 +282,7 @@ function examplesFor(
   return Object.keys(selected).length === 0 ? undefined : selected;
 }
 
-function describeErrors(status: number, codes: readonly ErrorCode[]): string {
+function describeErrors(status: number, codes: readonly WireErrorCode[]): string {
   const lines = codes.map((code) => `- \`${code}\`: ${CODE_CONDITIONS[code]}.`);
   return `${REASONS[status] ?? `Status ${status}`}, with the error envelope.\n\n${lines.join("\n")}`;
 }
@@ -297,24 +307,34 @@ function completeOperation(
   operation: JsonObject,
   method: string,
   path: string,
-  doc: OperationDoc | undefined,
+  docs: OperationDocs,
   schemas: JsonObject,
 ): void {
   const row = OPERATION_LIST.find((candidate) => candidate.method === method && candidate.path === path);
   if (row !== undefined) addSchemas(operation, row);
+  const doc = row === undefined ? undefined : docs[row.id];
+  const names = row === undefined ? undefined : schemaNamesOf(row.id);
+  const policy = row?.policy;
+  const rateLimited = policy?.rateLimited ?? true;
+  const representation = policy?.representation ?? "json";
   const requestBody = operation.requestBody as { content?: Record<string, JsonObject> } | undefined;
   const requestMedia = requestBody?.content?.[JSON_MEDIA_TYPE];
   const hasBody = requestMedia !== undefined;
   // The operation's own examples first (Swagger UI shows the first), then the common ones.
   const exchanges: Record<string, ExampleExchange> = { ...doc?.examples };
-  for (const [name, exchange] of Object.entries(commonExamples(method, path, hasBody, !doc?.notRateLimited)))
+  for (const [name, exchange] of Object.entries(commonExamples(method, path, hasBody, rateLimited)))
     exchanges[name] ??= exchange;
-  if (doc !== undefined) operation.operationId = doc.operationId;
+  if (row !== undefined) operation.operationId = row.id;
+  if (doc !== undefined) {
+    operation.summary = doc.summary;
+    if (doc.description !== undefined) operation.description = doc.description;
+    operation.tags = [doc.tag];
+  }
 
   if (requestBody !== undefined && requestMedia !== undefined) {
-    if (doc?.requestSchema !== undefined) {
-      schemas[doc.requestSchema] = requestMedia.schema;
-      requestMedia.schema = ref("schemas", doc.requestSchema);
+    if (names !== undefined) {
+      schemas[names.request] = requestMedia.schema;
+      requestMedia.schema = ref("schemas", names.request);
     }
     const requests: JsonObject = {};
     for (const [name, exchange] of Object.entries(exchanges)) {
@@ -328,31 +348,42 @@ function completeOperation(
   const responses = (operation.responses ?? {}) as Record<string, JsonObject>;
   const common = (): JsonObject => ({
     "X-Request-Id": ref("headers", "X-Request-Id"),
-    ...(doc?.noStore ? { "Cache-Control": ref("headers", "Cache-Control") } : {}),
+    ...(policy?.noStore ? { "Cache-Control": ref("headers", "Cache-Control") } : {}),
   });
   const success = responses["200"];
   if (success !== undefined) {
     const content = (success.content ?? {}) as Record<string, JsonObject>;
     const json = content[JSON_MEDIA_TYPE];
-    if (json !== undefined && doc !== undefined) {
-      schemas[doc.resultSchema] = json.schema;
-      json.schema = ref("schemas", doc.resultSchema);
+    if (json !== undefined && names !== undefined) {
+      schemas[names.result] = json.schema;
+      json.schema = ref("schemas", names.result);
     }
     if (json !== undefined) {
       const examples = examplesFor(exchanges, 200, JSON_MEDIA_TYPE);
       if (examples !== undefined) json.examples = examples;
     }
-    if (doc?.text !== undefined) {
+    if (representation !== "json") {
       const examples = examplesFor(exchanges, 200, TEXT_MEDIA_TYPE);
-      content[TEXT_MEDIA_TYPE] = { schema: doc.text.schema, ...(examples === undefined ? {} : { examples }) };
+      content[TEXT_MEDIA_TYPE] = {
+        schema: {
+          ...TEXT_ADDRESS_SCHEMA,
+          ...(doc?.textDescription ? { description: doc.textDescription } : {}),
+        },
+        ...(examples === undefined ? {} : { examples }),
+      };
     }
+    // A text-only answer has no JSON representation at all.
+    if (representation === "text") delete content[JSON_MEDIA_TYPE];
     success.description = doc?.resultDescription ?? "Success.";
-    success.headers = { ...common(), ...(doc?.varyAccept ? { Vary: ref("headers", "Vary") } : {}) };
+    success.headers = {
+      ...common(),
+      ...(representation === "json-or-text" ? { Vary: ref("headers", "Vary") } : {}),
+    };
     success.content = content;
   }
 
   const completed: Record<string, JsonObject> = success === undefined ? {} : { "200": success };
-  for (const [status, codes] of errorCodesOf(hasBody, doc)) {
+  for (const [status, codes] of errorCodesOf(hasBody, rateLimited, doc)) {
     const examples = examplesFor(exchanges, status, JSON_MEDIA_TYPE);
     completed[String(status)] = {
       description: describeErrors(status, codes),
@@ -387,8 +418,7 @@ function completeOperation(
 /**
  * Returns a completed copy of `generated`: named schema components, every error status with
  * the shared ErrorResponse component, response headers, text/plain where an operation has
- * it, and named examples. Only paths under /v1/ are kept. Operations without an entry in
- * `operations` still get their error responses (the completeness test insists on an entry).
+ * it, and named examples. Only paths under /v1/ are kept.
  */
 export function completeDocument(generated: OpenApiDocument, operations: OperationDocs): OpenApiDocument {
   const document = structuredClone(generated);
@@ -402,7 +432,7 @@ export function completeDocument(generated: OpenApiDocument, operations: Operati
     }
     for (const [method, operation] of Object.entries(item)) {
       const verb = method.toUpperCase();
-      completeOperation(operation, verb, path, operations[`${verb} ${path}`], schemas);
+      completeOperation(operation, verb, path, operations, schemas);
     }
   }
   const errorResponse = jsonSchemaOf(ErrorResponse);

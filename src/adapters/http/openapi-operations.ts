@@ -1,27 +1,25 @@
 /**
- * Per operation, what the OpenAPI document needs beyond the routes' schemas: operation ids,
- * component names, extra error codes and realistic examples. Every example is a real exchange:
+ * Per operation, the prose the OpenAPI document needs beyond the operations table's facts:
+ * summary, tag, descriptions, extra error codes and realistic examples. Every example is a real exchange:
  * tests/docs/openapi.test.ts sends each one to the running server and expects exactly the
- * documented response. A new endpoint needs one line in OPERATION_DOCS (the completeness test
- * fails until it has one).
+ * documented response. A new operation needs an entry in OPERATION_DOCS, keyed by its id
+ * (it does not compile without one).
  */
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { certificateBundleDoc } from "./certificate-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 
 const health: OperationDoc = {
-  operationId: "health",
-  resultSchema: "HealthResult",
+  summary: "Liveness and readiness probe",
+  tag: "Platform",
   resultDescription:
     "The service is up. Nothing else is checked, so it is cheap enough for a one-second probe.",
-  notRateLimited: true,
   examples: { ok: { summary: "Up", status: 200, response: { status: "ok" } } },
 };
 
 const cidrCover: OperationDoc = {
-  operationId: "cidrCover",
-  requestSchema: "CidrCoverRequest",
-  resultSchema: "CidrCoverResult",
+  summary: "Smallest single CIDR covering every input",
+  tag: "CIDR",
   resultDescription:
     "The smallest single CIDR containing every input address; it may include addresses that are not in the inputs (`additionalAddressCount`).",
   errors: { 400: ["MIXED_ADDRESS_FAMILIES"] },
@@ -110,9 +108,8 @@ const cidrCover: OperationDoc = {
 const SCATTERED_EXCLUDES = Array.from({ length: 90 }, (_, k) => `${(k + 1).toString(16)}::`);
 
 const cidrSubtract: OperationDoc = {
-  operationId: "cidrSubtract",
-  requestSchema: "CidrSubtractRequest",
-  resultSchema: "CidrSubtractResult",
+  summary: "Included address space minus excluded ranges, as minimal CIDRs",
+  tag: "CIDR",
   resultDescription:
     "The included address space minus the excluded ranges, as the minimal sorted list of CIDRs; an empty list when everything is removed.",
   errors: { 400: ["MIXED_ADDRESS_FAMILIES", "RESULT_TOO_LARGE"] },
@@ -203,9 +200,8 @@ const cidrSubtract: OperationDoc = {
 };
 
 const rangeToCidrs: OperationDoc = {
-  operationId: "rangeToCidrs",
-  requestSchema: "RangeToCidrsRequest",
-  resultSchema: "RangeToCidrsResult",
+  summary: "Inclusive address range as a minimal CIDR list",
+  tag: "CIDR",
   resultDescription:
     "The complete minimal list of CIDRs covering exactly the inclusive range, sorted, with no gaps, no overlaps and no extra addresses.",
   errors: { 400: ["MIXED_ADDRESS_FAMILIES"] },
@@ -305,17 +301,14 @@ const rangeToCidrs: OperationDoc = {
 };
 
 const publicIp: OperationDoc = {
-  operationId: "publicIp",
-  resultSchema: "PublicIpResult",
+  summary: "The IP address this connection is observed from",
+  description:
+    "`Accept: text/plain` returns the address and a line feed; anything else returns JSON. Never cached.",
+  tag: "Diagnostics",
   resultDescription:
     "The address the connection is observed from. `Accept: text/plain` (or `text/*` preferred over JSON) selects the text form; anything else, no `Accept` included, gives JSON.",
   errors: { 503: ["CLIENT_IP_UNAVAILABLE"] },
-  noStore: true,
-  varyAccept: true,
-  text: {
-    description: "The address followed by a line feed.",
-    schema: { type: "string", pattern: "^[0-9A-Fa-f:.]+\\n$" },
-  },
+  textDescription: "The address followed by a line feed.",
   examples: {
     ipv4: { summary: "An IPv4 client", status: 200, response: { family: "ipv4", ip: "203.0.113.7" } },
     ipv6: { summary: "An IPv6 client", status: 200, response: { family: "ipv6", ip: "2001:db8::7" } },
@@ -334,12 +327,12 @@ const publicIp: OperationDoc = {
   },
 };
 
-/** `METHOD /path` of every API operation → its documentation. */
+/** The prose of every operation, keyed by the operations table's ids. */
 export const OPERATION_DOCS: OperationDocs = {
-  "GET /v1/health": health,
-  "POST /v1/cidr-cover": cidrCover,
-  "POST /v1/cidr-subtract": cidrSubtract,
-  "POST /v1/range-to-cidrs": rangeToCidrs,
-  "GET /v1/public-ip": publicIp,
-  "POST /v1/certificate-bundle": certificateBundleDoc,
+  health,
+  cidrCover,
+  cidrSubtract,
+  rangeToCidrs,
+  certificateBundle: certificateBundleDoc,
+  publicIp,
 };

@@ -7,9 +7,9 @@
  * policy; per request only the id (and, with an origin list, the CORS origin) is added.
  */
 
-import { envelopeOf, STATUS_OF } from "../../contract/envelope.ts";
+import { envelopeOf } from "../../contract/envelope.ts";
+import { HttpError, type Rejection, STATUS_OF } from "../../contract/errors.ts";
 import type { OperationPolicy } from "../../contract/operations.ts";
-import type { DomainError } from "../../domain/errors.ts";
 
 /** Who may call the API from a browser on another origin (CONTRACT §1.3). */
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> } | { kind: "off" };
@@ -24,14 +24,21 @@ export const PREFLIGHT_MAX_AGE = "86400";
 
 /** The response headers a path's policy adds to every answer, success or error. */
 export interface ResponseTemplate {
-  readonly noStore: boolean;
+  /** `Cache-Control` on every answer, or none. */
+  readonly cacheControl: "no-store" | null;
+  /** `Vary: Accept` on every answer. */
   readonly varyAccept: boolean;
 }
 
-export const PLAIN_TEMPLATE: ResponseTemplate = { noStore: false, varyAccept: false };
+/** The template of a path that is not an API operation (the page, the docs, an unknown path). */
+export const PLAIN_TEMPLATE: ResponseTemplate = { cacheControl: null, varyAccept: false };
 
+/** The headers an operation's policy puts on every answer, errors included. */
 export function templateOf(policy: OperationPolicy): ResponseTemplate {
-  return { noStore: policy.noStore, varyAccept: policy.textAlternative };
+  return {
+    cacheControl: policy.noStore ? "no-store" : null,
+    varyAccept: policy.representation === "json-or-text",
+  };
 }
 
 export class Responder {
@@ -77,7 +84,7 @@ export class Responder {
         Boolean,
       );
       if (vary.length > 0) headers.vary = vary.join(", ");
-      if (template.noStore) headers["cache-control"] = "no-store";
+      if (template.cacheControl !== null) headers["cache-control"] = template.cacheControl;
       byType.set(contentType, headers);
     }
     return headers;
@@ -121,12 +128,14 @@ export class Responder {
     return new Response(body, { headers: this.headersFor(request, template, TEXT_TYPE) });
   }
 
-  /** The error envelope with its status, plus `Allow` or `Retry-After` when the error carries one. */
-  error(request: Request, template: ResponseTemplate, error: DomainError, extra?: Headers): Response {
+  /** The error envelope with its status, plus the headers an HttpError carries (`Allow`, `Retry-After`). */
+  error(request: Request, template: ResponseTemplate, rejection: Rejection): Response {
     const headers = this.headersFor(request, template, JSON_TYPE);
-    if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
-    if (extra !== undefined) Object.assign(headers, extra);
-    return new Response(JSON.stringify(envelopeOf(error)), { status: STATUS_OF[error.code], headers });
+    if (rejection instanceof HttpError) Object.assign(headers, rejection.headers);
+    return new Response(JSON.stringify(envelopeOf(rejection)), {
+      status: STATUS_OF[rejection.code],
+      headers,
+    });
   }
 
   /** CORS preflight for a known path (CONTRACT §1.3): 204 with the methods it allows. */

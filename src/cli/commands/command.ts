@@ -1,0 +1,18 @@
+/** One `nettools` command: its name, a line for the main help, its own help, and how it runs. */
+import type { Io } from "../io.ts";
+
+export interface Command {
+  readonly name: string;
+  /** One line in `nettools --help`. */
+  readonly summary: string;
+  /** `nettools <name> --help`. */
+  readonly help: string;
+  /** Runs the command; returns the exit code, or "running" when it started a server. */
+  run(args: string[], io: Io): Promise<number | "running">;
+}
+
+/** Prints a help text on stdout: exit 0. */
+export function printHelp(io: Io, text: string): number {
+  io.stdout(`${text}\n`);
+  return 0;
+}

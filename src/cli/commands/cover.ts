@@ -1,0 +1,41 @@
+import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { argOrigins } from "../input.ts";
+import { UsageError } from "../io.ts";
+import { renderCover } from "../render.ts";
+import { report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools cover [options] ENTRY... | -
+
+Smallest single CIDR that contains every given IP address or CIDR (one family).
+ENTRY is an address or CIDR; "-" reads entries from stdin, one a line (blank lines and
+lines starting with # are skipped).
+
+Options:
+  -f, --file FILE   read entries from FILE, one a line ("-" = stdin); repeatable
+${CIDR_HELP}
+${COMMON_HELP}
+
+Example: nettools cover 10.0.0.0/24 10.0.1.7`;
+
+export const cover: Command = {
+  name: "cover",
+  summary: "smallest single CIDR containing every address or CIDR given",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals, tokens } = parse(args, {
+      file: { type: "string", short: "f", multiple: true },
+      ...PLAIN_OPTION,
+    });
+    if (values.help) return printHelp(io, HELP);
+    const run = makeRun(io, values);
+    const origins = argOrigins(tokens, []).get("positionals") ?? [];
+    const inputs = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
+    if (inputs.entries.length === 0) throw new UsageError("cover needs at least one address or CIDR");
+    const result = await runOperation(run, "cidrCover", { inputs: inputs.entries });
+    return report(result, run, renderCover, {
+      lists: { inputs: { noun: "the address list", ...inputs } },
+      plain: (value) => `${value.cidr}\n`,
+    });
+  },
+};

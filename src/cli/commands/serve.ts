@@ -1,0 +1,55 @@
+import { parseArgs } from "node:util";
+import { UsageError } from "../io.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools serve [--port N] [--host ADDRESS]
+
+Runs the HTTP API, its documentation (/docs) and its web page (/) — the same server as
+"npm start". Every variable of the server's configuration applies (PORT, HOST,
+TRUSTED_PROXIES, CORS_ORIGINS, LOG_LEVEL, SHUTDOWN_TIMEOUT_MS, WORKERS, …); --port and
+--host override PORT and HOST.
+
+Options:
+  --port N          TCP port (default: $PORT or 3000)
+  --host ADDRESS    listen address (default: $HOST or 0.0.0.0)
+  -h, --help        show this help`;
+
+/** Starts the server in this process (src/server.ts); resolves only if it fails to start. */
+export const serve: Command = {
+  name: "serve",
+  summary: "run the HTTP API and its web page",
+  help: HELP,
+  async run(args, io) {
+    let values: { port?: string; host?: string; help?: boolean };
+    try {
+      ({ values } = parseArgs({
+        args,
+        options: {
+          port: { type: "string" },
+          host: { type: "string" },
+          help: { type: "boolean", short: "h" },
+        },
+        strict: true,
+      }));
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    if (values.help) return printHelp(io, HELP);
+    if (values.port !== undefined) process.env.PORT = values.port;
+    if (values.host !== undefined) process.env.HOST = values.host;
+    // Loaded only here: the other commands never pull in the HTTP server.
+    const [{ loadConfig, ConfigError }, { runServer }, { usableCpuCount }] = await Promise.all([
+      import("../../config.ts"),
+      import("../../server.ts"),
+      import("../../adapters/system/cpus.ts"),
+    ]);
+    let config: Awaited<ReturnType<typeof loadConfig>>;
+    try {
+      config = loadConfig(process.env, usableCpuCount(navigator.hardwareConcurrency));
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    return runServer(config, { isTerminal: io.stdoutIsTty });
+  },
+};

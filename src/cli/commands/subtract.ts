@@ -1,0 +1,66 @@
+import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { argOrigins } from "../input.ts";
+import { UsageError } from "../io.ts";
+import { cidrLines, renderSubtract } from "../render.ts";
+import { report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools subtract [options] INCLUDE... [-x EXCLUDE]...
+
+Removes the excluded address space from the included address space and prints the minimal
+sorted CIDR list of what remains. INCLUDE and EXCLUDE are addresses or CIDRs of one family;
+"-" as an INCLUDE reads include entries from stdin, one a line.
+
+Options:
+  -x, --exclude ENTRY       an entry to remove; repeatable
+  -f, --file FILE           read include entries from FILE ("-" = stdin); repeatable
+  -X, --exclude-file FILE   read exclude entries from FILE ("-" = stdin); repeatable
+${CIDR_HELP}
+${COMMON_HELP}
+
+Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`;
+
+export const subtract: Command = {
+  name: "subtract",
+  summary: "included address space minus excluded ranges, as a minimal CIDR list",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals, tokens } = parse(args, {
+      exclude: { type: "string", short: "x", multiple: true },
+      file: { type: "string", short: "f", multiple: true },
+      "exclude-file": { type: "string", short: "X", multiple: true },
+      ...PLAIN_OPTION,
+    });
+    if (values.help) return printHelp(io, HELP);
+    const run = makeRun(io, values);
+    const stdin = stdinOnce(io);
+    const origins = argOrigins(tokens, ["exclude"]);
+    const include = await collectEntries(
+      positionals,
+      origins.get("positionals") ?? [],
+      values.file ?? [],
+      io,
+      stdin,
+    );
+    const exclude = await collectEntries(
+      values.exclude ?? [],
+      origins.get("exclude") ?? [],
+      values["exclude-file"] ?? [],
+      io,
+      stdin,
+    );
+    if (include.entries.length === 0)
+      throw new UsageError("subtract needs at least one address or CIDR to include");
+    const result = await runOperation(run, "cidrSubtract", {
+      include: include.entries,
+      exclude: exclude.entries,
+    });
+    return report(result, run, renderSubtract, {
+      lists: {
+        include: { noun: "the include list", ...include },
+        exclude: { noun: "the exclude list", ...exclude },
+      },
+      plain: cidrLines,
+    });
+  },
+};

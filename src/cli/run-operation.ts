@@ -1,0 +1,125 @@
+/**
+ * `runOperation(run, id, request)`: the one way a `nettools` command runs an operation of the
+ * wire contract — in this process, through the same use cases the server binds (with the local
+ * limits of a run on the user's own machine), or with `--server` through the typed client. Either
+ * way the answer has the client's shape, so a command prints it the same way; and `report` prints
+ * it, choosing the exit code.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import { ValueErrorType } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
+import { realCertificateDeps } from "../adapters/real-deps.ts";
+import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
+import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
+import { STATUS_OF } from "../contract/errors.ts";
+import { OPERATIONS, type OperationId, type RequestOf, type ResultOf } from "../contract/operations.ts";
+import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
+import { DomainError } from "../domain/errors.ts";
+import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
+import type { Run } from "./args.ts";
+import { type GivenLists, renderInputError } from "./input-errors.ts";
+import { EXIT } from "./io.ts";
+import { renderError, type Style } from "./render.ts";
+
+/** The real outbound adapters, made on first use: a CIDR command never builds the root index. */
+let realDeps: CertificateBundleDeps | null = null;
+const deps = (): CertificateBundleDeps => {
+  realDeps ??= realCertificateDeps();
+  return realDeps;
+};
+
+let localUseCases: UseCases | null = null;
+const LOCAL_CONTEXT: UseCaseContext = {
+  observeClient: () => ({
+    ok: false,
+    reason: "nettools runs in this process, with no connection to observe; pass --server URL",
+  }),
+  get verifier() {
+    return deps().verifier;
+  },
+};
+
+/**
+ * The request checked as the server checks it, with the API's size bounds lifted (list lengths,
+ * the length of a whole text field): a local run has the larger limits of src/domain/limits.ts,
+ * which the use cases enforce. Every other rule of the schema applies, with or without --json, so
+ * the same bad entry always gets the same error.
+ */
+function checkLocally(schema: TSchema | null, request: unknown): void {
+  if (schema === null || Value.Check(schema, request)) return;
+  const failures = [...Value.Errors(schema, request)].filter(
+    (failure) =>
+      failure.type !== ValueErrorType.ArrayMaxItems &&
+      !(failure.type === ValueErrorType.StringMaxLength && failure.path.lastIndexOf("/") === 0),
+  );
+  if (failures.length > 0) throw schemaRejection(failures);
+}
+
+/** Runs operation `id` with `request`: in this process, or through the client with --server. */
+export async function runOperation<Id extends OperationId>(
+  run: Run,
+  id: Id,
+  request: RequestOf<Id>,
+): Promise<ApiResult<ResultOf<Id>>> {
+  if (run.client !== null) {
+    const call = run.client[id] as (...args: unknown[]) => Promise<ApiResult<ResultOf<Id>>>;
+    return OPERATIONS[id].request === null ? call() : call(request);
+  }
+  try {
+    checkLocally(OPERATIONS[id].request, request);
+    localUseCases ??= bindUseCases(
+      {
+        get clock() {
+          return deps().clock;
+        },
+        get decoder() {
+          return deps().decoder;
+        },
+        get roots() {
+          return deps().roots;
+        },
+      },
+      "local",
+    );
+    const useCase = localUseCases[id] as (input: RequestOf<Id>, context: UseCaseContext) => unknown;
+    return { ok: true, status: 200, value: (await useCase(request, LOCAL_CONTEXT)) as ResultOf<Id> };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { ok: false, status: STATUS_OF[error.code], error: envelopeOf(error).error };
+  }
+}
+
+/** Exit code of a failed call: 2 when the input was rejected, 3 for anything else. */
+export function failureExit(result: Exclude<ApiResult<unknown>, { ok: true }>): number {
+  if (result.error.code === "NETWORK_ERROR" || result.error.code === "INVALID_RESPONSE") return EXIT.failure;
+  return result.status === 400 || result.status === 413 || result.status === 415
+    ? EXIT.invalidInput
+    : EXIT.failure;
+}
+
+/**
+ * Prints a result; returns the exit code. `source` is the user's PEM, for showing located lines;
+ * `lists` say where each address entry came from; `plain` is the --plain form of a result.
+ */
+export function report<T>(
+  result: ApiResult<T>,
+  run: Run,
+  render: (value: T, style: Style) => string,
+  extra: { source?: string; lists?: GivenLists; plain?: (value: T) => string } = {},
+): number {
+  if (result.ok) {
+    const text = run.json
+      ? `${JSON.stringify(result.value)}\n`
+      : run.plain && extra.plain
+        ? extra.plain(result.value)
+        : render(result.value, run.out);
+    run.io.stdout(text);
+    return EXIT.ok;
+  }
+  const error = result.error as { code: string; message: string; issues?: ErrorIssue[] };
+  if (run.json) run.io.stdout(`${JSON.stringify({ error: result.error })}\n`);
+  else if (extra.lists && !isClientError(error))
+    run.io.stderr(renderInputError(error, extra.lists, run.err, run.client !== null));
+  else run.io.stderr(renderError(error, run.err, extra.source));
+  return failureExit(result);
+}

@@ -1,0 +1,58 @@
+/**
+ * Binds each operation of the wire contract (src/contract/operations.ts) to its domain use case,
+ * once, for every inbound adapter that runs operations in-process: the HTTP composition root
+ * (src/app.ts) with the API's limits, and the command-line tool (src/cli/) with the larger local
+ * limits of a run on the user's own machine. A new operation is one row of the table and one
+ * entry here.
+ */
+import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts";
+import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
+import { coverCidrs } from "./domain/cidr/cover.ts";
+import { rangeToCidrs } from "./domain/cidr/range-to-cidrs.ts";
+import { subtractCidrs } from "./domain/cidr/subtract.ts";
+import { LOCAL_CERTIFICATE_LIMITS, LOCAL_CIDR_LIMITS } from "./domain/limits.ts";
+import type { ClientAddressResult, SignatureVerifier } from "./domain/ports.ts";
+import { observePublicIp } from "./domain/public-ip.ts";
+
+/**
+ * Where an operation runs, which decides its limits: `api` keeps the specification's (1000
+ * entries, 49,152-character PEM …); `local` is a `nettools` run on the user's own machine, with
+ * room for a routing table or a system CA bundle (src/domain/limits.ts).
+ */
+export type Scope = "api" | "local";
+
+/** What one run of a use case gets besides its validated input. */
+export interface UseCaseContext {
+  /** The address the request's connection is observed from (public-ip); asked only when needed. */
+  observeClient(): ClientAddressResult;
+  /** The verifier for this run: the HTTP edge passes one that stops at the request's deadline. */
+  readonly verifier: SignatureVerifier;
+}
+
+/** The use case of every operation. */
+export type UseCases = {
+  [Id in OperationId]: (
+    input: RequestOf<Id>,
+    context: UseCaseContext,
+  ) => ResultOf<Id> | Promise<ResultOf<Id>>;
+};
+
+const HEALTHY = { status: "ok" as const };
+
+/**
+ * The use cases of every operation for `scope`. `deps` are the certificate use case's outbound
+ * ports; the verifier of each run comes from its context.
+ */
+export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scope: Scope): UseCases {
+  const cidr = scope === "local" ? LOCAL_CIDR_LIMITS : undefined;
+  const certificates = scope === "local" ? LOCAL_CERTIFICATE_LIMITS : undefined;
+  return {
+    health: () => HEALTHY,
+    cidrCover: (body) => coverCidrs(body.inputs, cidr),
+    cidrSubtract: (body) => subtractCidrs(body.include, body.exclude, cidr),
+    rangeToCidrs: (body) => rangeToCidrs(body.start, body.end),
+    certificateBundle: (body, context) =>
+      inspectCertificateBundle(body, { ...deps, verifier: context.verifier }, certificates),
+    publicIp: (_, context) => observePublicIp(context.observeClient()),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * `nettools … | head -1` (CONTRACT §7.4): a reader that closes the pipe early never makes a command
+ * print an error or a stack trace, and never changes the exit code the command would have had.
+ * A stdout that cannot be written at all (a full disk, /dev/full) is one line on stderr and exit 3.
+ * Every command is run through a real shell pipe, against a real server where it needs one.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CLI, runNettools } from "../cli/run.ts";
+import { chainPath } from "../fixtures/fixtures.ts";
+import { type RunningServer, startServer } from "./server.ts";
+
+let server: RunningServer;
+let dir: string;
+/** 40,000 /32s that merge into nothing: about 600 KB of output, far more than a pipe holds. */
+let bigList: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  dir = mkdtempSync(join(tmpdir(), "nettools-pipes-"));
+  bigList = join(dir, "scattered.txt");
+  const lines: string[] = [];
+  for (let i = 0; i < 40_000; i++) lines.push(`10.${(i >> 8) & 255}.${i & 255}.${(i % 2) * 2}`);
+  writeFileSync(bigList, `${lines.join("\n")}\n`);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `nettools ARGS | head -1` in bash; returns nettools' own exit status, what head printed, and stderr. */
+async function throughHead(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const quoted = [process.execPath, CLI, ...args]
+    .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
+    .join(" ");
+  const child = Bun.spawn(
+    ["bash", "-c", `${quoted} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`],
+    {
+      env: { PATH: process.env.PATH ?? "", ERR: join(dir, "stderr.txt") },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  const [stdout, trailer] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  const status = Number(/status=(\d+)/.exec(trailer)?.[1] ?? -1);
+  const stderr = await Bun.file(join(dir, "stderr.txt")).text();
+  return { status, stdout, stderr };
+}
+
+describe("a closed stdout (| head -1)", () => {
+  const commands: [string, () => string[]][] = [
+    ["merge (600 KB of output)", () => ["merge", "--plain", "-f", bigList]],
+    ["merge, table form", () => ["merge", "-f", bigList]],
+    ["subtract", () => ["subtract", "-f", bigList, "-x", "10.0.0.0/24"]],
+    ["cover", () => ["cover", "-f", bigList]],
+    ["range", () => ["range", "::", "-", "ffff:ffff::1"]],
+    ["info", () => ["info", "10.0.0.0/8"]],
+    ["cert (exit 1: the chain's findings)", () => ["cert", chainPath("missing-intermediate")]],
+    ["myip", () => ["myip", "--server", server.url]],
+    ["--help", () => ["--help"]],
+    ["an invalid entry (exit 2)", () => ["cover", "10.0.0.256"]],
+  ];
+
+  test.each(commands)(
+    "%s: no error printed, the command's own exit status",
+    async (_name, args) => {
+      const direct = await runNettools(args());
+      const piped = await throughHead(args());
+      expect(piped.status).toBe(direct.code);
+      expect(piped.stderr).toBe(direct.stderr);
+      expect(piped.stderr).not.toMatch(/EPIPE|at .*\.ts:\d+|^\s+at /m);
+      expect(piped.stdout).toBe(direct.stdout.split("\n")[0] + (direct.stdout.includes("\n") ? "\n" : ""));
+    },
+    60_000,
+  );
+});
+
+describe("an unwritable stdout (/dev/full)", () => {
+  test("one line on stderr naming the failure, exit 3, no stack trace", async () => {
+    const child = Bun.spawn(
+      ["bash", "-c", `'${process.execPath}' '${CLI}' merge --plain -f '${bigList}' > /dev/full`],
+      {
+        env: { PATH: process.env.PATH ?? "" },
+        stderr: "pipe",
+      },
+    );
+    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect(code).toBe(3);
+    expect(stderr).toBe("nettools: cannot write the output (ENOSPC)\n");
+  }, 60_000);
+});
