@@ -352,7 +352,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
       .catch((error: unknown) => error);
     expect((tooBig as HttpError).code).toBe("OVERLOADED");
     expect(ran).toBe(false);
-    // 90 units (900 ms) fit in 1000 ms less the 50 ms margin; the estimate is exact.
+    // 90 units (900 ms) fit in the 1000 ms left less the 100 ms margin; the estimate is exact.
     await queue.run(async () => {
       ran = true;
     }, 90);
@@ -382,11 +382,12 @@ describe("admission queue (CONTRACT §1.7)", () => {
         const certs = chain();
         const first = await verifier.verify(certs.leaf, certs.intermediate);
         const failedBefore = clock.expired();
-        // Arrived at 10: the answer is due at 960. At 958 the job is not late yet, but one more
-        // unit, at its measured (and slightly aged) cost, would end after 960.
-        now = 958;
+        // Arrived at 10: the deadline is 1010, the answer due 100 ms before. Just before that the
+        // job is not late yet, but one more unit, at its measured cost, would end after it.
+        const answerBy = 1010 - answerMarginMs(1_000);
+        now = answerBy - 2;
         expect(clock.expired()).toBe(false);
-        expect(now + queue.unitCost.estimate(1)).toBeGreaterThan(960);
+        expect(now + queue.unitCost.estimate(1)).toBeGreaterThan(answerBy);
         const second = await verifier.verify(certs.leaf, certs.intermediate);
         outcomes = [first.outcome, failedBefore, second.outcome, clock.expired()];
       })
