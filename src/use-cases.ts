@@ -6,6 +6,7 @@
  * entry here.
  */
 import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts";
+import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
 import { coverCidrs } from "./domain/cidr/cover.ts";
 import { rangeToCidrs } from "./domain/cidr/range-to-cidrs.ts";
@@ -53,6 +54,8 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
     rangeToCidrs: (body) => rangeToCidrs(body.start, body.end),
     certificateBundle: (body, context) =>
       inspectCertificateBundle(body, { ...deps, verifier: context.verifier }, certificates),
+    certificateChain: (body, context) =>
+      buildCertificateChain(body, { ...deps, verifier: context.verifier }, certificates),
     publicIp: (_, context) => observePublicIp(context.observeClient()),
   };
 }

@@ -16,6 +16,7 @@ import { COMMON_HELP } from "./args.ts";
  * stdout that cannot be written (a full disk) is one line on stderr and exit 3.
  */
 import { cert } from "./commands/cert.ts";
+import { chain } from "./commands/chain.ts";
 import type { Command } from "./commands/command.ts";
 import { cover } from "./commands/cover.ts";
 import { merge } from "./commands/merge.ts";
@@ -37,7 +38,7 @@ const infoCommand: Command = {
 };
 
 /** Every command, in the order the main help lists them. */
-const COMMANDS: readonly Command[] = [cover, subtract, merge, range, infoCommand, cert, myip, serve];
+const COMMANDS: readonly Command[] = [cover, subtract, merge, range, infoCommand, cert, chain, myip, serve];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length)) + 2;

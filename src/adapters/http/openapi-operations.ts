@@ -7,6 +7,7 @@
  */
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { certificateBundleDoc } from "./certificate-docs.ts";
+import { certificateChainDoc } from "./chain-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 
 const health: OperationDoc = {
@@ -334,5 +335,6 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrSubtract,
   rangeToCidrs,
   certificateBundle: certificateBundleDoc,
+  certificateChain: certificateChainDoc,
   publicIp,
 };
