@@ -1,4 +1,6 @@
 #!/usr/bin/env bun
+import { readFile } from "node:fs/promises";
+import { text as readAll } from "node:stream/consumers";
 import { COMMON_HELP } from "./args.ts";
 /**
  * `nettools`: the command-line adapter of the Network Tools API.
@@ -111,7 +113,12 @@ function processStdout(): { write: (text: string) => void; failure: () => number
   };
 }
 
-if (import.meta.main) {
+/**
+ * Runs `nettools` as this process: its arguments, environment, stdin and stdout; sets the exit
+ * code. Node's own APIs only (stdin, files), so the same code runs under Bun (`src/cli/main.ts`,
+ * the compiled executable) and under plain Node (the npm package, src/cli/node-bin.ts).
+ */
+export async function runAsProcess(): Promise<void> {
   // Worker copies started by the server's supervisor (WORKERS > 1) re-run this program without
   // arguments: they are servers.
   const argv = process.env.NETWORK_TOOLS_API_WORKER === "1" ? ["serve"] : process.argv.slice(2);
@@ -123,8 +130,8 @@ if (import.meta.main) {
     stderr: (text) => process.stderr.write(text),
     stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
-    readStdin: () => Bun.stdin.text(),
-    readFile: (path) => Bun.file(path).text(),
+    readStdin: () => readAll(process.stdin),
+    readFile: (path) => readFile(path, "utf8"),
   });
   if (code !== "running") {
     process.exitCode = code;
@@ -135,3 +142,5 @@ if (import.meta.main) {
     });
   }
 }
+
+if (import.meta.main) await runAsProcess();
