@@ -12,7 +12,13 @@ import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
 import { STATUS_OF } from "../contract/errors.ts";
-import { OPERATIONS, type OperationId, type RequestOf, type ResultOf } from "../contract/operations.ts";
+import {
+  OPERATIONS,
+  type Operation,
+  type OperationId,
+  type RequestOf,
+  type ResultOf,
+} from "../contract/operations.ts";
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import { DomainError } from "../domain/errors.ts";
 import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
@@ -45,14 +51,14 @@ const LOCAL_CONTEXT: UseCaseContext = {
  * which the use cases enforce. Every other rule of the schema applies, with or without --json, so
  * the same bad entry always gets the same error.
  */
-function checkLocally(schema: TSchema | null, request: unknown): void {
+function checkLocally(schema: TSchema | null, request: unknown, legacyLocators: boolean): void {
   if (schema === null || Value.Check(schema, request)) return;
   const failures = [...Value.Errors(schema, request)].filter(
     (failure) =>
       failure.type !== ValueErrorType.ArrayMaxItems &&
       !(failure.type === ValueErrorType.StringMaxLength && failure.path.lastIndexOf("/") === 0),
   );
-  if (failures.length > 0) throw schemaRejection(failures);
+  if (failures.length > 0) throw schemaRejection(failures, legacyLocators);
 }
 
 /** Runs operation `id` with `request`: in this process, or through the client with --server. */
@@ -66,7 +72,8 @@ export async function runOperation<Id extends OperationId>(
     return OPERATIONS[id].request === null ? call() : call(request);
   }
   try {
-    checkLocally(OPERATIONS[id].request, request);
+    const row: Operation<OperationId> = OPERATIONS[id];
+    checkLocally(row.request, request, row.legacyLocators === true);
     localUseCases ??= bindUseCases(
       {
         get clock() {

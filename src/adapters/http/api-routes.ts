@@ -39,11 +39,11 @@ export interface ApiRoute {
 }
 
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
-function bodyReader(schema: TSchema): (request: Request) => Promise<unknown> {
+function bodyReader(schema: TSchema, legacyLocators: boolean): (request: Request) => Promise<unknown> {
   const checker = TypeCompiler.Compile(schema);
   return async (request) => {
     const value: unknown = await readJsonBody(request);
-    if (!checker.Check(value)) throw schemaRejection(checker.Errors(value));
+    if (!checker.Check(value)) throw schemaRejection(checker.Errors(value), legacyLocators);
     return value;
   };
 }
@@ -63,7 +63,8 @@ function handlerFor(
     (representation === "json-or-text" && negotiate(request.headers.get("accept")) === "text")
       ? responder.text(request, template, textBodyOf(result))
       : responder.json(request, template, result);
-  const read = operation.request === null ? null : bodyReader(operation.request);
+  const read =
+    operation.request === null ? null : bodyReader(operation.request, operation.legacyLocators === true);
   const queued = operation.policy.admission === "queued";
   if (read === null && !queued) {
     // A GET answered on the request's own turn: no promise unless the use case makes one.

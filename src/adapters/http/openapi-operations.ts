@@ -7,6 +7,7 @@
  */
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { certificateBundleDoc } from "./certificate-docs.ts";
+import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 
 const health: OperationDoc = {
@@ -335,4 +336,9 @@ export const OPERATION_DOCS: OperationDocs = {
   rangeToCidrs,
   certificateBundle: certificateBundleDoc,
   publicIp,
+  cidrMerge: cidrMergeDoc,
+  cidrSplit: cidrSplitDoc,
+  cidrContains: cidrContainsDoc,
+  cidrAllocate: cidrAllocateDoc,
+  ip: ipDoc,
 };
