@@ -1,5 +1,7 @@
 #!/usr/bin/env bun
+import { writeSync } from "node:fs";
 import { COMMON_HELP } from "./args.ts";
+import { alloc } from "./commands/alloc.ts";
 /**
  * `nettools`: the command-line adapter of the Network Tools API.
  *
@@ -16,10 +18,12 @@ import { COMMON_HELP } from "./args.ts";
 import { cert } from "./commands/cert.ts";
 import type { Command } from "./commands/command.ts";
 import { cover } from "./commands/cover.ts";
+import { match } from "./commands/match.ts";
 import { merge } from "./commands/merge.ts";
 import { myip } from "./commands/myip.ts";
 import { range } from "./commands/range.ts";
 import { serve } from "./commands/serve.ts";
+import { split } from "./commands/split.ts";
 import { subtract } from "./commands/subtract.ts";
 import { INFO_HELP, info } from "./info.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
@@ -35,7 +39,19 @@ const infoCommand: Command = {
 };
 
 /** Every command, in the order the main help lists them. */
-const COMMANDS: readonly Command[] = [cover, subtract, merge, range, infoCommand, cert, myip, serve];
+const COMMANDS: readonly Command[] = [
+  cover,
+  subtract,
+  merge,
+  split,
+  range,
+  match,
+  alloc,
+  infoCommand,
+  cert,
+  myip,
+  serve,
+];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length)) + 2;
@@ -87,7 +103,11 @@ export async function main(io: Io): Promise<number | "running"> {
  * pipe: from then on output is dropped silently and the command finishes with its own exit code,
  * as grep does. Any other write failure (a full disk) is one line on stderr, and exit 3.
  */
-function processStdout(): { write: (text: string) => void; failure: () => number | null } {
+function processStdout(): {
+  write: (text: string) => void;
+  writeBytes: (bytes: Uint8Array) => void;
+  failure: () => number | null;
+} {
   let closed = false;
   let failed: string | null = null;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -106,8 +126,32 @@ function processStdout(): { write: (text: string) => void; failure: () => number
         closed = true;
       }
     },
+    // Bytes are written synchronously (the caller reuses its buffer): `match` streams tens of
+    // megabytes, and a synchronous write neither copies them nor queues them in memory.
+    writeBytes: (bytes) => {
+      if (closed) return;
+      try {
+        for (let done = 0; done < bytes.length; ) done += writeSync(1, bytes, done, bytes.length - done);
+      } catch (error) {
+        closed = true;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "EPIPE" && code !== "EAGAIN" && failed === null) {
+          failed = code ?? "an unknown error";
+          process.stderr.write(`nettools: cannot write the output (${failed})\n`);
+        }
+      }
+    },
     failure: () => (failed === null ? null : EXIT.failure),
   };
+}
+
+/** A file's bytes, mapped rather than copied when the system allows it (large logs for `match`). */
+async function fileBytes(path: string): Promise<Uint8Array> {
+  try {
+    return Bun.mmap(path, { shared: false });
+  } catch {
+    return Bun.file(path).bytes();
+  }
 }
 
 if (import.meta.main) {
@@ -124,6 +168,7 @@ if (import.meta.main) {
     stderrIsTty: process.stderr.isTTY === true,
     readStdin: () => Bun.stdin.text(),
     readFile: (path) => Bun.file(path).text(),
+    bytes: { readStdin: () => Bun.stdin.bytes(), readFile: fileBytes, stdout: stdout.writeBytes },
   });
   if (code !== "running") {
     process.exitCode = code;

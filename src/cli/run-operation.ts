@@ -106,18 +106,21 @@ export function failureExit(result: Exclude<ApiResult<unknown>, { ok: true }>): 
 
 /**
  * Prints a result; returns the exit code. `source` is the user's PEM, for showing located lines;
- * `lists` say where each address entry came from; `plain` is the --plain form of a result.
+ * `lists` say where each address entry came from; `plain` is the --plain form of a result. A
+ * `list` result (a list of CIDRs) prints in its plain form whenever stdout is not a terminal, one
+ * CIDR a line with nothing else, as aggregate6 and mapcidr do (CONTRACT §7.4).
  */
 export function report<T>(
   result: ApiResult<T>,
   run: Run,
   render: (value: T, style: Style) => string,
-  extra: { source?: string; lists?: GivenLists; plain?: (value: T) => string } = {},
+  extra: { source?: string; lists?: GivenLists; plain?: (value: T) => string; list?: boolean } = {},
 ): number {
   if (result.ok) {
+    const plain = run.plain || (extra.list === true && !run.io.stdoutIsTty);
     const text = run.json
       ? `${JSON.stringify(result.value)}\n`
-      : run.plain && extra.plain
+      : plain && extra.plain
         ? extra.plain(result.value)
         : render(result.value, run.out);
     run.io.stdout(text);
