@@ -42,11 +42,27 @@ export const range: Command = {
     }
     const name = positionals[0]!;
     const source = name === "-" ? "stdin" : name;
-    const text = await readSource(name, io, stdinOnce(io));
-    const lines = text.split(/\r\n|\r|\n/);
+    let text: string;
+    try {
+      text = await readSource(name, io, stdinOnce(io));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new UsageError(
+        `range needs two addresses (START END, START-END or "START - END"), or a FILE: ${reason}`,
+      );
+    }
+    const lines = text.split(/\r\n|\r|\n/).map((line) => (line.split("#")[0] ?? "").trim());
+    // One range written over two lines ("START\nEND"), as earlier versions read stdin.
+    const filled = lines.filter((line) => line !== "");
+    const across =
+      filled.length === 2 && filled.every((line) => !/[\s-]/.test(line)) ? rangeEndpoints(filled) : null;
+    if (across !== null) {
+      const result = await runOperation(run, "rangeToCidrs", { start: across[0], end: across[1] });
+      return report(result, run, renderRange, { plain: cidrLines, list: true });
+    }
     let ranges = 0;
     for (let i = 0; i < lines.length; i++) {
-      const line = (lines[i]!.split("#")[0] ?? "").trim();
+      const line = lines[i]!;
       if (line === "") continue;
       const pair = rangeEndpoints([line]);
       if (pair === null) {
