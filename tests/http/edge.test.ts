@@ -210,7 +210,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
 
   test("a job that cannot start within maxWaitMs is OVERLOADED with Retry-After", async () => {
     const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 20, maxQueued: 4, deadlineMs: 10_000 });
-    void queue.run(never);
+    void queue.run(never).catch(() => {});
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(HttpError);
     expect((refused as HttpError).code).toBe("OVERLOADED");
@@ -220,7 +220,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
 
   test("a full queue refuses at once", async () => {
     const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 60_000, maxQueued: 1, deadlineMs: 10_000 });
-    void queue.run(never);
+    void queue.run(never).catch(() => {});
     void queue.run(never).catch(() => {});
     const started = performance.now();
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
