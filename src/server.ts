@@ -55,6 +55,19 @@ export const DRAIN_QUIET_MS = 150;
  */
 export const DRAIN_MAX_LISTEN_MS = 1_000;
 const DRAIN_POLL_MS = 10;
+/**
+ * How often a server started by npm checks that its parent is still there. `npx nettools serve`
+ * runs npm exec → `sh -c nettools serve` → bun: npm passes a SIGTERM on to the shell, which dies
+ * of it without passing it on, and bun would be left serving, re-parented. A change of parent is
+ * that SIGTERM arriving by another road: the server then stops as it does on the signal.
+ */
+const PARENT_POLL_MS = 250;
+
+/** Whether npm started this process (`npm start`, `npm run`, `npx`): npm sets `npm_command` for its children. */
+export function startedByNpm(env: Record<string, string | undefined>): boolean {
+  return env.npm_command !== undefined && env.npm_command !== "";
+}
+
 /** Exit code for a server that cannot start (busy port, address not available). */
 export const START_FAILURE_EXIT_CODE = 2;
 
@@ -188,12 +201,13 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   });
 
   let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
+  /** `why`: what started the stop, for the log line ("SIGTERM received", "parent process gone"). */
+  const shutdown = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     edge.beginClosing();
     metrics?.beginDraining();
-    logger.log({ level: "info", msg: `${signal} received: draining in-flight requests` });
+    logger.log({ level: "info", msg: `${why}: draining in-flight requests` });
     if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
     const forced = setTimeout(() => {
       logger.log({ level: "warn", msg: "shutdown timeout reached: closing remaining connections" });
@@ -210,8 +224,8 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   };
   // Lines still buffered when the process ends for any other reason are written too.
   process.on("exit", () => logger.flush());
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM received"));
+  process.on("SIGINT", () => void shutdown("SIGINT received"));
 
   try {
     // Bun.serve directly: the edge's routes go to Bun's native router, everything else to the
@@ -240,6 +254,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   } else {
     logger.log({ level: "info", msg: "listening", host: config.host, port: server.port });
     if (options.isTerminal) process.stderr.write(startupLine(config.host, server.port ?? config.port));
+    if (startedByNpm(process.env)) watchParent(() => void shutdown("parent process gone"), PARENT_POLL_MS);
   }
   logger.flush();
   return "running";

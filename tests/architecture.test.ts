@@ -39,7 +39,9 @@ describe("dependency rule", () => {
         expect(specifier.startsWith(".")).toBe(true);
         expect(resolve(dirname(file), specifier).startsWith(DOMAIN)).toBe(true);
       }
-      expect(text).not.toMatch(/\bBun\.|\bprocess\.|\bBuffer\b|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/);
+      expect(text).not.toMatch(
+        /\bBun\.|\bprocess\.|\bBuffer\b|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/,
+      );
     },
   );
 });

@@ -1,6 +1,6 @@
 /**
  * TypeBox schemas of the CIDR additions (CONTRACT §7.4–7.5): cidr-merge, cidr-split,
- * cidr-contains, cidr-allocate and the plain-text address of `GET /v1/ip`. Like schemas.ts, the one
+ * cidr-contains and cidr-allocate (`GET /v1/ip` answers PublicIpResult as text). Like schemas.ts, the one
  * source for request validation and for the OpenAPI document. Each list is bounded here on its own;
  * the bound on two lists together (1000 entries) cannot be said in JSON Schema and is the use
  * case's (one issue at `[]`).
@@ -130,9 +130,3 @@ export const CidrAllocateResult = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** `GET /v1/ip`: always text, whatever `Accept` says. */
-export const IpText = Type.String({
-  pattern: "^[0-9a-f.:]+\\n$",
-  description: "The address the connection is observed from, then a line feed (text/plain).",
-});

@@ -68,6 +68,13 @@ describe("log privacy", () => {
         JSON.stringify({ pem: `${chain}${" ".repeat(70_000)}`, hostname: HOSTNAME }),
       ],
       ["/v1/range-to-cidrs", JSON.stringify({ start: "198.18.77.1", end: "198.18.77.9", [HOSTNAME]: 1 })],
+      // the chain operation: a good chain with roots, a key among the roots, a bad address
+      [
+        "/v1/certificate-chain",
+        JSON.stringify({ pem: chain, hostname: HOSTNAME, roots: chain, includeRoot: true }),
+      ],
+      ["/v1/certificate-chain", JSON.stringify({ pem: chain, roots: `${chain}\n${key}` })],
+      ["/v1/certificate-chain", JSON.stringify({ pem: chain, hostname: "198.18.77.999" })],
     ];
     for (const [path, body, type] of probes) await post(path, body, type);
     await fetch(`${server.url}/v1/public-ip`, { headers: { "x-forwarded-for": "198.18.77.66" } });

@@ -84,7 +84,14 @@ export async function startTlsServer(options: TlsServerOptions): Promise<TlsServ
       const socket = Bun.connect({
         hostname: "127.0.0.1",
         port,
-        socket: { open: (s) => (s.end(), resolve(true)), error: () => resolve(false), data: () => {} },
+        socket: {
+          open: (s) => {
+            s.end();
+            resolve(true);
+          },
+          error: () => resolve(false),
+          data: () => {},
+        },
       }).catch(() => resolve(false));
       void socket;
     });

@@ -67,17 +67,31 @@ export interface EdgeOptions {
 
 /**
  * The request's path: `/…` up to `?`, from an absolute URL whatever its host (`http://a/x`,
- * `http://api:80/x`) or from the origin-form URL Bun gives a request with no usable `Host`.
+ * `http://api:80/x`) or from the raw request target Bun hands over when a request has no usable
+ * `Host` (an empty one, or none on HTTP/1.0).
+ *
+ * With a `Host`, Bun builds the URL by parsing `http://<host><target>` with the WHATWG URL
+ * parser, which resolves dot segments (`/v1/x/../health`, `/v1/./health`, and their
+ * percent-encoded forms `%2e`, `.%2E` …), turns `\` into `/` and percent-encodes what needs it.
+ * A raw target is parsed the same way here, under a fixed host, so that routing does not depend
+ * on whether the client sent a `Host` (CONTRACT §1.6).
  */
 export function pathOf(url: string): string {
-  let start = 0;
-  if (url.charCodeAt(0) !== 47 /* "/" */) {
-    const scheme = url.indexOf("://");
-    start = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
-    if (start === -1) return "/";
+  const absolute = url.charCodeAt(0) === 47 /* "/" */ ? resolveTarget(url) : url;
+  const scheme = absolute.indexOf("://");
+  const start = scheme === -1 ? -1 : absolute.indexOf("/", scheme + 3);
+  if (start === -1) return "/";
+  const query = absolute.indexOf("?", start);
+  return query === -1 ? absolute.slice(start) : absolute.slice(start, query);
+}
+
+/** An origin-form target as Bun would have resolved it, had the request named a host. */
+function resolveTarget(target: string): string {
+  try {
+    return new URL(`http://localhost${target}`).href;
+  } catch {
+    return `http://localhost${target}`;
   }
-  const query = url.indexOf("?", start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
 export class Edge {
@@ -243,9 +257,10 @@ export class Edge {
   readonly fallback = (request: Request, server: Server<undefined>): Response | Promise<Response> => {
     const path = pathOf(request.url);
     const entry = this.table.get(path);
-    // Bun's router matches the raw request target, but the URL it hands over has its dot
-    // segments resolved (`/v1/x/../health`, `/v1/./health`): a route that takes the method is
-    // served, as `handle` does, rather than refused with a 405 naming that very method.
+    // Bun's router matches the raw request target, but the path routed here has its dot
+    // segments resolved (`/v1/x/../health`, `/v1/./health`), by Bun when there is a `Host` and
+    // by `pathOf` when there is none: a route that takes the method is served, as `handle`
+    // does, rather than refused with a 405 naming that very method.
     const served = entry?.methods.has(request.method)
       ? this.routes[path]?.[request.method === "HEAD" ? "GET" : request.method]
       : undefined;
