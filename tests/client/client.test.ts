@@ -335,6 +335,7 @@ describe("derived from the operations table", () => {
     await client.cidrSubtract({ include: ["10.0.0.0/8"], exclude: [] });
     await client.rangeToCidrs({ start: "10.0.0.1", end: "10.0.0.2" });
     await client.certificateBundle({ pem: "x" });
+    await client.certificateChain({ pem: "x" });
     await client.publicIp();
     expect(seen).toEqual(
       Object.values(OPERATIONS).map((operation) => `${operation.method} ${operation.path}`),
