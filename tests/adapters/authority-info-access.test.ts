@@ -74,8 +74,8 @@ describe("the decoder against openssl", () => {
         "-ext",
         "authorityInfoAccess",
       ]).stdout.toString();
-      const caIssuers = [...text.matchAll(/CA Issuers - URI:(\S+)/g)].map((m) => m[1]);
-      const ocsp = [...text.matchAll(/OCSP - URI:(\S+)/g)].map((m) => m[1]);
+      const caIssuers = [...text.matchAll(/CA Issuers - URI:(\S+)/g)].map((m) => m[1] ?? "");
+      const ocsp = [...text.matchAll(/OCSP - URI:(\S+)/g)].map((m) => m[1] ?? "");
       if (caIssuers.length + ocsp.length > 0) withExtension++;
       expect({
         name,
