@@ -1,12 +1,16 @@
 /**
- * The process entry point: the only module that reads the environment. Exit codes: 0 after a
+ * The server's entry point: reads its configuration from the environment once (src/config.ts
+ * validates every variable) and starts src/server.ts, which reads only the supervisor's worker
+ * marker. (The CLI reads its own variables — NETTOOLS_SERVER, NO_COLOR — through its `Io`, and
+ * `nettools serve` goes through the same src/config.ts.) Exit codes: 0 after a
  * graceful stop, 2 for bad configuration or a server that cannot start (busy port), 1 when
  * supervised workers crash in a loop. `healthcheck` as the first argument probes a running
  * server instead (healthcheck.ts). Serving itself is src/server.ts.
  */
-import { usableCpuCount } from "./adapters/system/cpus.ts";
-import { probeHealth } from "./adapters/system/healthcheck.ts";
+
 import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { usableCpuCount } from "./process/cpus.ts";
+import { probeHealth } from "./process/healthcheck.ts";
 import { runServer } from "./server.ts";
 
 function readConfig(badConfigExitCode = 2): Config {

@@ -203,9 +203,15 @@ describe("files people have", () => {
   test("advice for -text output keeps every certificate, and following it works", async () => {
     const ran = await nettools(["cert", filePath("chain-text.pem")]);
     expect(ran.code).toBe(2);
-    const advice = "awk '/BEGIN CERT/,/END CERT/' cert.pem > clean.pem";
-    expect(ran.stderr).toContain(advice);
-    const clean = Bun.spawnSync(["awk", "/BEGIN CERT/,/END CERT/", filePath("chain-text.pem")]);
+    const advice = /sed -n '\/BEGIN CERTIFICATE\/,\/END CERTIFICATE\/p' cert\.pem > clean\.pem/;
+    expect(ran.stderr).toMatch(advice);
+    // The advice, followed to the letter.
+    const clean = Bun.spawnSync([
+      "sed",
+      "-n",
+      "/BEGIN CERTIFICATE/,/END CERTIFICATE/p",
+      filePath("chain-text.pem"),
+    ]);
     const cleanPath = join(scratch, "clean.pem");
     writeFileSync(cleanPath, clean.stdout);
     const after = await nettools(["cert", "--json", cleanPath]);

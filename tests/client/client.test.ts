@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { dirname, resolve } from "node:path";
 import { type ApiResult, createClient, invalidResponseOf, isClientError } from "../../src/client/index.ts";
-import { OPERATIONS } from "../../src/contract/operations.ts";
+import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
 
@@ -321,24 +321,30 @@ describe("derived from the operations table", () => {
     }
   });
 
-  test("each call uses its operation's method and path", async () => {
+  test("each call uses its operation's method, path and media type, for every row", async () => {
     const seen: string[] = [];
     const client = createClient({
       baseUrl: "http://api.test",
       fetch: async (request) => {
-        seen.push(`${request.method} ${new URL(request.url).pathname}`);
+        seen.push(`${request.method} ${new URL(request.url).pathname} ${request.headers.get("accept")}`);
         return new Response("{}", { status: 500, headers: { "content-type": "application/json" } });
       },
     });
-    await client.health();
-    await client.cidrCover({ inputs: ["10.0.0.1"] });
-    await client.cidrSubtract({ include: ["10.0.0.0/8"], exclude: [] });
-    await client.rangeToCidrs({ start: "10.0.0.1", end: "10.0.0.2" });
-    await client.certificateBundle({ pem: "x" });
-    await client.certificateChain({ pem: "x" });
-    await client.publicIp();
-    expect(seen).toEqual(
-      Object.values(OPERATIONS).map((operation) => `${operation.method} ${operation.path}`),
-    );
+    const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const expected: string[] = [];
+    for (const operation of OPERATION_LIST) {
+      const call = methods[operation.id];
+      if (call === undefined) throw new Error(`no client method ${operation.id}`);
+      await (operation.request === null ? call() : call({}));
+      const accept = operation.policy.representation === "text" ? "text/plain" : "application/json";
+      expected.push(`${operation.method} ${operation.path} ${accept}`);
+      if (operation.policy.representation === "json-or-text") {
+        const text = methods[`${operation.id}Text`];
+        if (text === undefined) throw new Error(`no client method ${operation.id}Text`);
+        await text();
+        expected.push(`${operation.method} ${operation.path} text/plain`);
+      }
+    }
+    expect(seen).toEqual(expected);
   });
 });

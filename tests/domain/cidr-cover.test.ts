@@ -1,5 +1,6 @@
 /** cidr-cover (spec §2.2, §2.3, §4.1; CONTRACT §1.1, §2). Expected values are worked out by hand. */
 import { describe, expect, test } from "bun:test";
+import { envelopeOf, MORE_ISSUES_OMITTED } from "../../src/contract/envelope.ts";
 import { type CidrCoverResult, coverCidrs } from "../../src/domain/cidr/cover.ts";
 import { rejection } from "./rejection.ts";
 
@@ -267,19 +268,19 @@ describe("cidr-cover errors", () => {
     ]);
   });
 
-  test("more than 100 invalid entries: 100 issues, and the message counts the rest", () => {
+  test("more than 100 invalid entries: checking stops at 101, the envelope lists 100 and says more", () => {
     const inputs = Array.from({ length: 150 }, (_, i) => `10.0.0.${256 + i}`);
     const error = rejection(() => coverCidrs(inputs));
     expect(error.code).toBe("INVALID_INPUT");
-    expect(error.issues.length).toBe(100);
+    expect(error.issues.length).toBe(101);
     expect(error.issues[99]).toEqual({
       message: '"10.0.0.355" is not a valid IPv4 address: octet 355 is above 255',
       path: ["inputs", 99],
       index: 99,
     });
-    expect(error.message).toBe(
-      "The request has 150 invalid values; the first 100 are listed and 50 more were omitted.",
-    );
+    const envelope = envelopeOf(error);
+    expect(envelope.error.issues).toHaveLength(100);
+    expect(envelope.error.message).toBe(MORE_ISSUES_OMITTED);
   });
 
   test("the list must have 1 to 1000 entries", () => {

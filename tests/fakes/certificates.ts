@@ -82,8 +82,14 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     variant: spec.variant ?? null,
   };
   const der = new TextEncoder().encode(FAKE_DER_PREFIX + JSON.stringify(fields));
+  const keyBytes = new TextEncoder().encode(fields.key);
   return {
     der,
+    // Fakes never reach a real verifier: the spans hold the fake's own bytes, the key its id.
+    tbs: der,
+    signatureParameters: null,
+    signatureValue: new Uint8Array(),
+    publicKey: { spki: keyBytes, algorithmOid: "fake", parameters: null, subjectPublicKey: keyBytes },
     fingerprintSha256: fingerprint(der),
     subject: fields.subject,
     issuer: fields.issuer,

@@ -3,7 +3,7 @@
  * success and error, `roots` issues located at path ["roots"], request bounds, and the log.
  */
 import { describe, expect, test } from "bun:test";
-import { createMemoryLogger } from "../../src/adapters/system/logger.ts";
+import { createMemoryLogger } from "../../src/process/logger.ts";
 import { bundleOf, fakeDecoder, makeCertificate, toPem } from "../fakes/certificates.ts";
 import { fixedClock } from "../fakes/clock.ts";
 import { fakeRootStore } from "../fakes/roots.ts";

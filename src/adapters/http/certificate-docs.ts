@@ -222,11 +222,11 @@ export const certificateBundleDoc: OperationDoc = {
         error: {
           code: "INVALID_INPUT",
           message:
-            "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with awk '/BEGIN CERT/,/END CERT/' cert.pem > clean.pem",
+            "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
           issues: [
             {
               message:
-                "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with awk '/BEGIN CERT/,/END CERT/' cert.pem > clean.pem",
+                "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
               path: ["pem"],
               location: {
                 line: 1,

@@ -529,9 +529,34 @@ export function fullchainPem(
   return blocks.map(pemBlock).join("");
 }
 
+const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** RFC 4648 base64 with padding, in plain code so that the domain needs no runtime API. */
+function base64Of(bytes: Uint8Array): string {
+  let out = "";
+  let at = 0;
+  for (; at + 2 < bytes.length; at += 3) {
+    const n = (bytes[at]! << 16) | (bytes[at + 1]! << 8) | bytes[at + 2]!;
+    out +=
+      BASE64_ALPHABET[n >>> 18]! +
+      BASE64_ALPHABET[(n >>> 12) & 63]! +
+      BASE64_ALPHABET[(n >>> 6) & 63]! +
+      BASE64_ALPHABET[n & 63]!;
+  }
+  const rest = bytes.length - at;
+  if (rest === 1) {
+    const n = bytes[at]! << 16;
+    out += `${BASE64_ALPHABET[n >>> 18]!}${BASE64_ALPHABET[(n >>> 12) & 63]!}==`;
+  } else if (rest === 2) {
+    const n = (bytes[at]! << 16) | (bytes[at + 1]! << 8);
+    out += `${BASE64_ALPHABET[n >>> 18]!}${BASE64_ALPHABET[(n >>> 12) & 63]!}${BASE64_ALPHABET[(n >>> 6) & 63]!}=`;
+  }
+  return out;
+}
+
 /** One CERTIFICATE block: 64-character base64 lines, `\n` line ends. */
 export function pemBlock(der: Uint8Array): string {
-  const base64 = Buffer.from(der).toString("base64");
+  const base64 = base64Of(der);
   const lines: string[] = [];
   for (let at = 0; at < base64.length; at += 64) lines.push(base64.slice(at, at + 64));
   return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;

@@ -53,9 +53,9 @@ export const OUTSIDE_TEXT_MESSAGES = {
   comment:
     "comment lines (starting with #) are not part of PEM: remove them and keep only the BEGIN and END blocks",
   opensslText:
-    "this is the readable text form of a certificate (openssl x509 -text output) around the block: keep only the BEGIN and END blocks, every one of them, for example with awk '/BEGIN CERT/,/END CERT/' cert.pem > clean.pem",
+    "this is the readable text form of a certificate (openssl x509 -text output) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
   opensslAttributes:
-    "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with awk '/BEGIN CERT/,/END CERT/' cert.pem > clean.pem",
+    "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
   base64WithoutBegin:
     "base64 lines stand outside any block: the BEGIN CERTIFICATE line before them is missing",
   endWithoutBegin: "an END line stands outside any block (no BEGIN line before it)",

@@ -39,7 +39,8 @@ export function issueAt(message: string, at: Locator): Issue {
 
 /**
  * Parses a list of address-or-CIDR entries, adding an issue located by `locate(i)` for each invalid
- * one. Returns the valid entries' prefixes in input order: one per entry when no issue was added.
+ * one, until `issues` holds MAX_VALIDATION_PROBLEMS. Returns the valid entries' prefixes in input
+ * order: one per entry when no issue was added.
  */
 export function parsePrefixList(
   entries: readonly string[],
@@ -48,6 +49,8 @@ export function parsePrefixList(
 ): IpPrefix[] {
   const out: IpPrefix[] = [];
   for (let i = 0; i < entries.length; i++) {
+    // Past 101 problems the answer is an error that lists 100 and says "more": stop looking.
+    if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
     const raw = entries[i];
     const bounds = entryBoundsProblem(raw, "entry");
     if (bounds !== null) {
@@ -113,4 +116,35 @@ export function listLengthProblem(
     return { message: `${name} must have ${bounds} entries; it has ${list.length}`, path: [name] };
   }
   return null;
+}
+
+/** One list of a request, for {@link listsShapeIssues}. */
+export interface NamedList {
+  readonly name: string;
+  readonly list: readonly unknown[];
+  /** Fewest entries allowed: 1 for a required list, 0 for an optional one. */
+  readonly min: number;
+}
+
+/**
+ * The length issues of a request's lists (CONTRACT §7.4): each list within `min`–`max` entries
+ * (issue at `[name]`), and, when each is, all of them together at most `max` (one issue at `[]`,
+ * since no single list is at fault).
+ */
+export function listsShapeIssues(lists: readonly NamedList[], max: number): Issue[] {
+  const issues: Issue[] = [];
+  for (const { name, list, min } of lists) {
+    const issue = listLengthProblem(list, name, min, max);
+    if (issue !== null) issues.push(issue);
+  }
+  if (issues.length > 0 || lists.length < 2) return issues;
+  const total = lists.reduce((sum, { list }) => sum + list.length, 0);
+  if (total > max) {
+    const names = lists.map(({ name }) => name).join(" and ");
+    issues.push({
+      message: `${names} together must have at most ${max} entries; they have ${total}`,
+      path: [],
+    });
+  }
+  return issues;
 }
