@@ -295,6 +295,42 @@ describe("ranking (CONTRACT §7.1)", () => {
   });
 });
 
+describe("the path search on adversarial bundles (ADR 0022)", () => {
+  test("a ring whose key ids make every certificate distinct: exact, finishes, other work runs meanwhile", async () => {
+    const ring = Array.from({ length: 15 }, (_, k) => {
+      const x = k % 2 === 0;
+      const i = Math.floor(k / 2);
+      return makeCertificate({
+        subject: x ? "CN=X" : "CN=Y",
+        issuer: x ? "CN=Y" : "CN=X",
+        ca: true,
+        key: x ? "kx" : "ky",
+        signedBy: x ? "ky" : "kx",
+        variant: String(k),
+        subjectKeyIdentifier: x ? `A${i}` : `B${i}`,
+        authorityKeyIdentifier: x ? `B${i}` : `A${i + 1}`,
+      });
+    });
+    const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=X", signedBy: "kx" });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    const { result } = await run([leaf, ...ring]);
+    clearInterval(ticker);
+    expect(result.status).toBe("incomplete");
+    expect(new Set(result.path).size).toBe(16);
+    // X_i names Y_i and Y_i names X_{i+1} by key id: leaf, X0, Y0, X1, … X7 has no mismatch at all.
+    const mismatches = result.path.slice(1).filter((position, k) => {
+      const child = [leaf, ...ring][result.path[k]!]!;
+      const issuer = [leaf, ...ring][position]!;
+      return (
+        child.authorityKeyIdentifier !== null && child.authorityKeyIdentifier !== issuer.subjectKeyIdentifier
+      );
+    }).length;
+    expect(mismatches).toBe(0);
+    expect(ticks).toBeGreaterThan(0);
+  }, 60_000);
+});
+
 describe("supplied roots (CONTRACT §7.2)", () => {
   test("match by name and key id; a same-name root with another key id does not match", async () => {
     const { root, int, leaf } = hierarchy();

@@ -29,6 +29,8 @@ export const DEFAULT_EXPIRY_WARNING_DAYS = 30;
 export const MAX_EXPIRY_WARNING_DAYS = 3650;
 
 const SECONDS_PER_DAY = 86_400;
+/** How many search states the used-set search visits between yields to the event loop. */
+const YIELD_EVERY_STATES = 2048;
 
 /** CertificateChainRequest (CONTRACT §7.1), after the HTTP schema has checked the types. */
 export interface CertificateChainRequest {
@@ -174,7 +176,7 @@ export async function buildCertificateChain(
     };
   }
 
-  const best = bestPath(leafIndex, context, store);
+  const best = await bestPath(leafIndex, context, store);
   const last = best.members.at(-1)!;
   const lastCertificate = certificates[last]!;
   const anchorSubject = best.anchor === "in-bundle" ? lastCertificate.subject : lastCertificate.issuer;
@@ -292,7 +294,11 @@ function compareMembers(a: readonly number[], b: readonly number[]): number {
  * it: the search memoizes on (member, fingerprints used) instead of enumerating paths one by one,
  * which same-name CAs signing each other would make factorial (ADR 0022).
  */
-export function bestPath(leafIndex: number, context: ChainContext, store: RequestRootStore): BuiltPath {
+export async function bestPath(
+  leafIndex: number,
+  context: ChainContext,
+  store: RequestRootStore,
+): Promise<BuiltPath> {
   const { certificates, links, selfSigned, evaluatedAt } = context;
   const fingerprintId = new Map<string, number>();
   const idOf = certificates.map((certificate) => {
@@ -327,16 +333,53 @@ export function bestPath(leafIndex: number, context: ChainContext, store: Reques
     }
     return rootOf.get(index)!;
   };
-  // The used set as a bit mask when it fits a safe integer's 52 bits, else as text.
-  const small = fingerprintId.size <= 52;
-  const memo = new Map<string | number, Suffix>();
-  const keyOf = (member: number, used: Set<number>, mask: number): string | number =>
-    small ? mask * certificates.length + member : `${member}|${[...used].sort((a, b) => a - b).join(",")}`;
+  // Interchangeable issuers: two certificates with the same links in and out (same key-id
+  // outcomes), the same end rule (self-signed, issuer name and key id for the root match) and the
+  // same validity can swap places on any path without changing its rank's sums, so a path always
+  // takes the lowest unused one of its kind first (that wins the positions tie-break) and the used
+  // set is just how many of each kind are on the path (ADR 0022).
+  const inLinks = new Map<number, string[]>();
+  for (const [child, childLinks] of next.entries()) {
+    for (const link of childLinks) {
+      const list = inLinks.get(link.issuerIndex) ?? [];
+      list.push(`${child}:${link.keyIdentifierMatch}`);
+      inLinks.set(link.issuerIndex, list);
+    }
+  }
+  const kindOf = new Map<number, { kind: number; rank: number }>();
+  const kinds = new Map<string, number[]>();
+  for (const target of [...inLinks.keys()].sort((a, b) => a - b)) {
+    const certificate = certificates[target]!;
+    const signature = [
+      selfSigned[target],
+      invalid[target],
+      certificate.issuerNameKey,
+      certificate.authorityKeyIdentifier,
+      next[target]!.map((link) => `${link.issuerIndex}:${link.keyIdentifierMatch}`).join(","),
+      inLinks.get(target)!.sort().join(","),
+    ].join("|");
+    const members = kinds.get(signature) ?? [];
+    if (members.length === 0) kinds.set(signature, members);
+    kindOf.set(target, { kind: [...kinds.keys()].indexOf(signature), rank: members.length });
+    members.push(target);
+  }
+  // The counts as one mixed-radix number (at most 2¹⁶ values for 16 certificates), times the
+  // number of positions, plus the member: an integer key, cheaper than text.
+  const radix: number[] = [];
+  let states = 1;
+  for (const members of kinds.values()) {
+    radix.push(states);
+    states *= members.length + 1;
+  }
+  const memo = new Map<number, Suffix>();
 
-  const best = (member: number, used: Set<number>, mask: number): Suffix => {
-    const key = keyOf(member, used, mask);
+  let visited = 0;
+  const best = async (member: number, used: number[], code: number): Promise<Suffix> => {
+    const key = code * certificates.length + member;
     const known = memo.get(key);
     if (known !== undefined) return known;
+    // A search over many states (only adversarial bundles get there) lets other requests run.
+    if (++visited % YIELD_EVERY_STATES === 0) await new Promise<void>((resume) => setImmediate(resume));
     const invalidHere = invalid[member] ? 1 : 0;
     const end = (anchor: AnchorKind, rootDer: Uint8Array | null): Suffix => ({
       incomplete: anchor === "missing" ? 1 : 0,
@@ -355,11 +398,12 @@ export function bestPath(leafIndex: number, context: ChainContext, store: Reques
     else {
       let chosen: Suffix | null = null;
       for (const link of next[member]!) {
-        const issuerId = idOf[link.issuerIndex]!;
-        if (used.has(issuerId)) continue;
-        used.add(issuerId);
-        const rest = best(link.issuerIndex, used, small ? mask + 2 ** issuerId : 0);
-        used.delete(issuerId);
+        const { kind, rank } = kindOf.get(link.issuerIndex)!;
+        // Only the lowest unused certificate of its kind: the ones before it are on the path.
+        if (rank !== used[kind]) continue;
+        used[kind]!++;
+        const rest = await best(link.issuerIndex, used, code + radix[kind]!);
+        used[kind]!--;
         const candidate: Suffix = {
           incomplete: rest.incomplete,
           keyIdMismatches: rest.keyIdMismatches + (link.keyIdentifierMatch === false ? 1 : 0),
@@ -378,10 +422,9 @@ export function bestPath(leafIndex: number, context: ChainContext, store: Reques
     return result;
   };
 
-  const leafId = idOf[leafIndex]!;
   const top =
     bestCompletePath(leafIndex, next, invalid, selfSigned, rootMatch) ??
-    best(leafIndex, new Set([leafId]), small ? 2 ** leafId : 0);
+    (await best(leafIndex, new Array<number>(kinds.size).fill(0), 0));
   const members: number[] = [];
   for (let at: Suffix | null = top; at !== null; at = at.next) members.push(at.member);
   return { members, anchor: top.anchor, rootDer: top.rootDer };
