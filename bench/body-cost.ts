@@ -8,9 +8,9 @@
  *   node_modules/.bin/bun bench/body-cost.ts
  */
 
-import { createMemoryLogger } from "../src/adapters/system/logger.ts";
 import { buildApp } from "../src/app.ts";
 import { OPERATION_LIST } from "../src/contract/operations.ts";
+import { createMemoryLogger } from "../src/process/logger.ts";
 import { modelOutcome, nestingExceeds } from "../tests/support/json-body-model.ts";
 
 function fill(prefix: string, item: string, suffix: string, bytes = 65_536): string {

@@ -6,11 +6,22 @@
  * entry here.
  */
 import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts";
+import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
+import { allocateCidrs } from "./domain/cidr/allocate.ts";
+import { cidrsContain } from "./domain/cidr/contains.ts";
 import { coverCidrs } from "./domain/cidr/cover.ts";
+import { mergeMixedCidrs } from "./domain/cidr/merge-mixed.ts";
 import { rangeToCidrs } from "./domain/cidr/range-to-cidrs.ts";
+import { splitCidr } from "./domain/cidr/split.ts";
 import { subtractCidrs } from "./domain/cidr/subtract.ts";
-import { LOCAL_CERTIFICATE_LIMITS, LOCAL_CIDR_LIMITS } from "./domain/limits.ts";
+import {
+  API_ALLOCATE_LIMITS,
+  API_TOOLBOX_LIMITS,
+  LOCAL_ALLOCATE_LIMITS,
+  LOCAL_CERTIFICATE_LIMITS,
+  LOCAL_CIDR_LIMITS,
+} from "./domain/limits.ts";
 import type { ClientAddressResult, SignatureVerifier } from "./domain/ports.ts";
 import { observePublicIp } from "./domain/public-ip.ts";
 
@@ -46,6 +57,8 @@ const HEALTHY = { status: "ok" as const };
 export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scope: Scope): UseCases {
   const cidr = scope === "local" ? LOCAL_CIDR_LIMITS : undefined;
   const certificates = scope === "local" ? LOCAL_CERTIFICATE_LIMITS : undefined;
+  const toolbox = scope === "local" ? LOCAL_CIDR_LIMITS : API_TOOLBOX_LIMITS;
+  const allocation = scope === "local" ? LOCAL_ALLOCATE_LIMITS : API_ALLOCATE_LIMITS;
   return {
     health: () => HEALTHY,
     cidrCover: (body) => coverCidrs(body.inputs, cidr),
@@ -53,6 +66,13 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
     rangeToCidrs: (body) => rangeToCidrs(body.start, body.end),
     certificateBundle: (body, context) =>
       inspectCertificateBundle(body, { ...deps, verifier: context.verifier }, certificates),
+    certificateChain: (body, context) =>
+      buildCertificateChain(body, { ...deps, verifier: context.verifier }, certificates),
     publicIp: (_, context) => observePublicIp(context.observeClient()),
+    cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox),
+    cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox),
+    cidrContains: (body) => cidrsContain(body.cidrs, body.entries, toolbox),
+    cidrAllocate: (body) => allocateCidrs(body, allocation),
+    ip: (_, context) => observePublicIp(context.observeClient()),
   };
 }

@@ -17,15 +17,17 @@ export function emptySourced(): Sourced {
 
 /**
  * The entries of a text, one a line: blank lines and lines starting with `#` are skipped but
- * counted, so `name:line` is the line an editor shows. Surrounding whitespace is kept (the
- * domain trims it, as the API does).
+ * counted, so `name:line` is the line an editor shows. A `#` ends the entry and starts a comment
+ * (`10.0.0.0/8  # office`), as in the lists aggregate6, grepcidr and iprange read: no address or
+ * CIDR contains `#`. Surrounding whitespace is kept (the domain trims it, as the API does).
  */
 export function linesOf(text: string, name: string, into: Sourced = emptySourced()): Sourced {
   const lines = text.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const trimmed = line.trim();
-    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    let line = lines[i]!;
+    const comment = line.indexOf("#");
+    if (comment >= 0) line = line.slice(0, comment);
+    if (line.trim() === "") continue;
     into.entries.push(line);
     into.origins.push(`${name}:${i + 1}`);
   }

@@ -17,4 +17,18 @@ export interface Io {
   stderrIsTty: boolean;
   readStdin: () => Promise<string>;
   readFile: (path: string) => Promise<string>;
+  /**
+   * Byte-level access for commands that stream large inputs through (`match`): the input is read
+   * and the selected lines written without decoding to strings and encoding back. Optional: without
+   * them a command falls back to the text members.
+   */
+  bytes?: ByteIo;
+}
+
+/** Raw bytes in and out, see {@link Io.bytes}. */
+export interface ByteIo {
+  readStdin: () => Promise<Uint8Array>;
+  readFile: (path: string) => Promise<Uint8Array>;
+  /** Writes all of `bytes` before returning (the caller reuses the buffer). */
+  stdout: (bytes: Uint8Array) => void;
 }

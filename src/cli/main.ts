@@ -1,5 +1,4 @@
 #!/usr/bin/env bun
-import { COMMON_HELP } from "./args.ts";
 /**
  * `nettools`: the command-line adapter of the Network Tools API.
  *
@@ -13,13 +12,21 @@ import { COMMON_HELP } from "./args.ts";
  * A closed stdout (`| head`) ends the output quietly and keeps the command's own exit code; a
  * stdout that cannot be written (a full disk) is one line on stderr and exit 3.
  */
+import { writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
+import { COMMON_HELP } from "./args.ts";
+import { alloc } from "./commands/alloc.ts";
 import { cert } from "./commands/cert.ts";
+import { chain } from "./commands/chain.ts";
 import type { Command } from "./commands/command.ts";
 import { cover } from "./commands/cover.ts";
+import { match } from "./commands/match.ts";
 import { merge } from "./commands/merge.ts";
 import { myip } from "./commands/myip.ts";
 import { range } from "./commands/range.ts";
 import { serve } from "./commands/serve.ts";
+import { split } from "./commands/split.ts";
 import { subtract } from "./commands/subtract.ts";
 import { INFO_HELP, info } from "./info.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
@@ -35,7 +42,20 @@ const infoCommand: Command = {
 };
 
 /** Every command, in the order the main help lists them. */
-const COMMANDS: readonly Command[] = [cover, subtract, merge, range, infoCommand, cert, myip, serve];
+const COMMANDS: readonly Command[] = [
+  cover,
+  subtract,
+  merge,
+  split,
+  range,
+  match,
+  alloc,
+  infoCommand,
+  cert,
+  chain,
+  myip,
+  serve,
+];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length)) + 2;
@@ -87,7 +107,11 @@ export async function main(io: Io): Promise<number | "running"> {
  * pipe: from then on output is dropped silently and the command finishes with its own exit code,
  * as grep does. Any other write failure (a full disk) is one line on stderr, and exit 3.
  */
-function processStdout(): { write: (text: string) => void; failure: () => number | null } {
+function processStdout(): {
+  write: (text: string) => void;
+  writeBytes: (bytes: Uint8Array) => void;
+  failure: () => number | null;
+} {
   let closed = false;
   let failed: string | null = null;
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -106,11 +130,47 @@ function processStdout(): { write: (text: string) => void; failure: () => number
         closed = true;
       }
     },
+    // Bytes are written synchronously (the caller reuses its buffer): `match` streams tens of
+    // megabytes, and a synchronous write neither copies them nor queues them in memory.
+    writeBytes: (bytes) => {
+      if (closed) return;
+      try {
+        for (let done = 0; done < bytes.length; ) done += writeSync(1, bytes, done, bytes.length - done);
+      } catch (error) {
+        closed = true;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "EPIPE" && code !== "EAGAIN" && failed === null) {
+          failed = code ?? "an unknown error";
+          process.stderr.write(`nettools: cannot write the output (${failed})\n`);
+        }
+      }
+    },
     failure: () => (failed === null ? null : EXIT.failure),
   };
 }
 
-if (import.meta.main) {
+/**
+ * A file's bytes (large logs for `match`): mapped rather than copied under Bun, read whole under
+ * plain Node (the npm package).
+ */
+async function fileBytes(path: string): Promise<Uint8Array> {
+  if (typeof Bun !== "undefined") {
+    try {
+      return Bun.mmap(path, { shared: false });
+    } catch {
+      // Not mappable (a pipe, an empty file): read it.
+    }
+  }
+  return readFile(path);
+}
+
+/**
+ * Runs `nettools` as this process: its arguments, environment, stdin and stdout; sets the exit
+ * code. Node's own APIs only (stdin, files; Bun's file mapping when it is there), so the same code
+ * runs under Bun (`src/cli/main.ts`, the compiled executable) and under plain Node (the npm
+ * package, src/cli/node-bin.ts).
+ */
+export async function runAsProcess(): Promise<void> {
   // Worker copies started by the server's supervisor (WORKERS > 1) re-run this program without
   // arguments: they are servers.
   const argv = process.env.NETWORK_TOOLS_API_WORKER === "1" ? ["serve"] : process.argv.slice(2);
@@ -122,8 +182,9 @@ if (import.meta.main) {
     stderr: (text) => process.stderr.write(text),
     stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
-    readStdin: () => Bun.stdin.text(),
-    readFile: (path) => Bun.file(path).text(),
+    readStdin: () => readAll(process.stdin),
+    readFile: (path) => readFile(path, "utf8"),
+    bytes: { readStdin: () => readAllBytes(process.stdin), readFile: fileBytes, stdout: stdout.writeBytes },
   });
   if (code !== "running") {
     process.exitCode = code;
@@ -134,3 +195,5 @@ if (import.meta.main) {
     });
   }
 }
+
+if (import.meta.main) await runAsProcess();

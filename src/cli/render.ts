@@ -125,6 +125,45 @@ export function renderMerge(result: CidrSubtractResultType, style: Style): strin
 }
 
 /** `--plain`: the result's CIDRs, one a line, nothing else (an empty result prints nothing). */
+/** A cidr-merge result: the CIDR table, then the counts per family. */
+export function renderMixedMerge(
+  result: { cidrs: readonly string[]; ipv4AddressCount: string; ipv6AddressCount: string },
+  style: Style,
+): string {
+  const v4 = result.cidrs.filter((cidr) => !cidr.includes(":")).length;
+  return `${cidrTable(result.cidrs, style)}\n${table(
+    null,
+    [
+      ["IPv4", `${v4} CIDRs, ${result.ipv4AddressCount} addresses`],
+      ["IPv6", `${result.cidrs.length - v4} CIDRs, ${result.ipv6AddressCount} addresses`],
+    ],
+    style,
+  )}`;
+}
+
+/** A cidr-split result: the subnet table, then what was split. */
+export function renderSplit(
+  result: { network: string; prefixLength: number; subnetCount: string; cidrs: readonly string[] },
+  style: Style,
+): string {
+  return `${cidrTable(result.cidrs, style)}\n${table(
+    null,
+    [
+      ["network", result.network],
+      ["subnets", `${result.subnetCount} × /${result.prefixLength}`],
+    ],
+    style,
+  )}`;
+}
+
+/** A cidr-allocate result: the allocated blocks, then what stays free. */
+export function renderAllocate(
+  result: { cidrs: readonly string[]; freeAddressCount: string },
+  style: Style,
+): string {
+  return `${cidrTable(result.cidrs, style)}\n${table(null, [["still free", `${result.freeAddressCount} addresses`]], style)}`;
+}
+
 export function cidrLines(result: { cidrs: readonly string[] }): string {
   return result.cidrs.length === 0 ? "" : `${result.cidrs.join("\n")}\n`;
 }
@@ -153,7 +192,13 @@ function yesNo(value: boolean | null): string {
 }
 
 /** Findings grouped by severity, each with its certificates, observation and next action. */
-export function renderFindings(findings: readonly Finding[], style: Style): string {
+export function renderFindings(
+  findings: readonly (Pick<Finding, "severity" | "certificateIndexes" | "observed" | "nextAction"> & {
+    code: string;
+  })[],
+  style: Style,
+  none = "No findings.",
+): string {
   let out = "";
   for (const severity of SEVERITIES) {
     const group = findings.filter((finding) => finding.severity === severity);
@@ -167,7 +212,7 @@ export function renderFindings(findings: readonly Finding[], style: Style): stri
       out += `    ${style.dim("→")} ${finding.nextAction}\n`;
     }
   }
-  return out || `${style.green("No findings.")}\n`;
+  return out || `${style.green(none)}\n`;
 }
 
 export function renderCertificates(result: CertificateBundleResultType, style: Style): string {

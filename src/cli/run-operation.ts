@@ -12,9 +12,18 @@ import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
 import { STATUS_OF } from "../contract/errors.ts";
-import { OPERATIONS, type OperationId, type RequestOf, type ResultOf } from "../contract/operations.ts";
+import {
+  OPERATIONS,
+  type Operation,
+  type OperationId,
+  type RequestOf,
+  type ResultOf,
+} from "../contract/operations.ts";
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
+import type { CertificateData } from "../domain/certificates/model.ts";
+import { RequestRootStore, readSuppliedRoots } from "../domain/certificates/trust-anchors.ts";
 import { DomainError } from "../domain/errors.ts";
+import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
 import type { Run } from "./args.ts";
 import { type GivenLists, renderInputError } from "./input-errors.ts";
@@ -29,6 +38,25 @@ const deps = (): CertificateBundleDeps => {
 };
 
 let localUseCases: UseCases | null = null;
+/** The caller's own roots for this run (`cert --roots`), composed with the shipped ones. */
+let suppliedRoots: CertificateData[] = [];
+
+/**
+ * Adds the caller's roots (PEM text) to the reference root store of in-process runs (CONTRACT
+ * §7.2: the bundle operation has no `roots` field, so only a local `cert` run can apply them).
+ * Returns the error envelope of bad roots text (issues with path ["roots"]), or null.
+ */
+export async function supplyRoots(pem: string): Promise<ApiResult<never> | null> {
+  const read = await readSuppliedRoots(pem, deps().decoder, LOCAL_CERTIFICATE_LIMITS);
+  if (read.issues.length > 0) {
+    const error = new DomainError("INVALID_INPUT", read.issues[0]!.message, read.issues);
+    if (read.issues.length > 1)
+      Object.assign(error, { message: `The roots have ${read.issues.length} problems.` });
+    return { ok: false, status: 400, error: envelopeOf(error).error };
+  }
+  suppliedRoots = read.roots;
+  return null;
+}
 const LOCAL_CONTEXT: UseCaseContext = {
   observeClient: () => ({
     ok: false,
@@ -45,14 +73,14 @@ const LOCAL_CONTEXT: UseCaseContext = {
  * which the use cases enforce. Every other rule of the schema applies, with or without --json, so
  * the same bad entry always gets the same error.
  */
-function checkLocally(schema: TSchema | null, request: unknown): void {
+function checkLocally(schema: TSchema | null, request: unknown, legacyLocators: boolean): void {
   if (schema === null || Value.Check(schema, request)) return;
   const failures = [...Value.Errors(schema, request)].filter(
     (failure) =>
       failure.type !== ValueErrorType.ArrayMaxItems &&
       !(failure.type === ValueErrorType.StringMaxLength && failure.path.lastIndexOf("/") === 0),
   );
-  if (failures.length > 0) throw schemaRejection(failures);
+  if (failures.length > 0) throw schemaRejection(failures, legacyLocators);
 }
 
 /** Runs operation `id` with `request`: in this process, or through the client with --server. */
@@ -66,7 +94,8 @@ export async function runOperation<Id extends OperationId>(
     return OPERATIONS[id].request === null ? call() : call(request);
   }
   try {
-    checkLocally(OPERATIONS[id].request, request);
+    const row: Operation<OperationId> = OPERATIONS[id];
+    checkLocally(row.request, request, row.legacyLocators === true);
     localUseCases ??= bindUseCases(
       {
         get clock() {
@@ -76,7 +105,9 @@ export async function runOperation<Id extends OperationId>(
           return deps().decoder;
         },
         get roots() {
-          return deps().roots;
+          return suppliedRoots.length === 0
+            ? deps().roots
+            : new RequestRootStore(deps().roots, suppliedRoots);
         },
       },
       "local",
@@ -99,18 +130,21 @@ export function failureExit(result: Exclude<ApiResult<unknown>, { ok: true }>): 
 
 /**
  * Prints a result; returns the exit code. `source` is the user's PEM, for showing located lines;
- * `lists` say where each address entry came from; `plain` is the --plain form of a result.
+ * `lists` say where each address entry came from; `plain` is the --plain form of a result. A
+ * `list` result (a list of CIDRs) prints in its plain form whenever stdout is not a terminal, one
+ * CIDR a line with nothing else, as aggregate6 and mapcidr do (CONTRACT §7.4).
  */
 export function report<T>(
   result: ApiResult<T>,
   run: Run,
   render: (value: T, style: Style) => string,
-  extra: { source?: string; lists?: GivenLists; plain?: (value: T) => string } = {},
+  extra: { source?: string; lists?: GivenLists; plain?: (value: T) => string; list?: boolean } = {},
 ): number {
   if (result.ok) {
+    const plain = run.plain || (extra.list === true && !run.io.stdoutIsTty);
     const text = run.json
       ? `${JSON.stringify(result.value)}\n`
-      : run.plain && extra.plain
+      : plain && extra.plain
         ? extra.plain(result.value)
         : render(result.value, run.out);
     run.io.stdout(text);

@@ -83,7 +83,7 @@ function describePath(path: (string | number)[]): string {
  * TypeBox reports a missing field twice ("required", then "expected string" at the same path):
  * only "required" is kept.
  */
-export function issuesFromSchemaFailures(failures: Iterable<SchemaFailure>): Issue[] {
+export function issuesFromSchemaFailures(failures: Iterable<SchemaFailure>, legacy = true): Issue[] {
   const issues: Issue[] = [];
   const seen = new Set<string>();
   const missing = new Set<string>();
@@ -107,13 +107,18 @@ export function issuesFromSchemaFailures(failures: Iterable<SchemaFailure>): Iss
     // named in a path, so the issue points at the object that holds it.
     const empty = path.indexOf("");
     const issuePath = empty === -1 ? path : path.slice(0, empty);
-    issues.push({ message, path: issuePath, ...legacyLocators(issuePath) });
+    issues.push(
+      legacy ? { message, path: issuePath, ...legacyLocators(issuePath) } : { message, path: issuePath },
+    );
     if (issues.length >= MAX_VALIDATION_PROBLEMS) return issues;
   }
   return issues;
 }
 
-/** INVALID_INPUT for schema failures, read no further than MAX_VALIDATION_PROBLEMS issues. */
-export function schemaRejection(failures: Iterable<SchemaFailure>): DomainError {
-  return invalidInput(issuesFromSchemaFailures(failures));
+/**
+ * INVALID_INPUT for schema failures, read no further than MAX_VALIDATION_PROBLEMS issues; `legacy`
+ * adds the spec's legacy locators (the operation row's `legacyLocators`).
+ */
+export function schemaRejection(failures: Iterable<SchemaFailure>, legacy = true): DomainError {
+  return invalidInput(issuesFromSchemaFailures(failures, legacy));
 }

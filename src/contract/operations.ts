@@ -9,6 +9,17 @@
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CertificateBundleRequest, CertificateBundleResult } from "./certificate-schemas.ts";
+import { CertificateChainRequest, CertificateChainResult } from "./chain-schemas.ts";
+import {
+  CidrAllocateRequest,
+  CidrAllocateResult,
+  CidrContainsRequest,
+  CidrContainsResult,
+  CidrMergeRequest,
+  CidrMergeResult,
+  CidrSplitRequest,
+  CidrSplitResult,
+} from "./cidr-toolbox-schemas.ts";
 import {
   CidrCoverRequest,
   CidrCoverResult,
@@ -63,6 +74,11 @@ export interface Operation<
   /** The JSON result (for `text` operations: the value whose text is sent, see {@link textBodyOf}). */
   readonly result: Result;
   readonly policy: OperationPolicy;
+  /**
+   * Issues carry the spec's legacy locators (`index`, `list`, `field`) beside `path` (CONTRACT
+   * §1.1): the spec's CIDR operations only. The additions of CONTRACT §7 carry `path` alone.
+   */
+  readonly legacyLocators?: boolean;
 }
 
 /**
@@ -99,6 +115,7 @@ export const OPERATIONS = {
     request: CidrCoverRequest,
     result: CidrCoverResult,
     policy: JSON_ANSWER,
+    legacyLocators: true,
   },
   cidrSubtract: {
     id: "cidrSubtract",
@@ -107,6 +124,7 @@ export const OPERATIONS = {
     request: CidrSubtractRequest,
     result: CidrSubtractResult,
     policy: JSON_ANSWER,
+    legacyLocators: true,
   },
   rangeToCidrs: {
     id: "rangeToCidrs",
@@ -115,6 +133,7 @@ export const OPERATIONS = {
     request: RangeToCidrsRequest,
     result: RangeToCidrsResult,
     policy: JSON_ANSWER,
+    legacyLocators: true,
   },
   certificateBundle: {
     id: "certificateBundle",
@@ -124,6 +143,14 @@ export const OPERATIONS = {
     result: CertificateBundleResult,
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
   },
+  certificateChain: {
+    id: "certificateChain",
+    method: "POST",
+    path: "/v1/certificate-chain",
+    request: CertificateChainRequest,
+    result: CertificateChainResult,
+    policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+  },
   publicIp: {
     id: "publicIp",
     method: "GET",
@@ -131,6 +158,46 @@ export const OPERATIONS = {
     request: null,
     result: PublicIpResult,
     policy: { ...CLIENT_ADDRESS, representation: "json-or-text" },
+  },
+  cidrMerge: {
+    id: "cidrMerge",
+    method: "POST",
+    path: "/v1/cidr-merge",
+    request: CidrMergeRequest,
+    result: CidrMergeResult,
+    policy: JSON_ANSWER,
+  },
+  cidrSplit: {
+    id: "cidrSplit",
+    method: "POST",
+    path: "/v1/cidr-split",
+    request: CidrSplitRequest,
+    result: CidrSplitResult,
+    policy: JSON_ANSWER,
+  },
+  cidrContains: {
+    id: "cidrContains",
+    method: "POST",
+    path: "/v1/cidr-contains",
+    request: CidrContainsRequest,
+    result: CidrContainsResult,
+    policy: JSON_ANSWER,
+  },
+  cidrAllocate: {
+    id: "cidrAllocate",
+    method: "POST",
+    path: "/v1/cidr-allocate",
+    request: CidrAllocateRequest,
+    result: CidrAllocateResult,
+    policy: JSON_ANSWER,
+  },
+  ip: {
+    id: "ip",
+    method: "GET",
+    path: "/v1/ip",
+    request: null,
+    result: PublicIpResult,
+    policy: { ...CLIENT_ADDRESS, representation: "text" },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

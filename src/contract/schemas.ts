@@ -12,19 +12,19 @@ import {
   MIN_ENTRY_LENGTH,
 } from "../domain/limits.ts";
 
-const DECIMAL_COUNT = "^(0|[1-9][0-9]*)$";
+export const DECIMAL_COUNT = "^(0|[1-9][0-9]*)$";
 
-const AddressEntry = Type.String({
+export const AddressEntry = Type.String({
   minLength: MIN_ENTRY_LENGTH,
   maxLength: MAX_ENTRY_LENGTH,
   description: "An IP address or CIDR; surrounding whitespace is ignored.",
 });
-const Count = Type.String({
+export const Count = Type.String({
   pattern: DECIMAL_COUNT,
   description: "Exact count as a base-10 decimal string.",
 });
 const Family = Type.Union([Type.Literal("ipv4"), Type.Literal("ipv6")]);
-const CanonicalCidr = Type.String({ minLength: 1, maxLength: 64 });
+export const CanonicalCidr = Type.String({ minLength: 1, maxLength: 64 });
 const Range = Type.Object(
   { first: Type.String({ minLength: 1 }), last: Type.String({ minLength: 1 }) },
   { additionalProperties: false },

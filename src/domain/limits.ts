@@ -17,6 +17,13 @@ export const MAX_COVER_INPUTS = 1000;
 export const MAX_SUBTRACT_ENTRIES = 1000;
 /** Largest cidr-subtract result; a larger one fails with RESULT_TOO_LARGE and no partial list (spec §4.2). */
 export const MAX_RESULT_CIDRS = 10_000;
+/**
+ * Address entries across every list of one request to the CIDR additions (cidr-merge, -split,
+ * -contains, -allocate; CONTRACT §7): one list alone or two together.
+ */
+export const MAX_TOOLBOX_ENTRIES = 1000;
+/** Most blocks one cidr-allocate request may ask for (`count`, CONTRACT §7.4). */
+export const MAX_ALLOCATE_COUNT = 1000;
 /** Largest range-to-cidrs result: an IPv6 range never needs more than 2 × 127 prefixes (spec §2.7). */
 export const MAX_RANGE_CIDRS = 254;
 /** Longest `pem` field, in UTF-16 characters and in UTF-8 bytes (spec §2.8). */
@@ -56,11 +63,35 @@ export const API_SUBTRACT_LIMITS: CidrLimits = {
   maxResultCidrs: MAX_RESULT_CIDRS,
 };
 /**
+ * The CIDR additions over HTTP (CONTRACT §7): 1000 entries in total, 10000 CIDRs in a result.
+ * cidr-contains answers one result per entry, so only `maxEntries` bounds it.
+ */
+export const API_TOOLBOX_LIMITS: CidrLimits = {
+  maxEntries: MAX_TOOLBOX_ENTRIES,
+  maxResultCidrs: MAX_RESULT_CIDRS,
+};
+
+/** cidr-allocate's bounds: those of the other additions and the most blocks one request takes. */
+export interface AllocateLimits extends CidrLimits {
+  /** Largest `count`. */
+  readonly maxCount: number;
+}
+
+/** cidr-allocate over HTTP (CONTRACT §7.4). */
+export const API_ALLOCATE_LIMITS: AllocateLimits = { ...API_TOOLBOX_LIMITS, maxCount: MAX_ALLOCATE_COUNT };
+
+/**
  * A local `nettools` run: no body limit and no other client to protect, but still bounded so a
  * runaway input fails with a message instead of exhausting memory. A million entries is a full
  * routing-table-sized list (parsed in about a second); a million result CIDRs is about 30 MB of text.
  */
 export const LOCAL_CIDR_LIMITS: CidrLimits = { maxEntries: 1_000_000, maxResultCidrs: 1_000_000 };
+
+/** A local `nettools alloc` run: any count up to the local result limit. */
+export const LOCAL_ALLOCATE_LIMITS: AllocateLimits = {
+  ...LOCAL_CIDR_LIMITS,
+  maxCount: LOCAL_CIDR_LIMITS.maxResultCidrs,
+};
 
 /**
  * A local `nettools cert` run: a whole system CA bundle such as /etc/ssl/certs/ca-certificates.crt

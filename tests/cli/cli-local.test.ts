@@ -36,14 +36,22 @@ function file(name: string, text: string): string {
 const LINES = Array.from({ length: 1500 }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`);
 
 describe("merge", () => {
-  test("collapses a list into the minimal sorted CIDR list; --json is cidr-subtract's answer", async () => {
-    const entries = ["10.0.0.128/25", "10.0.0.0/25", "192.0.2.7", "10.0.0.5"];
+  test("collapses a mixed list, IPv4 first; into a pipe one CIDR a line; --json is cidr-merge's answer", async () => {
+    const entries = [
+      "2001:db8:8000::/33",
+      "10.0.0.128/25",
+      "10.0.0.0/25",
+      "2001:db8::/33",
+      "192.0.2.7",
+      "10.0.0.5",
+    ];
     const ran = await nettools(["merge", ...entries]);
     expect(ran.code).toBe(0);
-    expect(ran.stdout).toMatch(/^CIDR\s+FIRST\s+LAST\s+ADDRESSES\n10\.0\.0\.0\/24 /);
-    expect(ran.stdout).toMatch(/entries\s+4\n/);
+    expect(ran.stdout).toBe("10.0.0.0/24\n192.0.2.7/32\n2001:db8::/32\n");
+    expect((await nettools(["merge", "-4", ...entries])).stdout).toBe("10.0.0.0/24\n192.0.2.7/32\n");
+    expect((await nettools(["merge", "-6", ...entries])).stdout).toBe("2001:db8::/32\n");
     const json = await nettools(["merge", "--json", ...entries]);
-    expect(json.stdout).toBe(`${await serverBody("/v1/cidr-subtract", { include: entries, exclude: [] })}\n`);
+    expect(json.stdout).toBe(`${await serverBody("/v1/cidr-merge", { inputs: entries })}\n`);
     const remote = await nettools(["merge", "--json", "--server", server.url, ...entries]);
     expect(remote.stdout).toBe(json.stdout);
   });

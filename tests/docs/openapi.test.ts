@@ -168,8 +168,9 @@ describe("the document is complete", () => {
     for (const key of apiOperations()) {
       const [method] = key.split(" ");
       const expected = method === "POST" ? ["200", "400", "405", "413", "415", "500"] : ["200", "405", "500"];
-      if (key === "GET /v1/public-ip") expected.push("503");
-      if (key === "POST /v1/certificate-bundle") expected.push("503"); // OVERLOADED (CONTRACT §1.7)
+      if (key === "GET /v1/public-ip" || key === "GET /v1/ip") expected.push("503");
+      // OVERLOADED (CONTRACT §1.7)
+      if (key === "POST /v1/certificate-bundle" || key === "POST /v1/certificate-chain") expected.push("503");
       if (key !== "GET /v1/health") expected.push("429"); // only when the operator sets a limit
       const responses = responsesOf(key);
       expect({ key, statuses: Object.keys(responses).sort() }).toEqual({ key, statuses: expected.sort() });
@@ -255,7 +256,7 @@ describe("the document is complete", () => {
         if (property === "family") expect(node.enum ?? node.const).toBeDefined();
       }
     }
-    expect(counts).toBe(7);
+    expect(counts).toBe(10); // the spec's seven, cidr-merge's two per family, cidr-allocate's free count
     expect(fingerprints).toBe(1);
     const at = (name: string, ...parts: string[]) => pointer("components", "schemas", name, ...parts);
     expect(validator.check(at("CidrCoverResult", "properties", "inputAddressCount"), "0").valid).toBe(true);
@@ -302,7 +303,7 @@ function requestFor(method: string, path: string, name: string, example: { value
     body = JSON.stringify(Object.values(requestExamples)[0]?.value);
   } else if (name === "payloadTooLarge")
     [headers["content-type"], body] = [json, JSON.stringify({ pad: "x".repeat(MAX_BODY_BYTES) })];
-  else if (path === "/v1/public-ip") {
+  else if (path === "/v1/public-ip" || path === "/v1/ip") {
     if (status === 200) {
       const text = typeof example.value === "string";
       headers["x-forwarded-for"] = text ? String(example.value).trim() : (example.value as { ip: string }).ip;
@@ -340,7 +341,8 @@ async function send(path: string, init: RequestInit, name: string, expected: unk
     return app.handle(new Request(`http://localhost${path}`, init));
   }
   const evaluatedAt = (expected as { evaluatedAt?: unknown } | null)?.evaluatedAt;
-  if (path !== "/v1/certificate-bundle" || typeof evaluatedAt !== "string") {
+  const certificatePaths = ["/v1/certificate-bundle", "/v1/certificate-chain"];
+  if (!certificatePaths.includes(path) || typeof evaluatedAt !== "string") {
     return fetch(`${server.url}${path}`, init);
   }
   const { app } = testApp({

@@ -363,7 +363,7 @@ describe("prefixes", () => {
     ["10.0.0.0/-1", '"10.0.0.0/-1" is not a valid IPv4 CIDR: prefix length "-1" is not a decimal number'],
     [
       "10.0.0.0/255.0.0.0",
-      '"10.0.0.0/255.0.0.0" is not a valid IPv4 CIDR: prefix length "255.0.0.0" is not a decimal number',
+      '"10.0.0.0/255.0.0.0" is not a valid IPv4 CIDR: "255.0.0.0" is netmask notation; write the prefix length instead: 10.0.0.0/8',
     ],
     ["10.0.0.0/8/9", '"10.0.0.0/8/9" is not a valid IPv4 CIDR: it has more than one "/"'],
     ["/8", '"/8" is not a valid IP CIDR: the address before "/" is missing'],

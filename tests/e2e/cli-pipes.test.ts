@@ -63,6 +63,11 @@ describe("a closed stdout (| head -1)", () => {
     ["range", () => ["range", "::", "-", "ffff:ffff::1"]],
     ["info", () => ["info", "10.0.0.0/8"]],
     ["cert (exit 1: the chain's findings)", () => ["cert", chainPath("missing-intermediate")]],
+    ["chain (exit 1: incomplete)", () => ["chain", chainPath("missing-intermediate")]],
+    [
+      "chain --fix (the corrected PEM on stdout)",
+      () => ["chain", "--fix", chainPath("missing-intermediate")],
+    ],
     ["myip", () => ["myip", "--server", server.url]],
     ["--help", () => ["--help"]],
     ["an invalid entry (exit 2)", () => ["cover", "10.0.0.256"]],

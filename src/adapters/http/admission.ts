@@ -30,6 +30,16 @@ export interface AdmissionOptions {
   deadlineMs: number;
   /** Milliseconds on a monotonic clock; `performance.now` by default (tests drive it). */
   now?: () => number;
+  /** Told of queue depth changes and OVERLOADED refusals (the metrics, when METRICS_PORT is set). */
+  observer?: AdmissionObserver;
+}
+
+/** What the queue reports as it works; every lane reports to the same one. */
+export interface AdmissionObserver {
+  /** Jobs waiting for a slot went up (+1) or down (−1). */
+  waitingChanged(delta: number): void;
+  /** A job was refused with OVERLOADED: it could not start in time, or ran past its deadline. */
+  overloaded(): void;
 }
 
 /** What a running job can ask of its deadline. */
@@ -142,6 +152,17 @@ export class AdmissionQueue {
    * deadline (it ran past it, or was refused a unit of work: its result is then never sent).
    */
   async run<T>(job: (clock: JobClock) => Promise<T>, units = 1, elapsedMs = 0): Promise<T> {
+    const observer = this.options.observer;
+    if (observer === undefined) return this.admit(job, units, elapsedMs);
+    try {
+      return await this.admit(job, units, elapsedMs);
+    } catch (error) {
+      if (error instanceof HttpError && error.code === "OVERLOADED") observer.overloaded();
+      throw error;
+    }
+  }
+
+  private async admit<T>(job: (clock: JobClock) => Promise<T>, units: number, elapsedMs: number): Promise<T> {
     // The deadline counts from arrival: reading the body and waiting for a slot are part of it.
     const arrival = this.now() - elapsedMs;
     const deadline = arrival + this.options.deadlineMs;
@@ -193,7 +214,10 @@ export class AdmissionQueue {
   private release(): void {
     const next = this.waiting.shift();
     if (next === undefined) this.running -= 1;
-    else next.start();
+    else {
+      this.options.observer?.waitingChanged(-1);
+      next.start();
+    }
   }
 
   private waitForSlot(limitMs: number): Promise<void> {
@@ -208,11 +232,15 @@ export class AdmissionQueue {
         },
         timer: setTimeout(() => {
           const at = this.waiting.indexOf(waiter);
-          if (at !== -1) this.waiting.splice(at, 1);
+          if (at !== -1) {
+            this.waiting.splice(at, 1);
+            this.options.observer?.waitingChanged(-1);
+          }
           reject(this.busy());
         }, limitMs),
       };
       this.waiting.push(waiter);
+      this.options.observer?.waitingChanged(1);
     });
   }
 }

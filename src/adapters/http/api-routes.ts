@@ -55,13 +55,16 @@ export interface ApiRoute {
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
 export function bodyReader(
   schema: TSchema,
-  timeLimitMs = Number.POSITIVE_INFINITY,
+  {
+    legacyLocators = true,
+    timeLimitMs = Number.POSITIVE_INFINITY,
+  }: { legacyLocators?: boolean; timeLimitMs?: number } = {},
 ): (request: Request) => Promise<unknown> {
   const checker = TypeCompiler.Compile(schema);
   const options = { opaqueBeyond: inspectedDepth(schema), timeLimitMs };
   return async (request) => {
     const value: unknown = await readJsonBody(request, options);
-    if (!checker.Check(value)) throw schemaRejection(checker.Errors(value));
+    if (!checker.Check(value)) throw schemaRejection(checker.Errors(value), legacyLocators);
     return value;
   };
 }
@@ -140,7 +143,12 @@ function handlerFor(
       ? responder.text(request, template, textBodyOf(result))
       : responder.json(request, template, result);
   const read =
-    operation.request === null ? null : bodyReader(operation.request, bodyTimeLimitMs(admission.deadlineMs));
+    operation.request === null
+      ? null
+      : bodyReader(operation.request, {
+          legacyLocators: operation.legacyLocators === true,
+          timeLimitMs: bodyTimeLimitMs(admission.deadlineMs),
+        });
   const queued = operation.policy.admission === "queued";
   if (read === null && !queued) {
     // A GET answered on the request's own turn: no promise unless the use case makes one.

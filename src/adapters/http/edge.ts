@@ -8,7 +8,7 @@
  *   not take, OPTIONS) reaches `fallback`, which works from the path alone, whatever the `Host`
  *   header says or whether there is one. `handle` (tests) dispatches through the very same table.
  * - Per request, only what cannot be done once: the request id, the optional rate limit (from
- *   each row's policy), the access-log line (buffered by the logger, one write per event-loop
+ *   each row's policy; never for a CORS preflight), the access-log line (buffered by the logger, one write per event-loop
  *   turn), and while the server drains, `Connection: close` (CONTRACT §6).
  * - Elysia is used through its public API only (`routes`, `handle`; ADR 13).
  */
@@ -25,7 +25,15 @@ type BunHandler = (request: Request, server: Server<undefined>) => Response | Pr
 
 /** What the edge writes: one access-log line per request (no bodies, ever). */
 export interface EdgeLog {
-  access(requestId: string, method: string, route: string | null, status: number, durationMs: number): void;
+  /** `unmatchedPath`: the path (no query) of a request no route matched; the logger cuts and escapes it. */
+  access(
+    requestId: string,
+    method: string,
+    route: string | null,
+    status: number,
+    durationMs: number,
+    unmatchedPath?: string,
+  ): void;
 }
 
 interface PathEntry {
@@ -226,6 +234,7 @@ export class Edge {
     start: number,
     requestId: string,
     builtByResponder: boolean,
+    unmatchedPath?: string,
   ): Response {
     this.inFlight -= 1;
     if (!builtByResponder) this.responder.decorate(request, response.headers);
@@ -236,6 +245,7 @@ export class Edge {
       route,
       response.status,
       Math.round((performance.now() - start) * 1000) / 1000,
+      unmatchedPath,
     );
     return response;
   }
@@ -265,8 +275,11 @@ export class Edge {
       (entry?.rateLimited ?? (this.limiter !== null && SITE_POLICY.rateLimited))
     ) {
       const refusal = this.rateLimit(request, path);
-      if (refusal !== null)
-        return this.finish(request, refusal, entry === undefined ? null : path, start, requestId, true);
+      if (refusal !== null) {
+        return entry === undefined
+          ? this.finish(request, refusal, null, start, requestId, true, path)
+          : this.finish(request, refusal, path, start, requestId, true);
+      }
     }
     let response: Response;
     if (entry === undefined) {
@@ -275,7 +288,7 @@ export class Edge {
         PLAIN_TEMPLATE,
         new HttpError("NOT_FOUND", `No endpoint exists at ${path}.`),
       );
-      return this.finish(request, response, null, start, requestId, true);
+      return this.finish(request, response, null, start, requestId, true, path);
     }
     if (request.method === "OPTIONS")
       response = this.responder.preflight(request, entry.template, entry.allow);

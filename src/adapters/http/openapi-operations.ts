@@ -7,6 +7,8 @@
  */
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { certificateBundleDoc } from "./certificate-docs.ts";
+import { certificateChainDoc } from "./chain-docs.ts";
+import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 
 const health: OperationDoc = {
@@ -334,5 +336,11 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrSubtract,
   rangeToCidrs,
   certificateBundle: certificateBundleDoc,
+  certificateChain: certificateChainDoc,
   publicIp,
+  cidrMerge: cidrMergeDoc,
+  cidrSplit: cidrSplitDoc,
+  cidrContains: cidrContainsDoc,
+  cidrAllocate: cidrAllocateDoc,
+  ip: ipDoc,
 };

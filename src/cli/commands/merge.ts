@@ -1,43 +1,66 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
-import { cidrLines, renderMerge } from "../render.ts";
+import { cidrLines, renderMixedMerge } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
 const HELP = `Usage: nettools merge [options] ENTRY... | -
 
-Collapses addresses and CIDRs (one family) into the minimal sorted list of CIDRs covering exactly
-their union: duplicates and overlaps removed, adjacent blocks joined. The same as "subtract" with
-nothing excluded; --json prints that cidr-subtract result.
-ENTRY is an address or CIDR; "-" reads entries from stdin, one a line (blank lines and lines
-starting with # are skipped).
+Collapses addresses and CIDRs into the minimal sorted list of CIDRs covering exactly their union:
+duplicates and overlaps removed, adjacent blocks joined. IPv4 and IPv6 may mix: the IPv4 blocks
+come first, then the IPv6 blocks (IPv4-mapped ::ffff:a.b.c.d is IPv6). --json prints the
+cidr-merge result.
+ENTRY is an address or CIDR; "-" reads entries from stdin, one a line (blank lines and
+"# comments" are skipped).
 
 Options:
   -f, --file FILE   read entries from FILE, one a line ("-" = stdin); repeatable
+  -4                print only the IPv4 blocks
+  -6                print only the IPv6 blocks
 ${CIDR_HELP}
+Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 ${COMMON_HELP}
 
-Example: nettools merge --plain -f prefixes.txt > merged.txt`;
+Example: nettools merge -f blocklist.txt > merged.txt`;
 
 export const merge: Command = {
   name: "merge",
-  summary: "collapse a list of addresses and CIDRs into a minimal sorted CIDR list",
+  summary: "collapse addresses and CIDRs (IPv4 and IPv6 mixed) into a minimal sorted CIDR list",
   help: HELP,
   async run(args, io) {
     const { values, positionals, tokens } = parse(args, {
       file: { type: "string", short: "f", multiple: true },
+      ipv4: { type: "boolean", short: "4" },
+      ipv6: { type: "boolean", short: "6" },
       ...PLAIN_OPTION,
     });
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
+    if (values.ipv4 && values.ipv6) throw new UsageError("-4 and -6 cannot be used together");
+    if ((values.ipv4 || values.ipv6) && run.json) {
+      throw new UsageError("-4 and -6 filter the printed list; --json prints the whole cidr-merge result");
+    }
     const origins = argOrigins(tokens, []).get("positionals") ?? [];
     const entries = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
     if (entries.entries.length === 0) throw new UsageError("merge needs at least one address or CIDR");
-    const result = await runOperation(run, "cidrSubtract", { include: entries.entries, exclude: [] });
-    return report(result, run, renderMerge, {
-      lists: { include: { noun: "the address list", ...entries } },
+    const result = await runOperation(run, "cidrMerge", { inputs: entries.entries });
+    const only = values.ipv4 ? "ipv4" : values.ipv6 ? "ipv6" : null;
+    const shown =
+      result.ok && only !== null
+        ? {
+            ...result,
+            value: {
+              cidrs: result.value.cidrs.filter((cidr) => cidr.includes(":") === (only === "ipv6")),
+              ipv4AddressCount: only === "ipv4" ? result.value.ipv4AddressCount : "0",
+              ipv6AddressCount: only === "ipv6" ? result.value.ipv6AddressCount : "0",
+            },
+          }
+        : result;
+    return report(shown, run, renderMixedMerge, {
+      lists: { inputs: { noun: "the address list", ...entries } },
       plain: cidrLines,
+      list: true,
     });
   },
 };

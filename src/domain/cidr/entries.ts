@@ -117,3 +117,34 @@ export function listLengthProblem(
   }
   return null;
 }
+
+/** One list of a request, for {@link listsShapeIssues}. */
+export interface NamedList {
+  readonly name: string;
+  readonly list: readonly unknown[];
+  /** Fewest entries allowed: 1 for a required list, 0 for an optional one. */
+  readonly min: number;
+}
+
+/**
+ * The length issues of a request's lists (CONTRACT §7.4): each list within `min`–`max` entries
+ * (issue at `[name]`), and, when each is, all of them together at most `max` (one issue at `[]`,
+ * since no single list is at fault).
+ */
+export function listsShapeIssues(lists: readonly NamedList[], max: number): Issue[] {
+  const issues: Issue[] = [];
+  for (const { name, list, min } of lists) {
+    const issue = listLengthProblem(list, name, min, max);
+    if (issue !== null) issues.push(issue);
+  }
+  if (issues.length > 0 || lists.length < 2) return issues;
+  const total = lists.reduce((sum, { list }) => sum + list.length, 0);
+  if (total > max) {
+    const names = lists.map(({ name }) => name).join(" and ");
+    issues.push({
+      message: `${names} together must have at most ${max} entries; they have ${total}`,
+      path: [],
+    });
+  }
+  return issues;
+}

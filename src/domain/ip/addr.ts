@@ -201,6 +201,9 @@ export function explainAddr(s: string): string {
  */
 export function explainEntryShape(s: string): string | null {
   if (s.length === 0) return "it is blank";
+  if (isAddressRange(s)) {
+    return "it is an address range (START-END), not an address or CIDR; range-to-cidrs (nettools range) turns a range into CIDRs";
+  }
   for (let i = 0; i < s.length; i++) {
     if (isAsciiSpace(s.charCodeAt(i)))
       return "it contains whitespace; only surrounding whitespace is ignored";
@@ -214,6 +217,17 @@ export function explainEntryShape(s: string): string | null {
     return `zone indexes such as ${quoteEntry(zoneText)} are not accepted: a zone names a link on one host and has no meaning in address arithmetic`;
   }
   return null;
+}
+
+/** True for `START-END` or `START - END` where both sides are addresses of one family. */
+function isAddressRange(s: string): boolean {
+  const dash = s.indexOf("-");
+  if (dash < 0 || s.indexOf("-", dash + 1) >= 0) return false;
+  const start = trimAsciiWhitespace(s.slice(0, dash));
+  const end = trimAsciiWhitespace(s.slice(dash + 1));
+  const a = scanAddr(start, 0, start.length);
+  const b = scanAddr(end, 0, end.length);
+  return a !== null && b !== null && a.family === b.family;
 }
 
 /**

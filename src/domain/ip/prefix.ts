@@ -159,9 +159,26 @@ function explainPrefixParts(s: string, addrText: string, lengthText: string, add
   if (lengthText.includes("/")) return 'it has more than one "/"';
   if (addr === null) return explainAddr(addrText);
   if (lengthText === "") return 'the prefix length after "/" is missing';
+  if (addr.family === 4 && scanAddr(lengthText, 0, lengthText.length)?.family === 4) {
+    return explainNetmask(addrText, lengthText);
+  }
   if (!/^[0-9]+$/.test(lengthText)) return `prefix length ${quoteEntry(lengthText)} is not a decimal number`;
   if (lengthText.length > 1 && lengthText.startsWith("0")) {
     return `prefix length ${quoteEntry(lengthText)} has a leading zero`;
   }
   return `prefix length ${lengthText} is above ${addr.bitLength}, the IPv${addr.family} maximum`;
+}
+
+/**
+ * Why `addr/mask` with a dotted-quad mask is refused, and the CIDR to write instead when the mask is
+ * a contiguous netmask (`10.0.0.0/255.255.255.0` → `10.0.0.0/24`).
+ */
+function explainNetmask(addrText: string, maskText: string): string {
+  const mask = scanAddr(maskText, 0, maskText.length)!.w3;
+  const ones = Math.clz32(~mask);
+  const contiguous = ones === 32 || (mask << ones) >>> 0 === 0;
+  if (!contiguous) {
+    return `${quoteEntry(maskText)} is netmask notation, and not a contiguous netmask; write a prefix length after "/" (0 to 32)`;
+  }
+  return `${quoteEntry(maskText)} is netmask notation; write the prefix length instead: ${addrText}/${ones}`;
 }

@@ -1,0 +1,86 @@
+import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { argOrigins } from "../input.ts";
+import { UsageError } from "../io.ts";
+import { cidrLines, renderAllocate } from "../render.ts";
+import { report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools alloc [options] -l LENGTH WITHIN... | -f FILE
+
+First fit: the lowest free blocks of prefix length LENGTH lying wholly inside the WITHIN blocks
+(one family; they may overlap or abut) and sharing no address with the used blocks, as
+Terraform's cidrsubnets and IPAM tools hand them out. Allocating again with the answer added to
+the used list gives the next blocks.
+
+Options:
+  -l, --length LENGTH   prefix length of each block (24 or /24); required
+  -n, --count N         how many blocks (default 1)
+  -f, --file FILE       read WITHIN blocks from FILE, one a line ("-" = stdin); repeatable
+  -u, --used CIDR       a block already taken; repeatable
+  -U, --used-file FILE  read used blocks from FILE, one a line; repeatable
+${CIDR_HELP}
+Not on a terminal (a pipe or a file), the blocks are printed one a line with nothing else.
+Exit code 2 when fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying how many do).
+${COMMON_HELP}
+
+Example: nettools alloc -l 24 -n 2 -U used.txt 10.0.0.0/16`;
+
+function wholeNumber(text: string, what: string, slash: boolean): number {
+  const digits = slash && text.startsWith("/") ? text.slice(1) : text;
+  if (!/^(0|[1-9][0-9]{0,6})$/.test(digits))
+    throw new UsageError(`${what} must be a whole number, not "${text}"`);
+  return Number(digits);
+}
+
+export const alloc: Command = {
+  name: "alloc",
+  summary: "the next free blocks of a given length in a pool (first fit)",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals, tokens } = parse(args, {
+      length: { type: "string", short: "l" },
+      count: { type: "string", short: "n" },
+      file: { type: "string", short: "f", multiple: true },
+      used: { type: "string", short: "u", multiple: true },
+      "used-file": { type: "string", short: "U", multiple: true },
+      ...PLAIN_OPTION,
+    });
+    if (values.help) return printHelp(io, HELP);
+    const run = makeRun(io, values);
+    if (values.length === undefined)
+      throw new UsageError("alloc needs the prefix length of the blocks: -l 24");
+    const prefixLength = wholeNumber(values.length, "the prefix length (-l)", true);
+    const count = values.count === undefined ? 1 : wholeNumber(values.count, "the count (-n)", false);
+    const stdin = stdinOnce(io);
+    const origins = argOrigins(tokens, ["used"]);
+    const within = await collectEntries(
+      positionals,
+      origins.get("positionals") ?? [],
+      values.file ?? [],
+      io,
+      stdin,
+    );
+    const used = await collectEntries(
+      values.used ?? [],
+      origins.get("used") ?? [],
+      values["used-file"] ?? [],
+      io,
+      stdin,
+    );
+    if (within.entries.length === 0) throw new UsageError("alloc needs at least one WITHIN block");
+    const result = await runOperation(run, "cidrAllocate", {
+      within: within.entries,
+      used: used.entries,
+      prefixLength,
+      count,
+    });
+    return report(result, run, renderAllocate, {
+      lists: {
+        within: { noun: "the pool (within)", ...within },
+        used: { noun: "the used list", ...used },
+      },
+      plain: cidrLines,
+      list: true,
+    });
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * TypeBox schemas of the CIDR additions (CONTRACT §7.4–7.5): cidr-merge, cidr-split,
+ * cidr-contains and cidr-allocate (`GET /v1/ip` answers PublicIpResult as text). Like schemas.ts, the one
+ * source for request validation and for the OpenAPI document. Each list is bounded here on its own;
+ * the bound on two lists together (1000 entries) cannot be said in JSON Schema and is the use
+ * case's (one issue at `[]`).
+ */
+import { type Static, Type } from "@sinclair/typebox";
+import { MAX_ALLOCATE_COUNT, MAX_RESULT_CIDRS, MAX_TOOLBOX_ENTRIES } from "../domain/limits.ts";
+import { AddressEntry, CanonicalCidr, Count } from "./schemas.ts";
+
+/** A prefix length of either family; the family's own bound (32 for IPv4) is the use case's. */
+const PrefixLength = Type.Integer({
+  minimum: 0,
+  maximum: 128,
+  description: "A prefix length: 0 to 32 for IPv4, 0 to 128 for IPv6.",
+});
+
+const entryList = (minItems: number, description: string) =>
+  Type.Array(AddressEntry, { minItems, maxItems: MAX_TOOLBOX_ENTRIES, description });
+
+export const CidrMergeRequest = Type.Object(
+  { inputs: entryList(1, "Addresses or CIDRs; IPv4 and IPv6 may mix.") },
+  { additionalProperties: false },
+);
+export type CidrMergeRequest = Static<typeof CidrMergeRequest>;
+
+export const CidrMergeResult = Type.Object(
+  {
+    cidrs: Type.Array(CanonicalCidr, {
+      maxItems: MAX_RESULT_CIDRS,
+      description:
+        "The minimal CIDR list covering exactly the union of the inputs: IPv4 blocks first, then IPv6, each by network address.",
+    }),
+    ipv4AddressCount: Count,
+    ipv6AddressCount: Count,
+  },
+  { additionalProperties: false },
+);
+
+export const CidrSplitRequest = Type.Object(
+  {
+    cidr: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "The block to split: a CIDR, or an address (a /32 or /128).",
+    }),
+    prefixLength: Type.Integer({
+      minimum: 0,
+      maximum: 128,
+      description: "Length of every subnet: from the block's own length to 32 (IPv4) or 128 (IPv6).",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CidrSplitRequest = Static<typeof CidrSplitRequest>;
+
+export const CidrSplitResult = Type.Object(
+  {
+    network: CanonicalCidr,
+    prefixLength: PrefixLength,
+    subnetCount: Count,
+    cidrs: Type.Array(CanonicalCidr, {
+      minItems: 1,
+      maxItems: MAX_RESULT_CIDRS,
+      description: "Every subnet of the block, by network address.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CidrContainsRequest = Type.Object(
+  {
+    cidrs: entryList(1, "The blocks; IPv4 and IPv6 may mix."),
+    entries: entryList(1, "The addresses or CIDRs to look up; together with cidrs at most 1000."),
+  },
+  { additionalProperties: false },
+);
+export type CidrContainsRequest = Static<typeof CidrContainsRequest>;
+
+const Containment = Type.Object(
+  {
+    entry: CanonicalCidr,
+    contained: Type.Boolean({ description: "The whole entry lies inside one block." }),
+    overlaps: Type.Boolean({ description: "The entry shares at least one address with a block." }),
+    matchedCidr: Type.Union([CanonicalCidr, Type.Null()], {
+      description: "The most specific block holding the whole entry, or null.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CidrContainsResult = Type.Object(
+  {
+    results: Type.Array(Containment, {
+      minItems: 1,
+      maxItems: MAX_TOOLBOX_ENTRIES,
+      description: "One answer per entry, in input order.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CidrAllocateRequest = Type.Object(
+  {
+    within: entryList(1, "The pool: blocks of one family; they may overlap or abut."),
+    used: Type.Optional(entryList(0, "Blocks already taken (default none); they may reach outside within.")),
+    prefixLength: PrefixLength,
+    count: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ALLOCATE_COUNT,
+        default: 1,
+        description: "How many blocks to allocate.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CidrAllocateRequest = Static<typeof CidrAllocateRequest>;
+
+export const CidrAllocateResult = Type.Object(
+  {
+    cidrs: Type.Array(CanonicalCidr, {
+      minItems: 1,
+      maxItems: MAX_ALLOCATE_COUNT,
+      description: "The lowest-addressed free blocks of the length asked for, lowest first.",
+    }),
+    freeAddressCount: Count,
+  },
+  { additionalProperties: false },
+);
