@@ -203,9 +203,15 @@ describe("files people have", () => {
   test("advice for -text output keeps every certificate, and following it works", async () => {
     const ran = await nettools(["cert", filePath("chain-text.pem")]);
     expect(ran.code).toBe(2);
-    const advice = /sed -n '\/-----BEGIN\/,\/-----END\/p' cert\.pem > clean\.pem/;
+    const advice = /sed -n '\/BEGIN CERTIFICATE\/,\/END CERTIFICATE\/p' cert\.pem > clean\.pem/;
     expect(ran.stderr).toMatch(advice);
-    const clean = Bun.spawnSync(["sed", "-n", "/-----BEGIN/,/-----END/p", filePath("chain-text.pem")]);
+    // The advice, followed to the letter.
+    const clean = Bun.spawnSync([
+      "sed",
+      "-n",
+      "/BEGIN CERTIFICATE/,/END CERTIFICATE/p",
+      filePath("chain-text.pem"),
+    ]);
     const cleanPath = join(scratch, "clean.pem");
     writeFileSync(cleanPath, clean.stdout);
     const after = await nettools(["cert", "--json", cleanPath]);

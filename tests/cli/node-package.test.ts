@@ -1,7 +1,8 @@
 /**
  * The `nettools` npm package (issue 19): built (scripts/build-cli-package.ts) and packed from
  * packages/cli, installed with `npm install -g` into a fresh prefix, then run under plain Node 20
- * and Node 22 with a PATH that holds no Bun. Its answers must be the repository CLI's answers.
+ * and Node 22 with a PATH that holds no Bun. Its answers (merge, cert, chain) must be the
+ * repository CLI's answers.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -135,12 +136,33 @@ describe("the nettools npm package", () => {
         expect(withoutTime(answer.stdout)).toEqual(withoutTime(reference.stdout));
       });
 
-      test("every command the CLI lists answers --help (chain included once it exists)", () => {
+      test("chain --fix: the same corrected chain, verdict and exit code as the repository CLI", () => {
+        // The bundle as a careless server sends it: root first, leaf last.
+        const blocks =
+          chainPem("rsa-sha256").match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g) ??
+          [];
+        expect(blocks).toHaveLength(3);
+        const shuffled = [...blocks].reverse().join("");
+        const args = ["chain", "--fix", "-"];
+        const answer = nettools(major, args, shuffled);
+        const reference = repositoryCli(args, shuffled);
+        expect(answer.stdout).toContain("-----BEGIN CERTIFICATE-----");
+        // The two runs differ only in the moment they evaluated validity at.
+        const untimed = (result: typeof answer) => ({
+          ...result,
+          stderr: result.stderr.replace(/evaluated at {2}\S+/, "evaluated at  (time)"),
+        });
+        expect(answer.stderr).toContain("evaluated at");
+        expect(untimed(answer)).toEqual(untimed(reference));
+      });
+
+      test("every command the CLI lists answers --help", () => {
         const help = nettools(major, ["--help"]);
         expect(help.code).toBe(0);
         const commands = [...help.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((match) => match[1] as string);
         expect(commands).toContain("merge");
         expect(commands).toContain("cert");
+        expect(commands).toContain("chain");
         for (const command of commands) expect(nettools(major, [command, "--help"]).code).toBe(0);
       });
 
