@@ -10,7 +10,11 @@ export interface RawResponse {
   body: string;
 }
 
-/** Parses every complete response in `text` (Content-Length framing only, as the server uses). */
+/**
+ * Parses every complete response in `text` (Content-Length framing only, as the server uses).
+ * `text` holds one character per byte received (latin1), so that Content-Length counts bytes;
+ * each body is then decoded as UTF-8.
+ */
 export function parseResponses(text: string): RawResponse[] {
   const responses: RawResponse[] = [];
   let rest = text;
@@ -29,7 +33,7 @@ export function parseResponses(text: string): RawResponse[] {
     responses.push({
       status: Number(statusLine.split(" ")[1]),
       headers,
-      body: rest.slice(bodyStart, bodyStart + length),
+      body: Buffer.from(rest.slice(bodyStart, bodyStart + length), "latin1").toString("utf8"),
     });
     rest = rest.slice(bodyStart + length);
   }
@@ -52,14 +56,13 @@ export interface RawConnection {
 export async function rawConnect(port: number): Promise<RawConnection> {
   let received = "";
   let state: "open" | "closed" | "error" = "open";
-  const decoder = new TextDecoder();
   let socket: Socket<undefined> | null = null;
   socket = await Bun.connect({
     hostname: "127.0.0.1",
     port,
     socket: {
       data(_socket, data) {
-        received += decoder.decode(data, { stream: true });
+        received += Buffer.from(data).toString("latin1"); // one character per byte: see parseResponses
       },
       close() {
         if (state === "open") state = "closed";
