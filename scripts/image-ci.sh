@@ -417,3 +417,8 @@ if ((FAILURES > 0)); then
   exit 1
 fi
 echo "image-ci: all checks passed"
+if [[ "${IMAGE_CI_KEEP:-0}" == 1 ]]; then
+  # The exact store (its folder is per storage driver) and image name, so the export works as printed.
+  echo "image-ci: kept $APP_IMAGE; export it for 'docker load' with:"
+  echo "  buildah --root '$CACHE/storage-$DRIVER' --storage-driver $DRIVER push $APP_IMAGE docker-archive:/tmp/network-tools-api.tar:network-tools-api:$APP_VERSION"
+fi

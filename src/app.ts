@@ -24,7 +24,6 @@ import {
   type ResponseTemplate,
 } from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
-import type { Logger } from "./adapters/system/logger.ts";
 import { HttpError, INTERNAL_ERROR } from "./contract/errors.ts";
 import { DomainError } from "./domain/errors.ts";
 import type {
@@ -34,6 +33,7 @@ import type {
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
+import type { Logger } from "./process/logger.ts";
 import { bindUseCases } from "./use-cases.ts";
 
 export type { CorsPolicy } from "./adapters/http/responder.ts";

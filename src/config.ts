@@ -6,8 +6,8 @@
 
 import type { CorsPolicy } from "./adapters/http/responder.ts";
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
-import { isLogLevel, type LogLevel } from "./adapters/system/logger.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
+import { isLogLevel, type LogLevel } from "./process/logger.ts";
 
 export interface Config {
   port: number;
@@ -32,6 +32,8 @@ export interface Config {
    * arriving) before the server closes it; Bun.serve's `idleTimeout` (1–255).
    */
   idleTimeoutSeconds: number;
+  /** The metrics listener's port (`GET /metrics`); null when METRICS_PORT is unset or empty (off). */
+  metricsPort: number | null;
 }
 
 /** A configuration value that cannot be used: the message names the variable and the rule. */
@@ -118,8 +120,17 @@ export function loadConfig(env: Env, cpuCount: number): Config {
       ? null
       : integer(env, "RATE_LIMIT_PER_MINUTE", 0, 1, 1_000_000);
 
+  const port = integer(env, "PORT", 3000, 0, 65_535);
+  const metricsRaw = env.METRICS_PORT;
+  const metricsPort =
+    metricsRaw === undefined || metricsRaw.trim() === "" ? null : integer(env, "METRICS_PORT", 0, 0, 65_535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port)
+    throw new ConfigError(
+      `METRICS_PORT must differ from PORT (${port}): the metrics never share the API's listener.`,
+    );
+
   return {
-    port: integer(env, "PORT", 3000, 0, 65_535),
+    port,
     host,
     trustedProxies,
     trustedProxyHeader: headerRaw,
@@ -130,5 +141,6 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     workers,
     rateLimitPerMinute,
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),
+    metricsPort,
   };
 }

@@ -7,9 +7,10 @@
  * supervised workers crash in a loop. `healthcheck` as the first argument probes a running
  * server instead (healthcheck.ts). Serving itself is src/server.ts.
  */
-import { usableCpuCount } from "./adapters/system/cpus.ts";
-import { probeHealth } from "./adapters/system/healthcheck.ts";
+
 import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { usableCpuCount } from "./process/cpus.ts";
+import { probeHealth } from "./process/healthcheck.ts";
 import { runServer } from "./server.ts";
 
 function readConfig(badConfigExitCode = 2): Config {

@@ -15,17 +15,30 @@ import type { Server } from "bun";
 import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
-import { createJsonLogger } from "./adapters/system/logger.ts";
+import { buildApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { OPERATION_LIST } from "./contract/operations.ts";
+import { createJsonLogger } from "./process/logger.ts";
 import {
+  emptySnapshot,
+  isSnapshot,
+  ProcessMetrics,
+  processSnapshot,
+  renderExposition,
+  sumSnapshots,
+  withRequestMetrics,
+} from "./process/metrics.ts";
+import { listenForMetrics } from "./process/metrics-listener.ts";
+import {
+  answerPolls,
   isWorkerProcess,
   pickFreePort,
   reportReady,
   selfCommand,
   superviseWorkers,
+  type WorkerPoll,
   watchParent,
-} from "./adapters/system/supervisor.ts";
-import { buildApp } from "./app.ts";
-import type { Config } from "./config.ts";
+} from "./process/supervisor.ts";
 
 /**
  * Bun's own body limit, far above the API's: a declared `Content-Length` over 64 KiB is refused
@@ -42,6 +55,19 @@ export const DRAIN_QUIET_MS = 150;
  */
 export const DRAIN_MAX_LISTEN_MS = 1_000;
 const DRAIN_POLL_MS = 10;
+/**
+ * How often a server started by npm checks that its parent is still there. `npx nettools serve`
+ * runs npm exec → `sh -c nettools serve` → bun: npm passes a SIGTERM on to the shell, which dies
+ * of it without passing it on, and bun would be left serving, re-parented. A change of parent is
+ * that SIGTERM arriving by another road: the server then stops as it does on the signal.
+ */
+const PARENT_POLL_MS = 250;
+
+/** Whether npm started this process (`npm start`, `npm run`, `npx`): npm sets `npm_command` for its children. */
+export function startedByNpm(env: Record<string, string | undefined>): boolean {
+  return env.npm_command !== undefined && env.npm_command !== "";
+}
+
 /** Exit code for a server that cannot start (busy port, address not available). */
 export const START_FAILURE_EXIT_CODE = 2;
 
@@ -51,11 +77,11 @@ export interface RunOptions {
 }
 
 /** Why a listen failed, in one line a person can act on; never a stack or source text. */
-export function describeListenError(error: unknown, host: string, port: number): string {
+export function describeListenError(error: unknown, host: string, port: number, variable = "PORT"): string {
   const code = (error as { code?: unknown } | null)?.code;
   const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
   if (code === "EADDRINUSE") {
-    return `cannot listen on ${where}: the port is already in use (another server is running there?); choose another with PORT=…`;
+    return `cannot listen on ${where}: the port is already in use (another server is running there?); choose another with ${variable}=…`;
   }
   if (code === "EADDRNOTAVAIL")
     return `cannot listen on ${where}: that address is not on this machine; check HOST`;
@@ -81,11 +107,45 @@ function sleep(ms: number): Promise<void> {
  * start, a supervisor that finished); a running server keeps the process alive and exits by
  * itself on SIGTERM/SIGINT.
  */
+/** Route path → operation id, for the metrics' `operation` label. */
+function operationOfRoute(): Map<string, string> {
+  return new Map(OPERATION_LIST.map((operation) => [operation.path, operation.id]));
+}
+
+/**
+ * Starts the metrics listener when METRICS_PORT is set. Returns the server, null when metrics
+ * are off, or the exit code when the port cannot be had (the one line is already written).
+ */
+function startMetrics(
+  config: Config,
+  logger: ReturnType<typeof createJsonLogger>,
+  render: () => Promise<string>,
+): Server<undefined> | null | number {
+  if (config.metricsPort === null) return null;
+  try {
+    const listener = listenForMetrics(config.host, config.metricsPort, render);
+    logger.log({ level: "info", msg: "metrics listening", host: config.host, port: listener.port });
+    return listener;
+  } catch (error) {
+    process.stderr.write(
+      `network-tools-api: ${describeListenError(error, config.host, config.metricsPort, "METRICS_PORT")}\n`,
+    );
+    return START_FAILURE_EXIT_CODE;
+  }
+}
+
 export async function runServer(config: Config, options: RunOptions): Promise<number | "running"> {
   const logger = createJsonLogger(config.logLevel, (chunk) => process.stdout.write(chunk));
   const isWorker = isWorkerProcess(process.env);
   if (config.workers > 1 && !isWorker) {
-    return superviseWorkers({
+    // One scrape, the sum over the workers (asked over IPC) and the supervisor itself.
+    let poll: WorkerPoll = async () => [];
+    const metricsListener = startMetrics(config, logger, async () => {
+      const answers = (await poll()).filter(isSnapshot);
+      return renderExposition(sumSnapshots([...answers, { ...emptySnapshot(), ...processSnapshot() }]));
+    });
+    if (typeof metricsListener === "number") return metricsListener;
+    const code = await superviseWorkers({
       workers: config.workers,
       host: config.host,
       port: config.port === 0 ? pickFreePort(config.host) : config.port,
@@ -94,7 +154,25 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       env: process.env,
       logger,
       output: process.stdout,
+      exposePoll: (workerPoll) => {
+        poll = workerPoll;
+      },
     });
+    await metricsListener?.stop(true);
+    return code;
+  }
+  // Metrics are counted only when they can be read: with METRICS_PORT unset nothing is added
+  // to the request path. A worker counts, and answers its supervisor's polls; it never listens
+  // on METRICS_PORT itself.
+  const metrics = config.metricsPort === null ? null : new ProcessMetrics(operationOfRoute());
+  let metricsListener: Server<undefined> | null = null;
+  if (metrics !== null) {
+    if (isWorker) answerPolls(() => metrics.snapshot());
+    else {
+      const started = startMetrics(config, logger, async () => renderExposition(metrics.snapshot()));
+      if (typeof started === "number") return started;
+      metricsListener = started;
+    }
   }
   let server: Server<undefined> | null = null;
   const clientAddress = new ProxyAwareClientAddressSource(
@@ -103,21 +181,33 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     config.trustedProxyHeader,
   );
   const { edge } = buildApp({
-    logger,
+    logger: metrics === null ? logger : withRequestMetrics(logger, metrics),
     cors: config.cors,
     clientAddress,
     ...realCertificateDeps(),
     rateLimiter:
       config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),
-    admission: { deadlineMs: config.idleTimeoutSeconds * 1000 },
+    admission: {
+      deadlineMs: config.idleTimeoutSeconds * 1000,
+      ...(metrics === null
+        ? {}
+        : {
+            observer: {
+              waitingChanged: (delta) => metrics.admissionWaitingChanged(delta),
+              overloaded: () => metrics.overloadedRefusal(),
+            },
+          }),
+    },
   });
 
   let stopping = false;
-  const shutdown = async (signal: string): Promise<void> => {
+  /** `why`: what started the stop, for the log line ("SIGTERM received", "parent process gone"). */
+  const shutdown = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     edge.beginClosing();
-    logger.log({ level: "info", msg: `${signal} received: draining in-flight requests` });
+    metrics?.beginDraining();
+    logger.log({ level: "info", msg: `${why}: draining in-flight requests` });
     if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
     const forced = setTimeout(() => {
       logger.log({ level: "warn", msg: "shutdown timeout reached: closing remaining connections" });
@@ -134,8 +224,8 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   };
   // Lines still buffered when the process ends for any other reason are written too.
   process.on("exit", () => logger.flush());
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM received"));
+  process.on("SIGINT", () => void shutdown("SIGINT received"));
 
   try {
     // Bun.serve directly: the edge's routes go to Bun's native router, everything else to the
@@ -154,6 +244,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     });
   } catch (error) {
     process.stderr.write(`network-tools-api: ${describeListenError(error, config.host, config.port)}\n`);
+    await metricsListener?.stop(true);
     return START_FAILURE_EXIT_CODE;
   }
   if (isWorker) {
@@ -163,6 +254,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   } else {
     logger.log({ level: "info", msg: "listening", host: config.host, port: server.port });
     if (options.isTerminal) process.stderr.write(startupLine(config.host, server.port ?? config.port));
+    if (startedByNpm(process.env)) watchParent(() => void shutdown("parent process gone"), PARENT_POLL_MS);
   }
   logger.flush();
   return "running";

@@ -6,6 +6,7 @@
  * entry here.
  */
 import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts";
+import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
 import { cidrsContain } from "./domain/cidr/contains.ts";
@@ -65,6 +66,8 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
     rangeToCidrs: (body) => rangeToCidrs(body.start, body.end),
     certificateBundle: (body, context) =>
       inspectCertificateBundle(body, { ...deps, verifier: context.verifier }, certificates),
+    certificateChain: (body, context) =>
+      buildCertificateChain(body, { ...deps, verifier: context.verifier }, certificates),
     publicIp: (_, context) => observePublicIp(context.observeClient()),
     cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox),
     cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox),

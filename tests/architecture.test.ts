@@ -39,7 +39,9 @@ describe("dependency rule", () => {
         expect(specifier.startsWith(".")).toBe(true);
         expect(resolve(dirname(file), specifier).startsWith(DOMAIN)).toBe(true);
       }
-      expect(text).not.toMatch(/\bBun\.|\bprocess\.|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/);
+      expect(text).not.toMatch(
+        /\bBun\.|\bprocess\.|\bBuffer\b|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/,
+      );
     },
   );
 });
@@ -54,6 +56,7 @@ function importsOf(file: string): [string, string][] {
 }
 
 const SRC = join(ROOT, "src");
+
 const inside = (path: string, folder: string) => path.startsWith(join(SRC, folder));
 
 describe("the edge's arrows", () => {
@@ -165,6 +168,37 @@ describe("the edge's arrows", () => {
     }
   });
 
+  const processFiles = sourceFiles(join(SRC, "process")).map((file) => [file.slice(ROOT.length + 1), file]);
+  test.each(processFiles)(
+    "%s (process plumbing) imports only process plumbing and the runtime",
+    (_name, file) => {
+      for (const [specifier, target] of importsOf(file)) {
+        if (specifier.startsWith(".")) expect(inside(target, "process/")).toBe(true);
+        else expect(specifier).toMatch(/^(bun|node:[a-z_/]+)$/);
+      }
+    },
+  );
+
+  test("no adapter imports process plumbing (adapters are ports and transports, not the process)", () => {
+    for (const group of groups)
+      for (const file of sourceFiles(join(SRC, "adapters", group))) {
+        for (const [, target] of importsOf(file)) expect(inside(target, "process/")).toBe(false);
+      }
+  });
+
+  test("src/adapters/system holds only port implementations (each implements a port of src/domain/ports.ts or serves one)", () => {
+    const files = sourceFiles(join(SRC, "adapters", "system")).map((file) => file.slice(SRC.length + 1));
+    expect(files.sort()).toEqual([
+      "adapters/system/client-address.ts",
+      "adapters/system/clock.ts",
+      "adapters/system/trusted-proxies.ts",
+    ]);
+    for (const file of ["adapters/system/client-address.ts", "adapters/system/clock.ts"])
+      expect(importsOf(join(SRC, file)).some(([, target]) => target === join(SRC, "domain/ports.ts"))).toBe(
+        true,
+      );
+  });
+
   test("every file group exists (the rules above are not vacuous)", () => {
     for (const folder of [
       "contract",
@@ -173,6 +207,7 @@ describe("the edge's arrows", () => {
       "adapters/http",
       "adapters/crypto",
       "adapters/system",
+      "process",
     ]) {
       expect(sourceFiles(join(SRC, folder)).length).toBeGreaterThan(0);
     }

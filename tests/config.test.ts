@@ -4,9 +4,9 @@
  */
 
 import { describe, expect, test } from "bun:test";
-import { cgroupCpuQuota, usableCpuCount } from "../src/adapters/system/cpus.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { parseAddr } from "../src/domain/ip/addr.ts";
+import { cgroupCpuQuota, usableCpuCount } from "../src/process/cpus.ts";
 
 function address(text: string) {
   const parsed = parseAddr(text);
@@ -27,8 +27,20 @@ describe("configuration", () => {
       workers: 1,
       rateLimitPerMinute: null,
       trustedProxyHeader: "x-forwarded-for",
+      metricsPort: null,
     });
     expect(config.trustedProxies.prefixes).toEqual([]);
+  });
+
+  test("METRICS_PORT: off when unset or empty, a port otherwise, never the API's port", () => {
+    expect(loadConfig({ METRICS_PORT: "" }, 1).metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: " 9464 " }, 1).metricsPort).toBe(9464);
+    expect(loadConfig({ METRICS_PORT: "0", PORT: "0" }, 1).metricsPort).toBe(0);
+    expect(() => loadConfig({ METRICS_PORT: "3000" }, 1)).toThrow(
+      /METRICS_PORT must differ from PORT \(3000\)/,
+    );
+    expect(() => loadConfig({ METRICS_PORT: "65536" }, 1)).toThrow(/METRICS_PORT must be a whole number/);
+    expect(() => loadConfig({ METRICS_PORT: "metrics" }, 1)).toThrow(/METRICS_PORT/);
   });
 
   test("CORS_ORIGINS: '*' is any origin, a list is those origins, empty turns CORS off", () => {

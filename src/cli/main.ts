@@ -1,7 +1,4 @@
 #!/usr/bin/env bun
-import { writeSync } from "node:fs";
-import { COMMON_HELP } from "./args.ts";
-import { alloc } from "./commands/alloc.ts";
 /**
  * `nettools`: the command-line adapter of the Network Tools API.
  *
@@ -15,7 +12,13 @@ import { alloc } from "./commands/alloc.ts";
  * A closed stdout (`| head`) ends the output quietly and keeps the command's own exit code; a
  * stdout that cannot be written (a full disk) is one line on stderr and exit 3.
  */
+import { writeSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
+import { COMMON_HELP } from "./args.ts";
+import { alloc } from "./commands/alloc.ts";
 import { cert } from "./commands/cert.ts";
+import { chain } from "./commands/chain.ts";
 import type { Command } from "./commands/command.ts";
 import { cover } from "./commands/cover.ts";
 import { match } from "./commands/match.ts";
@@ -49,6 +52,7 @@ const COMMANDS: readonly Command[] = [
   alloc,
   infoCommand,
   cert,
+  chain,
   myip,
   serve,
 ];
@@ -145,16 +149,28 @@ function processStdout(): {
   };
 }
 
-/** A file's bytes, mapped rather than copied when the system allows it (large logs for `match`). */
+/**
+ * A file's bytes (large logs for `match`): mapped rather than copied under Bun, read whole under
+ * plain Node (the npm package).
+ */
 async function fileBytes(path: string): Promise<Uint8Array> {
-  try {
-    return Bun.mmap(path, { shared: false });
-  } catch {
-    return Bun.file(path).bytes();
+  if (typeof Bun !== "undefined") {
+    try {
+      return Bun.mmap(path, { shared: false });
+    } catch {
+      // Not mappable (a pipe, an empty file): read it.
+    }
   }
+  return readFile(path);
 }
 
-if (import.meta.main) {
+/**
+ * Runs `nettools` as this process: its arguments, environment, stdin and stdout; sets the exit
+ * code. Node's own APIs only (stdin, files; Bun's file mapping when it is there), so the same code
+ * runs under Bun (`src/cli/main.ts`, the compiled executable) and under plain Node (the npm
+ * package, src/cli/node-bin.ts).
+ */
+export async function runAsProcess(): Promise<void> {
   // Worker copies started by the server's supervisor (WORKERS > 1) re-run this program without
   // arguments: they are servers.
   const argv = process.env.NETWORK_TOOLS_API_WORKER === "1" ? ["serve"] : process.argv.slice(2);
@@ -166,9 +182,9 @@ if (import.meta.main) {
     stderr: (text) => process.stderr.write(text),
     stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
-    readStdin: () => Bun.stdin.text(),
-    readFile: (path) => Bun.file(path).text(),
-    bytes: { readStdin: () => Bun.stdin.bytes(), readFile: fileBytes, stdout: stdout.writeBytes },
+    readStdin: () => readAll(process.stdin),
+    readFile: (path) => readFile(path, "utf8"),
+    bytes: { readStdin: () => readAllBytes(process.stdin), readFile: fileBytes, stdout: stdout.writeBytes },
   });
   if (code !== "running") {
     process.exitCode = code;
@@ -179,3 +195,5 @@ if (import.meta.main) {
     });
   }
 }
+
+if (import.meta.main) await runAsProcess();

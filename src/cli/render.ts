@@ -177,7 +177,13 @@ function yesNo(value: boolean | null): string {
 }
 
 /** Findings grouped by severity, each with its certificates, observation and next action. */
-export function renderFindings(findings: readonly Finding[], style: Style): string {
+export function renderFindings(
+  findings: readonly (Pick<Finding, "severity" | "certificateIndexes" | "observed" | "nextAction"> & {
+    code: string;
+  })[],
+  style: Style,
+  none = "No findings.",
+): string {
   let out = "";
   for (const severity of SEVERITIES) {
     const group = findings.filter((finding) => finding.severity === severity);
@@ -191,7 +197,7 @@ export function renderFindings(findings: readonly Finding[], style: Style): stri
       out += `    ${style.dim("→")} ${finding.nextAction}\n`;
     }
   }
-  return out || `${style.green("No findings.")}\n`;
+  return out || `${style.green(none)}\n`;
 }
 
 export function renderCertificates(result: CertificateBundleResultType, style: Style): string {

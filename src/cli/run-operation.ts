@@ -20,7 +20,10 @@ import {
   type ResultOf,
 } from "../contract/operations.ts";
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
+import type { CertificateData } from "../domain/certificates/model.ts";
+import { RequestRootStore, readSuppliedRoots } from "../domain/certificates/trust-anchors.ts";
 import { DomainError } from "../domain/errors.ts";
+import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
 import type { Run } from "./args.ts";
 import { type GivenLists, renderInputError } from "./input-errors.ts";
@@ -35,6 +38,25 @@ const deps = (): CertificateBundleDeps => {
 };
 
 let localUseCases: UseCases | null = null;
+/** The caller's own roots for this run (`cert --roots`), composed with the shipped ones. */
+let suppliedRoots: CertificateData[] = [];
+
+/**
+ * Adds the caller's roots (PEM text) to the reference root store of in-process runs (CONTRACT
+ * §7.2: the bundle operation has no `roots` field, so only a local `cert` run can apply them).
+ * Returns the error envelope of bad roots text (issues with path ["roots"]), or null.
+ */
+export async function supplyRoots(pem: string): Promise<ApiResult<never> | null> {
+  const read = await readSuppliedRoots(pem, deps().decoder, LOCAL_CERTIFICATE_LIMITS);
+  if (read.issues.length > 0) {
+    const error = new DomainError("INVALID_INPUT", read.issues[0]!.message, read.issues);
+    if (read.issues.length > 1)
+      Object.assign(error, { message: `The roots have ${read.issues.length} problems.` });
+    return { ok: false, status: 400, error: envelopeOf(error).error };
+  }
+  suppliedRoots = read.roots;
+  return null;
+}
 const LOCAL_CONTEXT: UseCaseContext = {
   observeClient: () => ({
     ok: false,
@@ -83,7 +105,9 @@ export async function runOperation<Id extends OperationId>(
           return deps().decoder;
         },
         get roots() {
-          return deps().roots;
+          return suppliedRoots.length === 0
+            ? deps().roots
+            : new RequestRootStore(deps().roots, suppliedRoots);
         },
       },
       "local",

@@ -46,6 +46,8 @@ export type CidrSubtractResultType = ResultOf<"cidrSubtract">;
 export type RangeToCidrsRequestType = RequestOf<"rangeToCidrs">;
 export type RangeToCidrsResultType = ResultOf<"rangeToCidrs">;
 export type CertificateBundleRequestType = RequestOf<"certificateBundle">;
+export type CertificateChainRequestType = RequestOf<"certificateChain">;
+export type CertificateChainResultType = ResultOf<"certificateChain">;
 export type CertificateBundleResultType = ResultOf<"certificateBundle">;
 export type PublicIpResultType = ResultOf<"publicIp">;
 /** The error envelope's `error` object, as the server sends it (spec part 7). */

@@ -12,7 +12,7 @@ import type { DomainErrorCode, Issue } from "../domain/errors.ts";
  * - `METHOD_NOT_ALLOWED`: the path takes other methods, listed in `Allow` (405);
  * - `PAYLOAD_TOO_LARGE`: the body exceeds 65536 bytes, declared or read (413);
  * - `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/json` (415);
- * - `INVALID_JSON`: the body is not UTF-8 JSON (400);
+ * - `INVALID_JSON`: the body is not UTF-8 JSON, or did not arrive in full in time (400);
  * - `RATE_LIMITED`: the optional per-client limit is spent; `Retry-After` says when to retry (429);
  * - `OVERLOADED`: the work cannot start, or finish, within its bounded wait (503, `Retry-After`);
  * - `INTERNAL_ERROR`: anything unexpected; the message is generic (500).
@@ -61,8 +61,11 @@ export class HttpError extends Error implements Rejection {
   constructor(
     readonly code: TransportErrorCode,
     message: string,
-    /** Extra headers: `Allow` on a 405, `Retry-After` on a 429 or an OVERLOADED 503. */
-    readonly headers: Readonly<{ allow?: string; "retry-after"?: string }> = {},
+    /**
+     * Extra headers: `Allow` on a 405, `Retry-After` on a 429 or an OVERLOADED 503,
+     * `Connection: close` when the request's body was left unread (a body too slow to arrive).
+     */
+    readonly headers: Readonly<{ allow?: string; "retry-after"?: string; connection?: "close" }> = {},
   ) {
     super(message);
     this.name = "HttpError";

@@ -9,6 +9,7 @@
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CertificateBundleRequest, CertificateBundleResult } from "./certificate-schemas.ts";
+import { CertificateChainRequest, CertificateChainResult } from "./chain-schemas.ts";
 import {
   CidrAllocateRequest,
   CidrAllocateResult,
@@ -140,6 +141,14 @@ export const OPERATIONS = {
     path: "/v1/certificate-bundle",
     request: CertificateBundleRequest,
     result: CertificateBundleResult,
+    policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+  },
+  certificateChain: {
+    id: "certificateChain",
+    method: "POST",
+    path: "/v1/certificate-chain",
+    request: CertificateChainRequest,
+    result: CertificateChainResult,
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
   },
   publicIp: {

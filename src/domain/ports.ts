@@ -50,6 +50,11 @@ export interface RootStore {
    * equals `authorityKeyIdentifier` (hex bytes, colons and case ignored).
    */
   isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean;
+  /**
+   * The DER of the first root that `isKnownRoot` would count for the same question, or null: the
+   * certificate a chain's `includeRoot` appends (CONTRACT §7.1).
+   */
+  findRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array | null;
 }
 
 /** The address the client's connection is observed from (spec §4.5, CONTRACT §5). */

@@ -8,11 +8,14 @@ import {
   missingIntermediates,
   missingIntermediateWarning,
   privateKeyRefusal,
+  setAsidePrivateKeys,
 } from "../client/certificate-answers.ts";
 import {
   type ApiResult,
   type CertificateBundleRequestType,
   type CertificateBundleResultType,
+  type CertificateChainRequestType,
+  type CertificateChainResultType,
   createClient,
   type ErrorIssue,
   type Finding,
@@ -419,6 +422,86 @@ function certificateView(value: CertificateBundleResultType): Child[] {
   ];
 }
 
+const VERDICTS: Record<CertificateChainResultType["status"], string> = {
+  complete: "Complete: the chain reaches a trust anchor.",
+  incomplete: "Incomplete: an issuer is missing.",
+  ambiguous: "Several possible server certificates: give the leaf position or the hostname.",
+  "no-leaf": "No server certificate in the bundle.",
+};
+
+/** The "Chain to deploy" panel: verdict, problems, and the corrected PEM with Copy and Download. */
+function chainView(value: CertificateChainResultType): HTMLElement {
+  const errors = value.problems.filter((problem) => problem.severity === "error").length;
+  const verdict =
+    value.status === "complete" && errors > 0
+      ? `Complete, but ${errors === 1 ? "1 problem is an error" : `${errors} problems are errors`}.`
+      : VERDICTS[value.status];
+  const panel = h(
+    "section",
+    { class: "chain", "aria-labelledby": "chain-heading" },
+    h("h3", { id: "chain-heading" }, "Chain to deploy"),
+    h(
+      "p",
+      { class: value.status === "complete" && errors === 0 ? "ok" : "verdict-bad", id: "chain-verdict" },
+      verdict,
+    ),
+  );
+  const problems = h("ul", { id: "chain-problems" });
+  for (const problem of value.problems) {
+    problems.append(
+      h(
+        "li",
+        { class: `severity-${problem.severity}` },
+        h("strong", {}, `${problem.code} (${problem.severity})`),
+        h("p", {}, problem.observed),
+        h("p", {}, `Next: ${problem.nextAction}`),
+      ),
+    );
+  }
+  panel.append(value.problems.length ? problems : h("p", { class: "ok" }, "No problems."));
+  if (value.fullchainPem === "") return panel;
+  const pem = h("pre", {
+    id: "chain-pem",
+    class: "mono",
+    tabindex: "0",
+    "aria-label": "Corrected chain (PEM)",
+  });
+  pem.textContent = value.fullchainPem;
+  const copy = h("button", { type: "button", class: "secondary" }, "Copy") as HTMLButtonElement;
+  copy.addEventListener("click", () => {
+    void navigator.clipboard?.writeText(value.fullchainPem);
+  });
+  const download = h(
+    "button",
+    { type: "button", class: "secondary" },
+    "Download fullchain.pem",
+  ) as HTMLButtonElement;
+  download.addEventListener("click", () => {
+    const url = URL.createObjectURL(new Blob([value.fullchainPem], { type: "application/x-pem-file" }));
+    const link = h("a", { href: url, download: "fullchain.pem" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  panel.append(
+    h(
+      "p",
+      { class: "hint" },
+      "The corrected chain: server certificate first, each issuer after it, the root left out.",
+    ),
+    pem,
+    h("div", { class: "row" }, copy, download),
+  );
+  return panel;
+}
+
+/** A hostname the bundle endpoint takes (DNS names only); an address goes to the chain check alone. */
+function looksLikeAddress(hostname: string): boolean {
+  const text = hostname.trim();
+  return text.includes(":") || /^[0-9.]+$/.test(text);
+}
+
 /** Lines around a PEM problem, the located line highlighted, and a button to select it in the editor. */
 function pemExcerpt(
   pem: string,
@@ -495,9 +578,11 @@ function setUpCertificates(): void {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]") as HTMLButtonElement;
-    const pem = textarea.value;
-    // A private key never leaves the page, and no line of it is displayed: the refusal names the
-    // line where the block starts, like the server's answer would, without an excerpt.
+    // A private key never leaves the page and no line of it is displayed: a complete key block is
+    // set aside with a notice naming its position; an incomplete one is refused, by line only.
+    const aside = setAsidePrivateKeys(textarea.value);
+    const pem = aside.pem;
+    const notices = aside.notices.map((notice) => h("p", { class: "notice", role: "status" }, notice));
     const refusal = privateKeyRefusal(pem);
     if (refusal !== null) {
       show(region, problem({ error: refusal }, undefined, "Not sent: remove the private key"));
@@ -505,15 +590,38 @@ function setUpCertificates(): void {
       return;
     }
     const request: CertificateBundleRequestType = { pem };
+    const chainRequest: CertificateChainRequestType = { pem };
     const hostname = byId<HTMLInputElement>("cert-hostname").value;
-    if (hostname.trim() !== "") request.hostname = hostname;
+    if (hostname.trim() !== "") {
+      chainRequest.hostname = hostname;
+      if (!looksLikeAddress(hostname)) request.hostname = hostname;
+    }
     const leaf = byId<HTMLInputElement>("cert-leaf").value;
-    if (leaf !== "") request.leafIndex = Number(leaf);
-    const result = await busy(button, () => api.certificateBundle(request));
-    if (result.ok) show(region, ...certificateView(result.value));
+    if (leaf !== "") {
+      request.leafIndex = Number(leaf);
+      chainRequest.leafIndex = Number(leaf);
+    }
+    const roots = setAsidePrivateKeys(byId<HTMLTextAreaElement>("cert-roots").value);
+    notices.push(
+      ...roots.notices.map((notice) =>
+        h("p", { class: "notice", role: "status" }, `Your own root: ${notice}`),
+      ),
+    );
+    if (roots.pem.trim() !== "") chainRequest.roots = roots.pem;
+    const [result, chained] = await busy(button, () =>
+      Promise.all([api.certificateBundle(request), api.certificateChain(chainRequest)]),
+    );
+    if (result.ok)
+      show(
+        region,
+        ...notices,
+        chained.ok ? chainView(chained.value) : problem(chained, undefined, "The chain could not be built"),
+        ...certificateView(result.value),
+      );
     else
       show(
         region,
+        ...notices,
         problem(result, (_issue, location) => pemExcerpt(pem, textarea, location)),
       );
     region.focus();

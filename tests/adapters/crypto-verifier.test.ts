@@ -267,30 +267,32 @@ describe("what the verifier does not do, or cannot do", () => {
     expect(result.outcome).toBe("unsupported");
   });
 
+  /** A decoded `name` whose SubjectPublicKeyInfo (TBS part 6) is replaced by `spki`. */
+  const withKey = (name: string, spki: Uint8Array) =>
+    decode(editTbs(certDer(name), (t) => t.map((part, k) => (k === 6 ? spki : part))));
+
   test("an ECDSA issuer key on a curve WebCrypto lacks → unsupported", async () => {
     const issuer = await cert("root-ec-p256");
     // The same point, with brainpoolP256r1 instead of P-256 in the SPKI parameters.
-    const spki = Buffer.from(issuer.publicKeyKey, "hex");
-    const point = spki.subarray(spki.length - 68); // BIT STRING: 03 42 00 04 X Y
+    const point = issuer.publicKey.subjectPublicKey; // BIT STRING: 03 42 00 04 X Y
     const brainpool = seq(seq(oid("1.2.840.10045.2.1"), oid("1.3.36.3.3.2.8.1.1.7")), point);
-    const publicKeyKey = Buffer.from(brainpool).toString("hex");
-    const result = await verifier.verify(await cert("leaf-ec-p256"), { ...issuer, publicKeyKey });
+    const result = await verifier.verify(
+      await cert("leaf-ec-p256"),
+      await withKey("root-ec-p256", brainpool),
+    );
     expect(result).toEqual({ outcome: "unsupported", reason: "this elliptic curve is not supported" });
   });
 
   test("a garbage issuer key → unavailable with a short reason", async () => {
     const child = await cert("leaf-rsa");
-    const issuer = await cert("int-rsa");
+    const rsa = seq(oid("1.2.840.113549.1.1.1"), Uint8Array.of(5, 0));
     const outcomes: SignatureCheck[] = [];
-    for (const publicKeyKey of [
-      "",
-      "zz",
-      "3000",
-      Buffer.from(
-        seq(seq(oid("1.2.840.113549.1.1.1"), Uint8Array.of(5, 0)), tlv(0x03, Uint8Array.of(0, 1, 2, 3))),
-      ).toString("hex"),
+    for (const spki of [
+      seq(rsa, tlv(0x03, Uint8Array.of(0, 1, 2, 3))),
+      seq(rsa, tlv(0x03, Uint8Array.of(0))),
+      seq(rsa, tlv(0x03, Uint8Array.of(0, 0x30, 0x03, 0x02, 0x01, 0x00))),
     ]) {
-      outcomes.push(await verifier.verify(child, { ...issuer, publicKeyKey }));
+      outcomes.push(await verifier.verify(child, await withKey("int-rsa", spki)));
     }
     for (const result of outcomes) {
       expect(result.outcome).toBe("unavailable");
@@ -298,15 +300,30 @@ describe("what the verifier does not do, or cannot do", () => {
     }
   });
 
-  test("a child whose DER cannot be read → unavailable; verify never throws", async () => {
+  test("the verifier reads what the decoder read, never the DER again (issue 16)", async () => {
     const issuer = await cert("int-rsa");
     const child = await cert("leaf-rsa");
-    for (const der of [new Uint8Array(), Uint8Array.of(0x30, 0x00), Uint8Array.of(0xff, 0xff)]) {
-      const result = await verifier.verify({ ...child, der }, issuer);
-      expect(result.outcome).toBe("unavailable");
-    }
-    const nasty = { ...child, der: undefined as unknown as Uint8Array };
+    // The certificate's DER is not looked at: emptied, the check still verifies.
+    expect(
+      await verifier.verify({ ...child, der: new Uint8Array() }, { ...issuer, der: new Uint8Array() }),
+    ).toEqual({
+      outcome: "verified",
+    });
+    // The signed bytes and the key are: another TBS or another key fails.
+    const other = await cert("leaf-ec-p256");
+    expect((await verifier.verify({ ...child, tbs: other.tbs }, issuer)).outcome).toBe("failed");
+    // Spans as views into the DER, not copies.
+    expect(child.tbs.buffer).toBe(child.der.buffer);
+    expect(child.publicKey.spki.buffer).toBe(child.der.buffer);
+  });
+
+  test("data not made by the decoder → unavailable; verify never throws", async () => {
+    const issuer = await cert("int-rsa");
+    const child = await cert("leaf-rsa");
+    const nasty = { ...child, tbs: undefined as unknown as Uint8Array };
     expect((await verifier.verify(nasty, issuer)).outcome).toBe("unavailable");
+    const keyless = { ...issuer, publicKey: undefined as unknown as CertificateData["publicKey"] };
+    expect((await verifier.verify(child, keyless)).outcome).toBe("unavailable");
   });
 
   test("reasons never contain certificate content", async () => {

@@ -289,3 +289,106 @@ describe("OBJECT IDENTIFIER bounds", () => {
     expect(read(new Uint8Array(47 * 1024).fill(0x01))).toBeNull();
   });
 });
+
+/**
+ * Issue 16: a Name attribute value of a constructed universal type OpenSSL accepts there
+ * (ObjectDescriptor 7, EXTERNAL 8, REAL 9, EMBEDDED PDV 11, RELATIVE-OID 13, TIME 14, tag 15,
+ * CHARACTER STRING 29) is gathered by OpenSSL's `asn1_collect`, which refuses content that is not
+ * a series of TLVs, an end-of-contents, or more than five nested levels. The decoder accepted
+ * any content; now it refuses exactly what openssl refuses.
+ */
+describe("a constructed universal value in a Name: refused where openssl refuses it", () => {
+  const TAGS = [7, 8, 9, 11, 13, 14, 15, 29];
+  const value = (tag: number, content: Uint8Array) =>
+    withSubject(leaf(), name(rdn(atv(CN, tlv(0x20 | tag, content)))));
+  const nested = (levels: number) => {
+    let inner: Uint8Array = hex("04 01 41");
+    for (let k = 0; k < levels; k++) inner = tlv(0x24, inner);
+    return inner;
+  };
+  verdicts(
+    TAGS.flatMap((tag): [string, Uint8Array][] => [
+      [`[UNIVERSAL ${tag}] constructed, holding a stray octet`, value(tag, hex("ff"))],
+      [`[UNIVERSAL ${tag}] constructed, a TLV then a stray octet`, value(tag, hex("04 01 41 ff"))],
+      [`[UNIVERSAL ${tag}] constructed, holding end-of-contents`, value(tag, hex("00 00"))],
+    ]).concat([
+      ["[UNIVERSAL 7] constructed, a length running past its end", value(7, hex("04 05 41"))],
+      ["[UNIVERSAL 29] constructed, six nested levels", value(29, nested(6))],
+    ]),
+    { openssl: false, ours: false },
+  );
+  verdicts(
+    [
+      ...TAGS.map((tag): [string, Uint8Array] => [
+        `[UNIVERSAL ${tag}] constructed, holding one OCTET STRING`,
+        value(tag, hex("04 01 41")),
+      ]),
+      ["[UNIVERSAL 7] constructed and empty", value(7, new Uint8Array())],
+      ["[UNIVERSAL 8] constructed, holding a context-specific TLV", value(8, hex("80 01 41"))],
+      ["[UNIVERSAL 29] constructed, five nested levels", value(29, nested(5))],
+    ],
+    { openssl: true, ours: true },
+  );
+});
+
+/**
+ * Issue 16: an otherName in subjectAltName. `d2i_X509` does not read extension values, so the
+ * oracle here is openssl reading the extension (`-ext subjectAltName`): it prints `othername:`
+ * when it can read the name, and dumps the extension raw when it cannot. The decoder refuses the
+ * certificate exactly when openssl cannot read it, and also refuses a constructed string value,
+ * which openssl gathers (DER only, docs/certificates-der.md).
+ */
+describe("subjectAltName otherName: refused exactly where openssl cannot read it", () => {
+  const SAN = "2.5.29.17";
+  const otherName = (content: string) => withExtensions(leaf(), extension(SAN, seq(tlv(0xa0, hex(content)))));
+  const cases: [string, string, "read" | "unreadable" | "constructed string"][] = [
+    ["a UTF8String value", "06 03 2a 03 04 a0 03 0c 01 41", "read"],
+    ["a UTF8String that is not UTF-8 (ANY does not look inside)", "06 03 2a 03 04 a0 03 0c 01 ff", "read"],
+    ["an OCTET STRING value", "06 03 2a 03 04 a0 03 04 01 41", "read"],
+    ["a SEQUENCE whose content is not DER (kept as bytes)", "06 03 2a 03 04 a0 04 30 02 ff ff", "read"],
+    ["an OID length running past its end", "06 05 2a 03 04 a0 03 0c 01 41", "unreadable"],
+    ["two values in [0]", "06 03 2a 03 04 a0 06 0c 01 41 0c 01 42", "unreadable"],
+    ["no value", "06 03 2a 03 04", "unreadable"],
+    ["an empty [0]", "06 03 2a 03 04 a0 00", "unreadable"],
+    ["a primitive [0]", "06 03 2a 03 04 80 01 41", "unreadable"],
+    ["[1] in place of [0]", "06 03 2a 03 04 a1 03 0c 01 41", "unreadable"],
+    ["a byte after the value", "06 03 2a 03 04 a0 03 0c 01 41 00", "unreadable"],
+    ["a NULL with content", "06 03 2a 03 04 a0 03 05 01 00", "unreadable"],
+    ["a padded type-id", "06 02 80 01 a0 03 0c 01 41", "unreadable"],
+    ["value before type-id", "a0 03 0c 01 41 06 03 2a 03 04", "unreadable"],
+    ["a constructed UTF8String holding junk", "06 03 2a 03 04 a0 04 2c 02 ff ff", "unreadable"],
+    ["a constructed ObjectDescriptor holding junk", "06 03 2a 03 04 a0 03 27 01 ff", "unreadable"],
+    [
+      "a constructed UTF8String of one OCTET STRING",
+      "06 03 2a 03 04 a0 05 2c 03 04 01 41",
+      "constructed string",
+    ],
+  ];
+  for (const [label, content, expected] of cases) {
+    const der = otherName(content);
+    const facts = schedule(() => opensslFactsForDer(der));
+    facts.catch(() => {});
+    test(
+      `${label}: openssl ${expected === "unreadable" ? "cannot read it" : "reads it"}; the decoder ${expected === "read" ? "accepts" : "refuses"}`,
+      async () => {
+        const printed = (await facts).extensions.get("X509v3 Subject Alternative Name")?.lines[0] ?? "";
+        expect(printed.startsWith("othername: 1.2.3.4::")).toBe(expected !== "unreadable");
+        const result = await decoder.decode(der);
+        expect(result.ok ? "accepted" : result.reason).toBe(
+          expected === "read" ? "accepted" : "malformed subjectAltName extension",
+        );
+        if (result.ok)
+          expect(result.certificate.sans).toEqual([{ type: "otherName", value: `#A0${hexOf(content)}` }]);
+      },
+      ORACLE_TIMEOUT_MS,
+    );
+  }
+});
+
+/** Uppercase hex of `[len] content` for a short content (under 128 octets). */
+function hexOf(content: string): string {
+  const bytes = hex(content);
+  return Buffer.concat([Uint8Array.of(bytes.length), bytes])
+    .toString("hex")
+    .toUpperCase();
+}

@@ -1,45 +1,42 @@
 /**
- * Every Mozilla root of Debian's ca-certificates package decodes exactly as openssl prints it
- * and its self-signature is `verified` (CONTRACT §4.2). The package is required: without it this
- * test fails, it does not skip.
+ * Every Mozilla root under test decodes exactly as openssl prints it and its self-signature is
+ * `verified` (CONTRACT §4.2). The roots under test are the machine's
+ * (/usr/share/ca-certificates/mozilla, from Debian's ca-certificates; without it this test fails,
+ * it does not skip) or each certificate of the bundle $NETTOOLS_TEST_CA_BUNDLE names (.ci/run sets
+ * it to the committed base-version snapshot). Nothing here depends on which roots a version holds.
  */
-import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { mozillaRootsUnderTest } from "../fixtures/ca-bundles/ca-bundles.ts";
 import { pemToDers } from "../fixtures/fixtures.ts";
 import { limiter, ORACLE_TIMEOUT_MS, opensslFacts } from "./openssl-oracle.ts";
 
-const MOZILLA = "/usr/share/ca-certificates/mozilla";
 const decoder = new DerCertificateDecoder();
 const verifier = new WebCryptoSignatureVerifier();
+const roots = mozillaRootsUnderTest();
+// openssl reads each root from a file of its own, in a private folder removed at the end.
+const scratch = mkdtempSync(join(tmpdir(), "mozilla-roots-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const files = existsSync(MOZILLA)
-  ? readdirSync(MOZILLA)
-      .filter((f) => f.endsWith(".crt"))
-      .sort()
-  : [];
-
-describe("Mozilla roots from Debian's ca-certificates", () => {
-  test("the package is installed", () => {
-    if (!existsSync(MOZILLA)) {
-      throw new Error(
-        `${MOZILLA} is missing: install the Debian package ca-certificates (apt-get install ca-certificates)`,
-      );
-    }
-    expect(files.length).toBeGreaterThan(100);
+describe("Mozilla roots under test", () => {
+  test("there are Mozilla roots to test", () => {
+    expect(roots.length).toBeGreaterThan(100);
   });
 
   const schedule = limiter(4);
-  for (const file of files) {
-    const path = join(MOZILLA, file);
+  for (const [k, { name: file, pem }] of roots.entries()) {
+    const path = join(scratch, `${k}.pem`);
+    writeFileSync(path, pem);
     const facts = schedule(() => opensslFacts(path, "PEM", true));
     facts.catch(() => {}); // reported by the test
     test(
       file,
       async () => {
-        const ders = pemToDers(readFileSync(path, "utf8"));
+        const ders = pemToDers(pem);
         expect(ders).toHaveLength(1);
         const result = await decoder.decode(ders[0]!);
         if (!result.ok) throw new Error(`${file}: ${result.reason}`);

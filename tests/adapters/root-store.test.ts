@@ -78,6 +78,7 @@ describe("issuerIsKnownRoot through the use case", () => {
     expect(finding.evidence).toEqual({
       issuer: "CN=ISRG Root X1,O=Internet Security Research Group,C=US",
       issuerIsKnownRoot: true,
+      caIssuersUrl: null,
     });
     expect(finding.nextAction).toStartWith("Nothing needs adding: clients that trust CN=ISRG Root X1");
   });

@@ -7,12 +7,12 @@
  * critical accessibility violation. Screenshots go to test-output/ for review.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
+import { certPath, certPem, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
 import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
 
@@ -273,28 +273,77 @@ describe("a user", () => {
   );
 
   test(
-    "pastes a private key: refused on the page, nothing sent, no line of the key shown",
+    "pastes a leaf+key file: the key is set aside on the page with its position, never sent or shown",
     async () => {
       const v = await visit();
-      const before = v.requested.length;
+      const bodies: string[] = [];
+      v.page.on("request", (request) => bodies.push(request.postData() ?? ""));
       const key = privateKeyPem("pkcs8");
       const pem = `${chainPem("rsa-sha256")}\n${key}`;
       const keyLines = key.split("\n").filter((line) => line !== "" && !line.startsWith("-----"));
       const line = pem.slice(0, pem.indexOf("-----BEGIN PRIVATE KEY")).split("\n").length;
       await v.page.getByLabel("PEM certificates").fill(pem);
       await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
-      const alert = v.page.getByRole("alert");
-      await alert.waitFor();
-      expect(await alert.locator("h3").textContent()).toBe("Not sent: remove the private key");
-      expect(await alert.locator("li").allTextContents()).toEqual([
-        `Line ${line}: private key material is not accepted`,
-      ]);
-      expect(await alert.textContent()).toContain("INVALID_INPUT");
-      expect(await v.page.locator("#cert-result .excerpt").count()).toBe(0);
+      const notice = v.page.locator("#cert-result .notice");
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(
+        `A private key (block 4, line ${line}) was set aside: it is not sent and not shown.`,
+      );
+      await v.page.locator("#chain-verdict").waitFor();
       const shown = (await v.page.locator("#cert-result").textContent()) ?? "";
-      for (const text of keyLines) expect(shown).not.toContain(text.slice(0, 16));
-      expect(v.requested.slice(before)).toEqual([]);
+      for (const text of keyLines) {
+        expect(shown).not.toContain(text.slice(0, 16));
+        for (const body of bodies) expect(body).not.toContain(text.slice(0, 16));
+      }
+      expect(bodies.filter((body) => body !== "").length).toBe(2);
       expect(await axe(v.page, "private-key")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "pastes a misordered bundle, downloads fullchain.pem, and openssl verifies it",
+    async () => {
+      const v = await visit();
+      const misordered = chainPem("chain-misordered");
+      await v.page.getByLabel("PEM certificates").fill(misordered);
+      await v.page.getByLabel("Your own root (optional)").fill(certPem("chain-root"));
+      await v.page.getByLabel("Hostname or IP address to check (optional)").fill("192.0.2.10");
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#chain-pem").waitFor();
+      expect(await v.page.locator("#chain-verdict").textContent()).toBe(
+        "Complete, but 1 problem is an error.",
+      );
+      expect(await v.page.locator("#chain-problems li strong").allTextContents()).toEqual([
+        "WRONG_ORDER (error)",
+      ]);
+      const [download] = await Promise.all([
+        v.page.waitForEvent("download"),
+        v.page.getByRole("button", { name: "Download fullchain.pem" }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe("fullchain.pem");
+      const saved = join(OUTPUT, "downloaded-fullchain.pem");
+      await download.saveAs(saved);
+      const fixed = readFileSync(saved, "utf8");
+      expect(fixed).toBe((await v.page.locator("#chain-pem").textContent()) ?? "");
+      const blocks = fixed.match(/-----BEGIN CERTIFICATE-----\n[\s\S]*?-----END CERTIFICATE-----\n/g)!;
+      expect(blocks.length).toBe(3);
+      writeFileSync(join(OUTPUT, "downloaded-leaf.pem"), blocks[0]!);
+      writeFileSync(join(OUTPUT, "downloaded-rest.pem"), blocks.slice(1).join(""));
+      const verify = Bun.spawnSync([
+        "openssl",
+        "verify",
+        "-CAfile",
+        certPath("chain-root"),
+        "-untrusted",
+        join(OUTPUT, "downloaded-rest.pem"),
+        join(OUTPUT, "downloaded-leaf.pem"),
+      ]);
+      expect(verify.stdout.toString()).toContain("OK");
+      expect(verify.exitCode).toBe(0);
+      await v.page.screenshot({ path: join(OUTPUT, "web-page-chain.png"), fullPage: true });
+      expect(await axe(v.page, "chain-to-deploy")).toEqual([]);
       await expectClean(v);
     },
     TIME_LIMIT_MS,

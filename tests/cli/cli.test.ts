@@ -251,7 +251,7 @@ describe("cert", () => {
     expect(ran.stdout).toContain("ISSUER_NOT_IN_BUNDLE [#0]");
   });
 
-  test("a private key is refused before anything is sent, and no line of it is printed", async () => {
+  test("a private key is set aside before anything is sent (issue 17), and no line of it is printed", async () => {
     const key = privateKeyPem("ec-traditional");
     const pem = `${chainPem("rsa-sha256")}${key}`;
     const keyLines = key
@@ -259,14 +259,14 @@ describe("cert", () => {
       .filter((line) => line !== "" && !line.startsWith("-----"))
       .map((line) => line.slice(0, 20));
     const line = chainPem("rsa-sha256").split("\n").length;
-    let requests = 0;
+    const bodies: string[] = [];
     const fake = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch: () => {
-        requests++;
+      fetch: async (request) => {
+        bodies.push(await request.text());
         return Response.json(
-          { error: { code: "INTERNAL_ERROR", message: "must not be called" } },
+          { error: { code: "INTERNAL_ERROR", message: "not answering" } },
           { status: 500 },
         );
       },
@@ -278,20 +278,22 @@ describe("cert", () => {
       ["cert", "--server", `http://127.0.0.1:${fake.port}`, path],
     ]) {
       const ran = await nettools(args);
-      expect(ran.code).toBe(2);
-      expect(ran.stderr).toBe(
-        `error INVALID_INPUT: private key material is not accepted\n  - line ${line}: private key material is not accepted\n`,
+      expect(ran.stderr).toContain(
+        `a private key (block 4, line ${line}) was set aside: it is not read, sent or shown`,
       );
       for (const text of keyLines) expect(ran.stdout + ran.stderr).not.toContain(text);
     }
-    expect(requests).toBe(0);
-    // --json prints the server's own envelope for the same key, still without asking it.
+    expect(bodies.length).toBe(1);
+    for (const text of keyLines) expect(bodies[0]).not.toContain(text);
+    // A key block without its END line cannot be set aside: it is refused, by line, unsent.
+    const broken = key.replace(/-----END [^\n]*\n?$/, "");
     const json = await nettools(["cert", "--json", "--server", `http://127.0.0.1:${fake.port}`, "-"], {
-      stdin: key,
+      stdin: broken,
     });
     expect(json.code).toBe(2);
-    expect(json.stdout).toBe(`${await serverBody("/v1/certificate-bundle", { pem: key })}\n`);
-    expect(requests).toBe(0);
+    expect(JSON.parse(json.stdout).error.issues[0].message).toBe("private key material is not accepted");
+    for (const text of keyLines) expect(json.stdout + json.stderr).not.toContain(text);
+    expect(bodies.length).toBe(1);
   });
 
   test("a missing file is invalid input (exit 2)", async () => {

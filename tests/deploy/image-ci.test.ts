@@ -4,7 +4,8 @@
  * it wired in, consistent with the Dockerfile and the manifests, and honest when it cannot run.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -16,16 +17,33 @@ const dockerfileFroms = readFileSync(join(ROOT, "Dockerfile"), "utf8")
   .filter((line) => line.startsWith("FROM "))
   .map((line) => line.split(/\s+/)[1] as string);
 
-/** Runs the script as an unprivileged user (dropping root when the tests run as root). */
+/**
+ * Runs the script as an unprivileged user (dropping root when the tests run as root). That user
+ * may not be able to read the checkout (a clone in /root, or under `mktemp -d`), so the script
+ * runs from a copy in a world-readable temporary folder, with that folder as working directory;
+ * the copy is the same bytes, and it stops at the root check before it reads anything else.
+ */
 function runUnprivileged(): { exitCode: number; output: string } {
-  const asNobody =
-    process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
-  const result = Bun.spawnSync([...asNobody, "bash", SCRIPT], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/nonexistent" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { exitCode: result.exitCode, output: `${result.stdout.toString()}${result.stderr.toString()}` };
+  const dir = mkdtempSync(join(tmpdir(), "image-ci-"));
+  try {
+    mkdirSync(join(dir, "scripts"));
+    const copy = join(dir, "scripts/image-ci.sh");
+    writeFileSync(copy, script);
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, "scripts"), 0o755);
+    chmodSync(copy, 0o644);
+    const asNobody =
+      process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
+    const result = Bun.spawnSync([...asNobody, "bash", copy], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/nonexistent" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    return { exitCode: result.exitCode, output: `${result.stdout.toString()}${result.stderr.toString()}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("scripts/image-ci.sh", () => {

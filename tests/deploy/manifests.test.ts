@@ -62,6 +62,9 @@ const deployment = manifest("deployment.yaml");
 const service = manifest("service.yaml");
 const hpa = manifest("hpa.yaml");
 const pdb = manifest("pdb.yaml");
+const networkPolicy = manifest("networkpolicy.yaml");
+const ingress = manifest("examples/ingress.yaml");
+const serviceMonitor = manifest("examples/servicemonitor.yaml");
 const podSpec = at(deployment, "spec.template.spec") as Yaml;
 const containers = podSpec.containers as Yaml[];
 const container = containers[0] as Yaml;
@@ -128,7 +131,7 @@ describe("Dockerfile", () => {
     expect(check).toMatch(/--timeout=\d+s/);
     // The subcommand exists, and probes /v1/health.
     expect(readFileSync(join(ROOT, "src/main.ts"), "utf8")).toContain('process.argv[2] === "healthcheck"');
-    expect(readFileSync(join(ROOT, "src/adapters/system/healthcheck.ts"), "utf8")).toContain("/v1/health");
+    expect(readFileSync(join(ROOT, "src/process/healthcheck.ts"), "utf8")).toContain("/v1/health");
   });
 
   test(".dockerignore keeps node_modules, dist and tests out of the context", () => {
@@ -150,7 +153,10 @@ describe("Kubernetes manifests", () => {
     expect(deployment.kind).toBe("Deployment");
     expect(containers).toHaveLength(1);
     const ports = container.ports as { name: string; containerPort: number }[];
-    expect(ports.map((port) => port.containerPort)).toEqual([Number(env.get("PORT"))]);
+    expect(ports.map((port) => port.containerPort)).toEqual([
+      Number(env.get("PORT")),
+      Number(env.get("METRICS_PORT")),
+    ]);
     for (const probe of ["readinessProbe", "livenessProbe"]) {
       expect(at(container, `${probe}.httpGet.path`)).toBe("/v1/health");
       expect(ports.map((port) => port.name)).toContain(at(container, `${probe}.httpGet.port`) as string);
@@ -228,5 +234,110 @@ describe("Kubernetes manifests", () => {
     expect(pdb.kind).toBe("PodDisruptionBudget");
     expect(matches(at(pdb, "spec.selector.matchLabels") as Record<string, string>)).toBe(true);
     expect(Number(at(pdb, "spec.minAvailable"))).toBeLessThan(Number(at(hpa, "spec.minReplicas")));
+  });
+});
+
+/** A Kubernetes CPU quantity ("250m", "1", "0.5") in millicores. */
+function millicores(quantity: unknown): number {
+  const text = String(quantity);
+  return text.endsWith("m") ? Number(text.slice(0, -1)) : Number(text) * 1000;
+}
+
+describe("Kubernetes manifests an SRE would sign (issue 19)", () => {
+  const containerPorts = container.ports as { name: string; containerPort: number }[];
+  const portNamed = (name: string) => containerPorts.find((port) => port.name === name)?.containerPort;
+
+  test("NetworkPolicy: API only from the ingress controller, metrics only from monitoring, no egress", () => {
+    expect(networkPolicy.apiVersion).toBe("networking.k8s.io/v1");
+    expect(networkPolicy.kind).toBe("NetworkPolicy");
+    expect(matches(at(networkPolicy, "spec.podSelector.matchLabels") as Record<string, string>)).toBe(true);
+    expect(at(networkPolicy, "spec.policyTypes")).toEqual(["Ingress", "Egress"]);
+    expect(at(networkPolicy, "spec.egress")).toEqual([]);
+    const rules = at(networkPolicy, "spec.ingress") as Yaml[];
+    const portsOf = (rule: Yaml) => (rule.ports as { port: string }[]).map((port) => port.port);
+    expect(rules.flatMap(portsOf).sort()).toEqual(["http", "metrics"]);
+    for (const name of rules.flatMap(portsOf)) expect(portNamed(name)).toBeDefined();
+    const namespaceOf = (rule: Yaml) =>
+      (at(rule, "from.0.namespaceSelector.matchLabels") as Record<string, string>)[
+        "kubernetes.io/metadata.name"
+      ];
+    const httpRule = rules.find((rule) => (rule.ports as { port: string }[])[0]?.port === "http") as Yaml;
+    const metricsRule = rules.find(
+      (rule) => (rule.ports as { port: string }[])[0]?.port === "metrics",
+    ) as Yaml;
+    expect(namespaceOf(httpRule)).toBe("ingress-nginx");
+    expect(namespaceOf(metricsRule)).toBe("monitoring");
+  });
+
+  test("Metrics: METRICS_PORT is the container's `metrics` port, annotated for scraping, apart from the API port", () => {
+    expect(env.get("METRICS_PORT")).toBe("9464");
+    expect(portNamed("metrics")).toBe(9464);
+    expect(portNamed("http")).toBe(Number(env.get("PORT")));
+    const annotations = at(deployment, "spec.template.metadata.annotations") as Record<string, string>;
+    expect(annotations["prometheus.io/scrape"]).toBe("true");
+    expect(annotations["prometheus.io/port"]).toBe(env.get("METRICS_PORT") as string);
+    expect(annotations["prometheus.io/path"]).toBe("/metrics");
+  });
+
+  test("ServiceMonitor example scrapes the Service's `metrics` port, which targets the container's", () => {
+    expect(serviceMonitor.apiVersion).toBe("monitoring.coreos.com/v1");
+    expect(serviceMonitor.kind).toBe("ServiceMonitor");
+    const serviceLabels = at(service, "metadata.labels") as Record<string, string>;
+    const selector = at(serviceMonitor, "spec.selector.matchLabels") as Record<string, string>;
+    for (const [key, value] of Object.entries(selector)) expect(serviceLabels[key]).toBe(value);
+    const servicePorts = at(service, "spec.ports") as { name: string; targetPort: string }[];
+    const endpoint = at(serviceMonitor, "spec.endpoints.0") as { port: string; path: string };
+    expect(endpoint.path).toBe("/metrics");
+    expect(servicePorts.find((port) => port.name === endpoint.port)?.targetPort).toBe("metrics");
+  });
+
+  test("Ingress example routes to the Service's `http` port; TRUSTED_PROXIES is the CIDR it names", () => {
+    expect(ingress.apiVersion).toBe("networking.k8s.io/v1");
+    expect(ingress.kind).toBe("Ingress");
+    const backend = at(ingress, "spec.rules.0.http.paths.0.backend.service") as {
+      name: string;
+      port: { name: string };
+    };
+    expect(backend.name).toBe(at(service, "metadata.name") as string);
+    expect(backend.port.name).toBe("http");
+    const trusted = env.get("TRUSTED_PROXIES") as string;
+    expect(trusted).toMatch(/^[0-9.]+\/[0-9]+$/);
+    expect(readFileSync(join(KUBE, "examples/ingress.yaml"), "utf8")).toContain(trusted);
+    expect(env.get("TRUSTED_PROXY_HEADER")).toBe("x-forwarded-for");
+    expect(at(ingress, "spec.ingressClassName")).toBe("nginx");
+  });
+
+  test("the image is pinned by digest, with the release's tag in the comment above it", () => {
+    const image = container.image as string;
+    expect(image).toMatch(/^[a-z0-9.-]+\/[a-z0-9-]+@sha256:[0-9a-f]{64}$/);
+    const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string })
+      .version;
+    const text = readFileSync(join(KUBE, "deployment.yaml"), "utf8");
+    const lines = text.split("\n");
+    const imageLine = lines.findIndex((line) => line.includes(`image: ${image}`));
+    const comment = lines.slice(Math.max(0, imageLine - 4), imageLine).join("\n");
+    expect(comment).toContain(`network-tools-api:${version}`);
+  });
+
+  test("the HPA's CPU target is the one docs/operations.md derives from the measured CPU per request", () => {
+    const utilization = Number(at(hpa, "spec.metrics.0.resource.target.averageUtilization"));
+    const request = millicores(at(container, "resources.requests.cpu"));
+    const limit = millicores(at(container, "resources.limits.cpu"));
+    const targetMillicores = (utilization * request) / 100;
+    const docs = readFileSync(join(ROOT, "docs/operations.md"), "utf8");
+    const stated = /HPA target: (\d+)m CPU per pod/.exec(docs);
+    expect(stated).not.toBeNull();
+    expect(Number(stated?.[1])).toBe(targetMillicores);
+    expect(targetMillicores).toBeLessThan(limit); // a pod scales out before it is throttled
+    expect(docs).toContain(`averageUtilization: ${utilization}`);
+  });
+
+  test("the image export command in docs/operations.md names the store the CI step really uses", () => {
+    const docs = readFileSync(join(ROOT, "docs/operations.md"), "utf8");
+    const script = readFileSync(join(ROOT, "scripts/image-ci.sh"), "utf8");
+    expect(script).toContain('--root "$CACHE/storage-$DRIVER"');
+    expect(script).toContain("DRIVER=overlay");
+    expect(docs).toContain("network-tools-api-image-ci/storage-overlay --storage-driver overlay");
+    expect(docs).not.toMatch(/image-ci\/storage push/);
   });
 });

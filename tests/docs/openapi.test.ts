@@ -169,7 +169,8 @@ describe("the document is complete", () => {
       const [method] = key.split(" ");
       const expected = method === "POST" ? ["200", "400", "405", "413", "415", "500"] : ["200", "405", "500"];
       if (key === "GET /v1/public-ip" || key === "GET /v1/ip") expected.push("503");
-      if (key === "POST /v1/certificate-bundle") expected.push("503"); // OVERLOADED (CONTRACT §1.7)
+      // OVERLOADED (CONTRACT §1.7)
+      if (key === "POST /v1/certificate-bundle" || key === "POST /v1/certificate-chain") expected.push("503");
       if (key !== "GET /v1/health") expected.push("429"); // only when the operator sets a limit
       const responses = responsesOf(key);
       expect({ key, statuses: Object.keys(responses).sort() }).toEqual({ key, statuses: expected.sort() });
@@ -340,7 +341,8 @@ async function send(path: string, init: RequestInit, name: string, expected: unk
     return app.handle(new Request(`http://localhost${path}`, init));
   }
   const evaluatedAt = (expected as { evaluatedAt?: unknown } | null)?.evaluatedAt;
-  if (path !== "/v1/certificate-bundle" || typeof evaluatedAt !== "string") {
+  const certificatePaths = ["/v1/certificate-bundle", "/v1/certificate-chain"];
+  if (!certificatePaths.includes(path) || typeof evaluatedAt !== "string") {
     return fetch(`${server.url}${path}`, init);
   }
   const { app } = testApp({

@@ -284,7 +284,7 @@ describe("ISSUER_NOT_IN_BUNDLE", () => {
         certificateIndexes: [1],
         observed:
           "Certificate 1 (CN=Example Intermediate) was issued by CN=Example Root, no certificate in the bundle carries that name, and it is not a known root: an intermediate CA certificate is most likely missing.",
-        evidence: { issuer: "CN=Example Root,O=Example", issuerIsKnownRoot: false },
+        evidence: { issuer: "CN=Example Root,O=Example", issuerIsKnownRoot: false, caIssuersUrl: null },
         nextAction:
           "Add the certificate of CN=Example Root to the bundle right after certificate 1 (CN=Example Intermediate); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root is a private root that every client already trusts, nothing needs adding).",
       },

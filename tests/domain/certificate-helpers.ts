@@ -51,7 +51,7 @@ export const EVIDENCE_KEYS: Record<FindingCode, string[]> = {
   SELF_SIGNATURE_FAILED: ["signatureAlgorithm"],
   SIGNATURE_UNSUPPORTED: ["signatureAlgorithm"],
   SIGNATURE_CHECK_UNAVAILABLE: ["signatureAlgorithm", "reason"],
-  ISSUER_NOT_IN_BUNDLE: ["issuer", "issuerIsKnownRoot"],
+  ISSUER_NOT_IN_BUNDLE: ["issuer", "issuerIsKnownRoot", "caIssuersUrl"],
   CANDIDATE_SIGNATURE_FAILED: ["childIndex", "issuerIndex"],
   ISSUER_NOT_CA: ["childIndex", "issuerIndex", "basicConstraintsPresent"],
   ISSUER_KEY_USAGE_REJECTED: ["childIndex", "issuerIndex"],

@@ -5,12 +5,14 @@
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { mozillaRootStore } from "../../src/adapters/crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import {
   DEFAULT_CERTIFICATE_LIMITS,
+  type FindingCode,
   inspectCertificateBundle,
 } from "../../src/domain/certificates/inspect.ts";
 import { analyseRelationships, candidatePairs } from "../../src/domain/certificates/relationships.ts";
@@ -20,9 +22,15 @@ import { bundleOf, fakeDecoder, makeCertificate } from "../fakes/certificates.ts
 import { fixedClock } from "../fakes/clock.ts";
 import { noKnownRoots } from "../fakes/roots.ts";
 import { scriptedVerifier } from "../fakes/verifier.ts";
+import {
+  bundleUnderTest,
+  type OpensslValidity,
+  opensslValidities,
+  pemBlocks,
+  SNAPSHOTS,
+} from "../fixtures/ca-bundles/ca-bundles.ts";
 import { NOW } from "./certificate-helpers.ts";
 
-const DEBIAN_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
 const LOCAL = { maxBlocks: 1000, maxPemLength: 2_000_000 };
 
 function fakeDeps(certificates: Parameters<typeof fakeDecoder>[0]) {
@@ -125,32 +133,124 @@ describe("candidate issuers from a subject-name index", () => {
   });
 });
 
-describe("Debian's system CA bundle through the domain, with local limits", () => {
-  test("the bundle is installed (ca-certificates)", () => {
-    if (!existsSync(DEBIAN_BUNDLE)) {
-      throw new Error(`${DEBIAN_BUNDLE} is missing: install the Debian package ca-certificates`);
+/** The findings openssl's dates call for at `at`: CERTIFICATE_EXPIRED and CERTIFICATE_NOT_YET_VALID, by index. */
+function expectedDateFindings(validities: OpensslValidity[], at: Date) {
+  const iso = (d: Date) => d.toISOString().replace(/\.000Z$/, "Z");
+  const evaluatedAt = iso(at);
+  const out: { code: FindingCode; certificateIndexes: number[]; evidence: Record<string, string> }[] = [];
+  for (const [index, { notBefore, notAfter }] of validities.entries()) {
+    if (notAfter.getTime() < at.getTime()) {
+      out.push({
+        code: "CERTIFICATE_EXPIRED",
+        certificateIndexes: [index],
+        evidence: { notAfter: iso(notAfter), evaluatedAt },
+      });
+    }
+    if (notBefore.getTime() > at.getTime()) {
+      out.push({
+        code: "CERTIFICATE_NOT_YET_VALID",
+        certificateIndexes: [index],
+        evidence: { notBefore: iso(notBefore), evaluatedAt },
+      });
+    }
+  }
+  return out;
+}
+
+async function inspectBundle(path: string, at: string) {
+  const pem = readFileSync(path, "utf8");
+  const deps = {
+    clock: fixedClock(at),
+    decoder: new DerCertificateDecoder(),
+    verifier: new WebCryptoSignatureVerifier(),
+    roots: mozillaRootStore(),
+  };
+  return { path, pem, result: await inspectCertificateBundle({ pem }, deps, LOCAL) };
+}
+
+const errorFindings = (result: Awaited<ReturnType<typeof inspectBundle>>["result"]) =>
+  result.findings
+    .filter((f) => f.severity === "error")
+    .map(({ code, certificateIndexes, evidence }) => ({ code, certificateIndexes, evidence }));
+
+// The bundle under test is the machine's (or $NETTOOLS_TEST_CA_BUNDLE's): which roots it holds, and
+// which of them have expired, depends on the installed ca-certificates version and on CAs added
+// locally. Only what holds for any bundle is asserted here; exact expectations use the snapshots.
+describe(`the CA bundle under test (${bundleUnderTest()}) through the domain, with local limits`, () => {
+  test("the bundle is there (ca-certificates is installed)", () => {
+    if (!existsSync(bundleUnderTest())) {
+      throw new Error(`${bundleUnderTest()} is missing: install the Debian package ca-certificates`);
     }
   });
 
-  test("every root verifies its own signature and there is no error finding", async () => {
-    const pem = readFileSync(DEBIAN_BUNDLE, "utf8");
+  test("every root verifies its own signature; the only errors are the dates openssl reads", async () => {
+    const at = "2025-01-01T00:00:00Z";
+    const { path, pem, result } = await inspectBundle(bundleUnderTest(), at);
     expect(pem.length).toBeGreaterThan(MAX_PEM_LENGTH);
-    const deps = {
-      // An instant inside every root's validity in Debian 12's package (Baltimore expired 2025-05-12).
-      clock: fixedClock("2025-01-01T00:00:00Z"),
-      decoder: new DerCertificateDecoder(),
-      verifier: new WebCryptoSignatureVerifier(),
-      roots: mozillaRootStore(),
-    };
-    const result = await inspectCertificateBundle({ pem }, deps, LOCAL);
-    expect(result.certificates.length).toBeGreaterThan(100);
-    expect(result.certificates.filter((c) => c.selfSignature !== "verified").map((c) => c.subject)).toEqual(
-      [],
-    );
-    expect(result.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(result.certificates.length).toBe(pemBlocks(pem).length);
+    const roots = result.certificates.filter((c) => c.subject === c.issuer);
+    expect(roots.length).toBeGreaterThan(100);
+    expect(roots.filter((c) => c.selfSignature !== "verified").map((c) => c.subject)).toEqual([]);
+    expect(errorFindings(result)).toEqual(expectedDateFindings(await opensslValidities(path), new Date(at)));
     expect(result.findings.map((f) => f.code)).toContain("NO_LEAF_CERTIFICATE");
-    expect(result.findings.filter((f) => f.code === "SELF_SIGNED_CERTIFICATE")).toHaveLength(
-      result.certificates.length,
-    );
+  }, 60_000);
+});
+
+describe("Debian 12's ca-certificates snapshots (tests/fixtures/ca-bundles) through the domain", () => {
+  const cases = [
+    {
+      bundle: "base",
+      count: 142,
+      at: "2025-01-01T00:00:00Z",
+      // In bundle order (the package's file names sorted): E-Tugra, Hongkong Post, SECOM.
+      expired: [
+        [
+          "CN=E-Tugra Certification Authority,OU=E-Tugra Sertifikasyon Merkezi,O=E-Tuğra EBG Bilişim Teknolojileri ve Hizmetleri A.Ş.,L=Ankara,C=TR",
+          "2023-03-03T12:09:48Z",
+        ],
+        ["CN=Hongkong Post Root CA 1,O=Hongkong Post,C=HK", "2023-05-15T04:52:29Z"],
+        ["OU=Security Communication RootCA1,O=SECOM Trust.net,C=JP", "2023-09-30T04:20:49Z"],
+      ],
+    },
+    { bundle: "update", count: 148, at: "2025-01-01T00:00:00Z", expired: [] },
+    {
+      bundle: "update",
+      count: 148,
+      at: "2025-06-01T00:00:00Z",
+      expired: [["CN=Baltimore CyberTrust Root,OU=CyberTrust,O=Baltimore,C=IE", "2025-05-12T23:59:00Z"]],
+    },
+  ] as const;
+
+  for (const { bundle, count, at, expired } of cases) {
+    test(`${bundle} at ${at}: ${count} roots, all self-signed and verified, ${expired.length} expired`, async () => {
+      const { path, result } = await inspectBundle(SNAPSHOTS[bundle], at);
+      expect(result.certificates).toHaveLength(count);
+      expect(result.certificates.every((c) => c.subject === c.issuer && c.selfSignature === "verified")).toBe(
+        true,
+      );
+      expect(result.findings.filter((f) => f.code === "SELF_SIGNED_CERTIFICATE")).toHaveLength(count);
+      const errors = errorFindings(result);
+      expect(errors).toEqual(expectedDateFindings(await opensslValidities(path), new Date(at)));
+      expect(
+        errors.map((f) => [result.certificates[f.certificateIndexes[0]!]!.subject, f.evidence.notAfter]),
+      ).toEqual(expired.map(([subject, notAfter]) => [subject, notAfter]));
+    }, 60_000);
+  }
+});
+
+describe("the snapshots stay what their README says, and CI tests against each", () => {
+  test("each snapshot has its recorded SHA-256; .ci/run runs the bundle tests once per snapshot", () => {
+    const readme = readFileSync(join(dirname(SNAPSHOTS.base), "README.md"), "utf8");
+    for (const path of Object.values(SNAPSHOTS)) {
+      const digest = new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+      expect(readme).toContain(`| \`${basename(path)}\` |`);
+      expect(readme).toContain(`\`${digest}\``);
+    }
+    const ci = readFileSync(join(import.meta.dir, "../../.ci/run"), "utf8");
+    expect(ci).toContain("for snapshot in tests/fixtures/ca-bundles/debian-ca-certificates-*.pem; do");
+    expect(ci).toContain('NETTOOLS_TEST_CA_BUNDLE="$PWD/$snapshot"');
+    for (const file of ["certificate-limits.test.ts", "mozilla-roots.test.ts", "ca-bundle.test.ts"]) {
+      expect(ci).toContain(file);
+    }
   });
 });

@@ -74,7 +74,11 @@ describe("issuerIsKnownRoot", () => {
   test("a root left out that the store knows: true, and nothing to add", async () => {
     const { result, pem } = await run([leaf, intermediate], { knownRoots: [root] });
     const [finding] = findingsOf(result, "ISSUER_NOT_IN_BUNDLE");
-    expect(finding!.evidence).toEqual({ issuer: "CN=Example Root,O=Example", issuerIsKnownRoot: true });
+    expect(finding!.evidence).toEqual({
+      issuer: "CN=Example Root,O=Example",
+      issuerIsKnownRoot: true,
+      caIssuersUrl: null,
+    });
     expect(finding!.observed).toContain("is a root in the reference root store");
     expect(finding!.nextAction).toStartWith("Nothing needs adding");
     expect(pem).not.toContain("Example Root");

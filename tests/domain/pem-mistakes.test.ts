@@ -53,6 +53,19 @@ interface Case {
 const leaf = () => certPem("leaf-rsa");
 const intermediate = () => certPem("int-rsa");
 
+/**
+ * What CONTRACT §4.1 says text outside blocks spans: from its first non-whitespace character to
+ * the end of the line holding its last one. A DER file's last octets are random (the signature),
+ * so they may be whitespace that this extent keeps and `trim` would drop.
+ */
+function outsideTextExtent(pem: string): string {
+  const trimmed = pem.trim();
+  const from = pem.indexOf(trimmed);
+  const last = from + trimmed.length;
+  const lineBreak = pem.slice(last).search(/\r|\n/);
+  return pem.slice(from, lineBreak === -1 ? pem.length : last + lineBreak);
+}
+
 const CASES: Case[] = [
   {
     name: "two files joined by cat, the first without a final newline",
@@ -65,14 +78,22 @@ const CASES: Case[] = [
     name: "a DER file read as UTF-8 text",
     pem: () => new TextDecoder().decode(certDer("leaf-rsa")),
     message: OUTSIDE_TEXT_MESSAGES.binary,
-    located: (pem) => pem.trim(),
+    located: outsideTextExtent,
     blocks: 0,
   },
   {
     name: "a DER file read as Latin-1 text",
     pem: () => Buffer.from(certDer("int-rsa")).toString("latin1"),
     message: OUTSIDE_TEXT_MESSAGES.binary,
-    located: (pem) => pem.trim(),
+    located: outsideTextExtent,
+    blocks: 0,
+  },
+  {
+    // Whatever the fixture's random last octet is, this path is always taken here.
+    name: "a DER file whose last octets are whitespace, read as Latin-1 text",
+    pem: () => Buffer.concat([certDer("int-rsa"), Uint8Array.of(0x20, 0x09)]).toString("latin1"),
+    message: OUTSIDE_TEXT_MESSAGES.binary,
+    located: outsideTextExtent,
     blocks: 0,
   },
   {

@@ -68,15 +68,23 @@ describe("log privacy", () => {
         JSON.stringify({ pem: `${chain}${" ".repeat(70_000)}`, hostname: HOSTNAME }),
       ],
       ["/v1/range-to-cidrs", JSON.stringify({ start: "198.18.77.1", end: "198.18.77.9", [HOSTNAME]: 1 })],
+      // the chain operation: a good chain with roots, a key among the roots, a bad address
+      [
+        "/v1/certificate-chain",
+        JSON.stringify({ pem: chain, hostname: HOSTNAME, roots: chain, includeRoot: true }),
+      ],
+      ["/v1/certificate-chain", JSON.stringify({ pem: chain, roots: `${chain}\n${key}` })],
+      ["/v1/certificate-chain", JSON.stringify({ pem: chain, hostname: "198.18.77.999" })],
     ];
     for (const [path, body, type] of probes) await post(path, body, type);
     await fetch(`${server.url}/v1/public-ip`, { headers: { "x-forwarded-for": "198.18.77.66" } });
-    await fetch(`${server.url}/v1/privacy-probe/${HOSTNAME}`);
+    // An unmatched path is logged (CONTRACT §6), its query never: the query is where content hides.
+    await fetch(`${server.url}/v1/unmatched-probe?q=${HOSTNAME}`);
     await fetch(`${server.url}/v1/cidr-cover`, {
       method: "DELETE",
       body: JSON.stringify({ inputs: [HOSTNAME] }),
     });
-    await fetch(`${server.url}/v1/cidr-cover/${HOSTNAME}?q=${HOSTNAME}`, { method: "OPTIONS" });
+    await fetch(`${server.url}/v1/cidr-cover/unmatched?q=${HOSTNAME}`, { method: "OPTIONS" });
     await Bun.sleep(200);
 
     const log = server.lines.join("\n");
@@ -94,6 +102,11 @@ describe("log privacy", () => {
       ]),
     ];
     for (const text of forbidden) expect(log).not.toContain(text);
+    const paths = server.lines.flatMap((line) => {
+      const path = (JSON.parse(line) as { path?: string }).path;
+      return path === undefined ? [] : [path];
+    });
+    expect(paths).toEqual(["/v1/unmatched-probe", "/v1/cidr-cover/unmatched"]);
     for (const line of server.lines) {
       const record = JSON.parse(line) as Record<string, unknown>;
       for (const key of Object.keys(record)) {
@@ -104,6 +117,7 @@ describe("log privacy", () => {
           "requestId",
           "method",
           "route",
+          "path",
           "status",
           "durationMs",
           "host",

@@ -125,6 +125,67 @@ describe("process lifecycle", () => {
     expect(running()).toBe("");
   }, 40_000);
 
+  test("npx nettools serve (npm exec → sh -c → bun) stops when SIGTERM goes to npx: nothing left serving", async () => {
+    const npx = Bun.spawn(["npx", "--yes", "nettools", "serve"], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      env: { ...process.env, HOST: "127.0.0.1", PORT: "0" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    let output = "";
+    const reader = npx.stdout.getReader();
+    const decoder = new TextDecoder();
+    const until = performance.now() + 30_000;
+    while (!output.includes('"msg":"listening"') && performance.now() < until) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      output += decoder.decode(value, { stream: true });
+    }
+    expect(output).toContain('"msg":"listening"');
+    const port = Number(/"port":(\d+)/.exec(output)?.[1]);
+    expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
+    // The server is a grandchild: npm's shell sits between them and does not pass the signal on.
+    const children = (pid: number): number[] =>
+      Bun.spawnSync(["pgrep", "-P", String(pid)], { stdout: "pipe" })
+        .stdout.toString()
+        .split("\n")
+        .filter((line) => line !== "")
+        .map(Number);
+    const descendants = children(npx.pid).flatMap((child) => [child, ...children(child)]);
+    expect(descendants.length).toBeGreaterThanOrEqual(1);
+    // A zombie waiting for init to reap it counts as ended.
+    const alive = (pid: number) =>
+      !/^\s*(Z|$)/.test(
+        Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdout: "pipe" }).stdout.toString(),
+      );
+    try {
+      npx.kill("SIGTERM");
+      await npx.exited;
+      const reachable = async () => {
+        try {
+          await fetch(`http://127.0.0.1:${port}/v1/health`, { signal: AbortSignal.timeout(1_000) });
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 50 && (await reachable()); i++) await Bun.sleep(100);
+      expect(await reachable()).toBe(false);
+      // Every process npx started has ended.
+      for (let i = 0; i < 50 && descendants.some(alive); i++) await Bun.sleep(100);
+      expect(descendants.filter(alive)).toEqual([]);
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        output += decoder.decode(value, { stream: true });
+      }
+      expect(output).toContain('"msg":"stopped"');
+    } finally {
+      // Should the server survive (the defect), it does not outlive the test.
+      for (const pid of descendants) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  }, 60_000);
+
   test("on a terminal: one human line with the page, docs and health URLs; JSON log unchanged", async () => {
     // `script` gives the server a pseudo-terminal as stdout and stderr.
     const command = [...serverCommand()].map((part) => `'${part}'`).join(" ");

@@ -40,6 +40,9 @@ export interface CertSpec {
   signatureAlgorithmsMatch?: boolean;
   /** Defaults to the value of a leading `CN=` in the subject, else null. */
   commonName?: string | null;
+  /** Authority Information Access URIs; default none. */
+  caIssuersUrls?: string[];
+  ocspUrls?: string[];
   /** Anything: changes the DER (and so the fingerprint) without changing any other field. */
   variant?: string;
 }
@@ -74,11 +77,19 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     signatureAlgorithmsMatch: spec.signatureAlgorithmsMatch ?? true,
     commonName:
       spec.commonName === undefined ? (/^CN=([^,]*)/.exec(spec.subject)?.[1] ?? null) : spec.commonName,
+    caIssuersUrls: spec.caIssuersUrls ?? [],
+    ocspUrls: spec.ocspUrls ?? [],
     variant: spec.variant ?? null,
   };
   const der = new TextEncoder().encode(FAKE_DER_PREFIX + JSON.stringify(fields));
+  const keyBytes = new TextEncoder().encode(fields.key);
   return {
     der,
+    // Fakes never reach a real verifier: the spans hold the fake's own bytes, the key its id.
+    tbs: der,
+    signatureParameters: null,
+    signatureValue: new Uint8Array(),
+    publicKey: { spki: keyBytes, algorithmOid: "fake", parameters: null, subjectPublicKey: keyBytes },
     fingerprintSha256: fingerprint(der),
     subject: fields.subject,
     issuer: fields.issuer,
@@ -98,6 +109,8 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     signatureAlgorithmOid: fields.signatureAlgorithmOid,
     signatureAlgorithmsMatch: fields.signatureAlgorithmsMatch,
     publicKeyKey: Buffer.from(fields.key).toString("hex"),
+    caIssuersUrls: fields.caIssuersUrls,
+    ocspUrls: fields.ocspUrls,
   };
 }
 

@@ -13,14 +13,18 @@ export function fakeRootStore(roots: readonly CertificateData[] = []) {
   return {
     questions,
     isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean {
+      return this.findRoot(issuerNameKey, authorityKeyIdentifier) !== null;
+    },
+    findRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array | null {
       questions.push({ issuerNameKey, authorityKeyIdentifier });
-      return roots.some(
-        (root) =>
-          root.subjectNameKey === issuerNameKey &&
+      const root = roots.find(
+        (candidate) =>
+          candidate.subjectNameKey === issuerNameKey &&
           (authorityKeyIdentifier === null ||
-            root.subjectKeyIdentifier === null ||
-            normal(root.subjectKeyIdentifier) === normal(authorityKeyIdentifier)),
+            candidate.subjectKeyIdentifier === null ||
+            normal(candidate.subjectKeyIdentifier) === normal(authorityKeyIdentifier)),
       );
+      return root?.der ?? null;
     },
   } satisfies RootStore & { questions: unknown[] };
 }

@@ -7,9 +7,12 @@
  * 25000` is the long version.
  */
 import { describe, expect, test } from "bun:test";
-import { strictDer, strictNames } from "../fixtures/fixtures.ts";
+import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { atv, CN, name, rdn, tlv, withSubject } from "../adapters/der-builder.ts";
+import { certDer, strictDer, strictNames } from "../fixtures/fixtures.ts";
 import {
   d2iX509,
+  differenceClasses,
   makeMutants,
   opensslVerdicts,
   runDifferential,
@@ -59,4 +62,54 @@ describe("differential fuzzing against d2i_X509", () => {
     },
     TIMEOUT,
   );
+
+  test("constructed universal values in a Name (issue 16): 8 tags × 24 contents, the same verdicts as d2i_X509", async () => {
+    // What the attack found: OpenSSL gathers these with asn1_collect and refuses junk inside.
+    const hex = (text: string) => Uint8Array.from(Buffer.from(text.replace(/ /g, ""), "hex"));
+    const contents = [
+      "",
+      "ff",
+      "ff ff",
+      "00",
+      "00 00",
+      "00 01 41",
+      "04 00",
+      "04 01 41",
+      "04 01 41 ff",
+      "04 05 41",
+      "0c 01 41",
+      "0c 01 ff",
+      "80 01 41",
+      "a0 03 04 01 41",
+      "30 00",
+      "30 02 ff ff",
+      "06 01 2a",
+      "01 02 ff ff",
+      "05 01 00",
+      "03 02 08 00",
+      "24 03 04 01 41",
+      "24 05 24 03 04 01 41",
+      "24 80 04 01 41 00 00",
+      "04 01 41 00 00",
+    ];
+    const decoder = new DerCertificateDecoder();
+    const disagreements: string[] = [];
+    let refusedByOpenssl = 0;
+    for (const tag of [7, 8, 9, 11, 13, 14, 15, 29]) {
+      for (const content of contents) {
+        const der = withSubject(certDer("leaf-rsa"), name(rdn(atv(CN, tlv(0x20 | tag, hex(content))))));
+        const openssl = d2iX509(der);
+        const ours = await decoder.decode(der);
+        if (!openssl) refusedByOpenssl++;
+        if (ours.ok === openssl) continue;
+        // Only a deliberate class may explain a difference (here: the indefinite length inside).
+        const classes = ours.ok ? new Set() : differenceClasses(der, ours.reason);
+        if (ours.ok || classes.size === 0) disagreements.push(`[${tag}] ${content}: openssl ${openssl}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // Refused for every tag: ff; ff ff; 00; 00 00; 04 01 41 ff; 04 05 41; 30 02 ff ff (junk one level
+    // down); 04 01 41 00 00 (end-of-contents in a definite length).
+    expect(refusedByOpenssl).toBe(8 * 8);
+  });
 });

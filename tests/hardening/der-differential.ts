@@ -7,11 +7,12 @@
  * long run: `npm run fuzz:der -- --count 25000`).
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import type { CertificateDecoder } from "../../src/domain/ports.ts";
+import { SNAPSHOTS } from "../fixtures/ca-bundles/ca-bundles.ts";
 import { certDer, certNames, pemToDers } from "../fixtures/fixtures.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -291,19 +292,16 @@ export function mutate(random: Random, der: Uint8Array): Uint8Array {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seeds: every fixture and a few Mozilla roots.
+// Seeds: every fixture and a few Mozilla roots, from a committed bundle snapshot (the machine's
+// roots change with its ca-certificates version, and the seeds must not).
 
-const MOZILLA = "/usr/share/ca-certificates/mozilla";
-
-/** The certificates mutants are made from: the fixtures, then every `step`-th Mozilla root. */
+/** The certificates mutants are made from: the fixtures, then every `step`-th root of the base snapshot. */
 export function seedCertificates(mozillaRoots = 8): Uint8Array[] {
   const seeds = certNames().map((name) => certDer(name));
-  const roots = readdirSync(MOZILLA)
-    .filter((f) => f.endsWith(".crt"))
-    .sort();
+  const roots = pemToDers(readFileSync(SNAPSHOTS.base, "utf8"));
   const step = Math.max(1, Math.floor(roots.length / mozillaRoots));
   for (let k = 0; k < roots.length && seeds.length < certNames().length + mozillaRoots; k += step) {
-    seeds.push(...pemToDers(readFileSync(join(MOZILLA, roots[k]!), "utf8")));
+    seeds.push(roots[k]!);
   }
   return seeds;
 }
@@ -378,7 +376,7 @@ export type DifferenceClass =
   | "duplicate extension";
 
 const READ_EXTENSION_REASON =
-  /^malformed (basicConstraints|keyUsage|subjectAltName|subjectKeyIdentifier|authorityKeyIdentifier) extension$/;
+  /^malformed (basicConstraints|keyUsage|subjectAltName|subjectKeyIdentifier|authorityKeyIdentifier|authorityInfoAccess) extension$/;
 const STRING_TAGS = new Set([3, 4, 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30]);
 
 /** What a lenient (BER) walk of the bytes finds that strict DER forbids or bounds. */

@@ -108,6 +108,25 @@ describe("rate limiting through app.handle", () => {
     }
   });
 
+  test("CORS preflights never spend or need a token, even with the limit at 1 per minute", async () => {
+    const { app } = limitedApp(1);
+    const preflight = {
+      "x-test-client": "198.51.100.1",
+      origin: "https://page.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+    };
+    for (let i = 0; i < 20; i++) {
+      const answer = await call(app, "OPTIONS", "/v1/range-to-cidrs", { headers: preflight });
+      expect(answer.status).toBe(204);
+    }
+    // The one token is still there for the real request, and preflights still pass once it is spent.
+    expect((await rangeFrom(app, "198.51.100.1")).status).toBe(200);
+    expect((await rangeFrom(app, "198.51.100.1")).status).toBe(429);
+    expect((await call(app, "OPTIONS", "/v1/range-to-cidrs", { headers: preflight })).status).toBe(204);
+    expect((await call(app, "OPTIONS", "/v1/certificate-bundle", { headers: preflight })).status).toBe(204);
+  });
+
   test("every other path counts, unknown ones and errors included", async () => {
     const { app } = limitedApp(3);
     const headers = { "x-test-client": "198.51.100.1" };
@@ -208,6 +227,38 @@ describe("RATE_LIMIT_PER_MINUTE in the real process", () => {
       expect(statuses).toEqual([200, 200, 429]);
       expect(last!.headers.get("retry-after")).toMatch(/^[1-9][0-9]*$/);
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  test("a browser's preflights at 1 per minute are never refused; the real request gets the one token", async () => {
+    const server = await startServer({ RATE_LIMIT_PER_MINUTE: "1" });
+    try {
+      const preflight = {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://page.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, x-request-id",
+        },
+      };
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const answer = await fetch(`${server.url}/v1/cidr-cover`, preflight);
+        statuses.push(answer.status);
+        await answer.arrayBuffer();
+      }
+      expect(statuses).toEqual(Array(10).fill(204));
+      const real = await fetch(`${server.url}/v1/cidr-cover`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://page.example" },
+        body: JSON.stringify({ inputs: ["10.0.0.0/24"] }),
+      });
+      expect(real.status).toBe(200);
+      await real.arrayBuffer();
+      const after = await fetch(`${server.url}/v1/cidr-cover`, preflight);
+      expect(after.status).toBe(204);
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -3,8 +3,9 @@
  * the fuzz and corpus tables do not already pin by name.
  */
 import { describe, expect, test } from "bun:test";
-import { MAX_JSON_DEPTH, nestingExceeds } from "../../src/adapters/http/json-body.ts";
+import { MAX_JSON_DEPTH } from "../../src/adapters/http/json-body.ts";
 import { call, errorOf, testApp } from "../http/helpers.ts";
+import { nestingExceeds } from "../support/json-body-model.ts";
 
 const { app, logger } = testApp();
 
@@ -60,7 +61,7 @@ describe("hardening regressions", () => {
     expect(logger.records.filter((r) => r.level === "error")).toEqual([]);
   });
 
-  test("the nesting check is iterative and exact at the limit", () => {
+  test("the model's nesting check is iterative and exact at the limit", () => {
     let value: unknown = "x";
     for (let i = 0; i < MAX_JSON_DEPTH; i++) value = [value];
     expect(nestingExceeds(value, MAX_JSON_DEPTH)).toBe(false);

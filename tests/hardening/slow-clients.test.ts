@@ -131,7 +131,9 @@ describe("slow and abusive clients", () => {
       expect(silent.received()).toBe("");
       expect(await headersDone).toBe(false);
       expect(await bodyDone).toBe(false);
-      expect(slowBody.received()).not.toContain("HTTP/1.1 200");
+      // A body that does not arrive in full in time is answered before the connection is closed.
+      expect(slowBody.received()).toStartWith("HTTP/1.1 400");
+      expect(slowBody.received().toLowerCase()).toContain("connection: close");
 
       expect(statuses.length).toBeGreaterThan(5);
       expect(new Set(statuses)).toEqual(new Set([200]));
@@ -141,6 +143,43 @@ describe("slow and abusive clients", () => {
       expect(server.lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
     },
     GIVE_UP_MS + 10_000,
+  );
+
+  test(
+    "a body arriving steadily at 3 KB/s is answered 400 INVALID_JSON with Connection: close before the connection is cut",
+    async () => {
+      // 64 KiB at 3 KB/s would take 21 s; the body must arrive within IDLE_TIMEOUT_SECONDS (2 s)
+      // less a quarter, at most 250 ms: 1.75 s (docs/decisions/0019-slow-bodies.md).
+      const client = await rawClient(server.port);
+      const body = `{"inputs":[${Array(5_000).fill('"10.0.0.1"').join(",")}]}`;
+      const start = performance.now();
+      client.write(
+        `POST /v1/cidr-cover HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      let sent = 0;
+      while (!client.socket.destroyed && sent < body.length && !client.received().includes("\r\n\r\n")) {
+        client.write(body.slice(sent, sent + 300)); // 300 bytes every 100 ms
+        sent += 300;
+        await Bun.sleep(100);
+      }
+      const { closedByServer } = await client.closed;
+      const answeredAfter = performance.now() - start;
+      expect(closedByServer).toBe(true);
+      const received = client.received();
+      expect(received).toStartWith("HTTP/1.1 400");
+      expect(received.toLowerCase()).toContain("connection: close");
+      const envelope = JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4));
+      expect(envelope).toEqual({
+        error: {
+          code: "INVALID_JSON",
+          message: "The request body did not arrive in full within 1.75 s; send it faster, or a smaller one.",
+        },
+      });
+      expect(answeredAfter).toBeGreaterThanOrEqual(1_700);
+      expect(answeredAfter).toBeLessThan(GIVE_UP_MS);
+      expect(sent).toBeLessThan(body.length);
+    },
+    GIVE_UP_MS + 5_000,
   );
 
   test("a request after a few hostile ones on the same server still works", async () => {

@@ -2,7 +2,7 @@
  * POST /v1/certificate-bundle through app.handle with a fake clock, decoder and verifier.
  */
 import { describe, expect, test } from "bun:test";
-import { createMemoryLogger } from "../../src/adapters/system/logger.ts";
+import { createMemoryLogger } from "../../src/process/logger.ts";
 import { bundleOf, fakeDecoder, makeCertificate } from "../fakes/certificates.ts";
 import { fixedClock } from "../fakes/clock.ts";
 import { scriptedVerifier } from "../fakes/verifier.ts";

@@ -4,7 +4,8 @@
  * routes.
  */
 import { describe, expect, test } from "bun:test";
-import { AdmissionQueue } from "../../src/adapters/http/admission.ts";
+import fc from "fast-check";
+import { AdmissionQueue, answerMarginMs, withDeadline } from "../../src/adapters/http/admission.ts";
 import { pathOf } from "../../src/adapters/http/edge.ts";
 import {
   issuesFromSchemaFailures,
@@ -59,6 +60,70 @@ describe("routing follows the path alone, whatever the host (CONTRACT §1.6)", (
     ["http://[::1]:3000/docs/json", "/docs/json"],
   ])("pathOf(%s) = %s", (url, path) => {
     expect(pathOf(url)).toBe(path);
+  });
+});
+
+describe("dot segments route the same with and without a Host (CONTRACT §1.6)", () => {
+  /** RFC 3986 §5.2.4 remove_dot_segments on a path of segments, with `%2e` read as `.` (WHATWG). */
+  function removeDotSegments(target: string): string {
+    const segments = target.slice(1).split("/");
+    const output: string[] = [];
+    segments.forEach((segment, index) => {
+      const last = index === segments.length - 1;
+      const plain = segment.toLowerCase().replaceAll("%2e", ".");
+      if (plain === "." || plain === "..") {
+        if (plain === "..") output.pop();
+        if (last) output.push("");
+      } else output.push(segment);
+    });
+    return `/${output.join("/")}`;
+  }
+
+  test.each([
+    ["/v1/x/../health", "/v1/health"],
+    ["/v1/./health", "/v1/health"],
+    ["/v1/x/%2e%2e/health", "/v1/health"],
+    ["/v1/x/.%2E/health?q=/../x", "/v1/health"],
+    ["/../../v1/health", "/v1/health"],
+    ["/v1/health/..", "/v1/"],
+    ["/v1/x\\..\\health", "/v1/health"],
+    ["/v1/x/..%2fhealth", "/v1/x/..%2fhealth"],
+    ["//elsewhere/v1/health", "//elsewhere/v1/health"],
+  ])("a raw target %s routes as %s, as Bun resolves it with a Host", (target, path) => {
+    expect(pathOf(target)).toBe(path);
+    expect(pathOf(new URL(`http://a${target}`).href)).toBe(path);
+  });
+
+  test("property: a raw target's path is the RFC 3986 resolution of its dot segments", () => {
+    const segment = fc.constantFrom("v1", "x", "health", ".", "..", "%2e", "%2E%2e", ".%2e", "%2e.", "");
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
+        const target = `/${segments.join("/")}`;
+        expect(pathOf(target)).toBe(removeDotSegments(target));
+      }),
+    );
+  });
+
+  test("the edge's fallback serves a raw dot-segment target (no Host) from the route it resolves to", async () => {
+    for (const [method, target, status] of [
+      ["GET", "/v1/x/../health", 200],
+      ["GET", "/v1/./health", 200],
+      ["POST", "/v1/x/../cidr-cover", 200],
+      ["GET", "/v1/x/../cidr-cover", 405],
+      ["GET", "/v1/x/../nope", 404],
+    ] as const) {
+      const request = new Request("http://localhost/unused", {
+        method,
+        ...(method === "POST"
+          ? { headers: { "content-type": "application/json" }, body: '{"inputs":["10.0.0.1"]}' }
+          : {}),
+      });
+      // What Bun hands over for a request without a usable Host: the raw target as the URL.
+      Object.defineProperty(request, "url", { value: target });
+      const response = await app.edge.fallback(request, undefined as never);
+      expect(response.status).toBe(status);
+      if (status === 404) expect((await errorOf(response)).message).toBe("No endpoint exists at /v1/nope.");
+    }
   });
 });
 
@@ -145,7 +210,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
 
   test("a job that cannot start within maxWaitMs is OVERLOADED with Retry-After", async () => {
     const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 20, maxQueued: 4, deadlineMs: 10_000 });
-    void queue.run(never);
+    void queue.run(never).catch(() => {});
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(HttpError);
     expect((refused as HttpError).code).toBe("OVERLOADED");
@@ -155,7 +220,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
 
   test("a full queue refuses at once", async () => {
     const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 60_000, maxQueued: 1, deadlineMs: 10_000 });
-    void queue.run(never);
+    void queue.run(never).catch(() => {});
     void queue.run(never).catch(() => {});
     const started = performance.now();
     const refused = await queue.run(async () => "ran").catch((error: unknown) => error);
@@ -219,18 +284,20 @@ describe("admission queue (CONTRACT §1.7)", () => {
 
   test("through the app: work past the deadline stops with OVERLOADED instead of answering late", async () => {
     const certs = chain();
+    // The clock is driven: the first check takes the request past its deadline.
+    let now = 0;
     let checks = 0;
     const slowVerifier: SignatureVerifier = {
       verify: async () => {
         checks++;
-        await Bun.sleep(120);
+        now = 200;
         return { outcome: "verified" };
       },
     };
     const { app: slow } = testApp({
       decoder: fakeDecoder([certs.root, certs.intermediate, certs.leaf]),
       verifier: slowVerifier,
-      admission: { deadlineMs: 100 },
+      admission: { deadlineMs: 100, now: () => now },
     });
     const response = await slow.handle(
       new Request("http://localhost/v1/certificate-bundle", {
@@ -240,8 +307,94 @@ describe("admission queue (CONTRACT §1.7)", () => {
       }),
     );
     expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
     expect((await errorOf(response)).code).toBe("OVERLOADED");
-    expect(checks).toBeGreaterThan(0);
+    expect(checks).toBe(1);
+  });
+
+  test("a job still running when its answer is due is refused then, and keeps its slot until it ends", async () => {
+    const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 1_000, maxQueued: 4, deadlineMs: 200 });
+    let finish: () => void = () => {};
+    const started = performance.now();
+    const refused = await queue
+      .run(() => new Promise<void>((resolve) => (finish = resolve)))
+      .catch((error: unknown) => error);
+    const waited = performance.now() - started;
+    expect((refused as HttpError).code).toBe("OVERLOADED");
+    expect(waited).toBeGreaterThanOrEqual(200 - answerMarginMs(200) - 2);
+    expect(waited).toBeLessThan(200 + 1_000); // on time, give or take a busy machine's timer
+    expect(queue.load).toEqual({ running: 1, waiting: 0 });
+    finish();
+    await Bun.sleep(0);
+    expect(queue.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  test("a job whose measured worst case does not fit in the time left is refused before it starts", async () => {
+    let now = 0;
+    const queue = new AdmissionQueue({
+      concurrency: 1,
+      maxWaitMs: 1_000,
+      maxQueued: 4,
+      deadlineMs: 1_000,
+      now: () => now,
+    });
+    // One job of 10 units that takes 100 ms: 10 ms a unit.
+    await queue.run(async (clock) => {
+      for (let unit = 0; unit < 10; unit++) expect(clock.startUnit()).toBe(true);
+      now += 100;
+    }, 10);
+    expect(queue.unitCost.estimate(1)).toBeCloseTo(10);
+    let ran = false;
+    const tooBig = await queue
+      .run(async () => {
+        ran = true;
+      }, 100)
+      .catch((error: unknown) => error);
+    expect((tooBig as HttpError).code).toBe("OVERLOADED");
+    expect(ran).toBe(false);
+    // 90 units (900 ms) fit in the 1000 ms left less the 100 ms margin; the estimate is exact.
+    await queue.run(async () => {
+      ran = true;
+    }, 90);
+    expect(ran).toBe(true);
+    // An estimate ages: after 4 s without a measurement it is a sixteenth, and 100 units fit again.
+    now += 4_000;
+    expect(queue.unitCost.estimate(100)).toBeCloseTo(1_000 / 16);
+  });
+
+  test("inside a job, a unit that would end past the deadline is not started, and the job has failed", async () => {
+    let now = 0;
+    const queue = new AdmissionQueue({
+      concurrency: 1,
+      maxWaitMs: 1_000,
+      maxQueued: 4,
+      deadlineMs: 1_000,
+      now: () => now,
+    });
+    await queue.run(async (clock) => {
+      clock.startUnit();
+      now += 10;
+    });
+    let outcomes: unknown[] = [];
+    const refused = await queue
+      .run(async (clock) => {
+        const verifier = withDeadline({ verify: async () => ({ outcome: "verified" }) }, clock);
+        const certs = chain();
+        const first = await verifier.verify(certs.leaf, certs.intermediate);
+        const failedBefore = clock.expired();
+        // Arrived at 10: the deadline is 1010, the answer due 100 ms before. Just before that the
+        // job is not late yet, but one more unit, at its measured cost, would end after it.
+        const answerBy = 1010 - answerMarginMs(1_000);
+        now = answerBy - 2;
+        expect(clock.expired()).toBe(false);
+        expect(now + queue.unitCost.estimate(1)).toBeGreaterThan(answerBy);
+        const second = await verifier.verify(certs.leaf, certs.intermediate);
+        outcomes = [first.outcome, failedBefore, second.outcome, clock.expired()];
+      })
+      .catch((error: unknown) => error);
+    expect(outcomes).toEqual(["verified", false, "unavailable", true]);
+    // A job that failed its deadline is never answered with its partial result.
+    expect((refused as HttpError).code).toBe("OVERLOADED");
   });
 
   test("through the app: a small bundle has its own lane and is not queued behind large ones", async () => {
@@ -274,7 +427,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
   test("health, public-ip and the CIDR operations are never queued, so never refused for load", async () => {
     expect(
       OPERATION_LIST.filter((operation) => operation.policy.admission === "queued").map((o) => o.id),
-    ).toEqual(["certificateBundle"]);
+    ).toEqual(["certificateBundle", "certificateChain"]);
     // A queue that never frees a slot refuses every certificate inspection; nothing else notices.
     const { app: busy } = testApp({ admission: { concurrency: 0, maxWaitMs: 1 } });
     expect((await busy.handle(new Request("http://localhost/v1/health"))).status).toBe(200);

@@ -1,6 +1,7 @@
 /** Builds the app with fakes and sends requests through `app.handle` (no sockets). */
-import { createMemoryLogger } from "../../src/adapters/system/logger.ts";
+
 import { type AppDeps, buildApp } from "../../src/app.ts";
+import { createMemoryLogger } from "../../src/process/logger.ts";
 import { fakeDecoder } from "../fakes/certificates.ts";
 import { loopbackClient } from "../fakes/client-address.ts";
 import { fixedClock } from "../fakes/clock.ts";

@@ -9,7 +9,9 @@
 import type { CertificateData, SubjectAltName } from "../../domain/certificates/model.ts";
 import { IpAddr } from "../../domain/ip/addr.ts";
 import type { CertificateDecodeResult, CertificateDecoder } from "../../domain/ports.ts";
+import { OID_AUTHORITY_INFO_ACCESS, readAuthorityInfoAccess } from "./authority-info-access.ts";
 import {
+  anyValueOk,
   bitStringContentOk,
   children,
   hexColons,
@@ -115,14 +117,10 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (notBefore === null || notAfter === null) return new Malformed("malformed validity");
 
   const spkiParts = sequence(buf, spki);
-  if (
-    spkiParts === null ||
-    spkiParts.length !== 2 ||
-    readAlgorithm(buf, spkiParts[0]) === null ||
-    !isBitString(buf, spkiParts[1])
-  ) {
+  const keyAlgorithm = spkiParts?.length === 2 ? readAlgorithm(buf, spkiParts[0]) : null;
+  const subjectPublicKey = spkiParts?.[1];
+  if (keyAlgorithm === null || !isBitString(buf, subjectPublicKey))
     return new Malformed("malformed public key");
-  }
 
   // Optional issuerUniqueID [1], subjectUniqueID [2] (v2 and v3; IMPLICIT BIT STRING), extensions
   // [3] (v3 only), in order.
@@ -154,9 +152,21 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (ski instanceof Malformed) return ski;
   const aki = readAuthorityKeyIdentifier(buf, ext.get(OID_AUTHORITY_KEY_IDENTIFIER));
   if (aki instanceof Malformed) return aki;
+  const infoAccess = readAuthorityInfoAccess(buf, ext.get(OID_AUTHORITY_INFO_ACCESS));
+  if (infoAccess === null) return new Malformed("malformed authorityInfoAccess extension");
 
+  const span = (t: Tlv) => buf.subarray(t.start, t.end);
   return {
     der: buf,
+    tbs: span(tbs),
+    signatureParameters: outer.params === undefined ? null : span(outer.params),
+    signatureValue: buf[signature.body] === 0 ? buf.subarray(signature.body + 1, signature.end) : null,
+    publicKey: {
+      spki: span(spki),
+      algorithmOid: keyAlgorithm.oid,
+      parameters: keyAlgorithm.params === undefined ? null : span(keyAlgorithm.params),
+      subjectPublicKey: span(subjectPublicKey),
+    },
     subject: subjectText,
     issuer: issuerText,
     subjectNameKey: hexLower(buf, subject!.start, subject!.end),
@@ -177,6 +187,8 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
     // Under strict DER, equal values have equal bytes, so the bytes are compared.
     signatureAlgorithmsMatch: sameBytes(buf, inner.tlv, outer.tlv),
     publicKeyKey: hexLower(buf, spki.start, spki.end),
+    caIssuersUrls: infoAccess.caIssuersUrls,
+    ocspUrls: infoAccess.ocspUrls,
   };
 }
 
@@ -313,11 +325,30 @@ function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): SubjectA
         out.push({ type, value: text });
         break;
       }
-      default: // otherName, x400Address, ediPartyName: the GeneralName's whole DER
+      case 0:
+        if (!otherNameOk(buf, gn)) return bad;
+        out.push({ type, value: `#${hexUpper(buf, gn.start, gn.end)}` });
+        break;
+      default: // x400Address, ediPartyName: the GeneralName's whole DER
         out.push({ type, value: `#${hexUpper(buf, gn.start, gn.end)}` });
     }
   }
   return out;
+}
+
+/**
+ * An otherName (`[0] IMPLICIT SEQUENCE { type-id OBJECT IDENTIFIER, value [0] EXPLICIT ANY }`,
+ * RFC 5280 §4.2.1.6) that OpenSSL's OTHERNAME template reads: exactly those two parts, a valid
+ * OID, and one value inside `[0]` that OpenSSL's `ANY` accepts (`anyValueOk`: DER only, so a
+ * constructed string is refused although OpenSSL would gather it). OpenSSL refuses the whole
+ * subjectAltName otherwise (`openssl x509 -ext subjectAltName` dumps it raw); so does this.
+ */
+function otherNameOk(buf: Uint8Array, gn: Tlv): boolean {
+  const parts = gn.constructed ? children(buf, gn) : null;
+  if (parts === null || parts.length !== 2 || readOid(buf, parts[0]) === null) return false;
+  const wrapper = parts[1];
+  const inner = isContext(wrapper, 0, true) ? children(buf, wrapper) : null;
+  return inner !== null && inner.length === 1 && anyValueOk(buf, inner[0]!);
 }
 
 function readOidContent(buf: Uint8Array, t: Tlv): string | null {

@@ -208,6 +208,31 @@ export function anyValueOk(buf: Uint8Array, t: Tlv): boolean {
   }
 }
 
+/** How deep OpenSSL's `asn1_collect` follows constructed values inside one another (ASN1_MAX_STRING_NEST). */
+const MAX_COLLECT_NESTING = 5;
+
+/**
+ * True when the content of a constructed value is what OpenSSL's `asn1_collect` (crypto/asn1/
+ * tasn_dec.c) accepts when it gathers a constructed universal string: a series of whole TLVs of
+ * any tag and class, constructed ones holding the same again to at most five levels, and no
+ * end-of-contents (`00 00`, which only an indefinite length may hold). Anything else — stray
+ * octets, a length running past the end, deeper nesting — makes `d2i_X509` refuse the certificate.
+ * The TLVs are read with the strict reader, so BER forms inside are refused too (DER only).
+ */
+export function collectableContent(buf: Uint8Array, t: Tlv, depth = 0): boolean {
+  let pos = t.body;
+  while (pos < t.end) {
+    if (buf[pos] === 0 && pos + 1 < t.end && buf[pos + 1] === 0) return false;
+    const inner = readTlv(buf, pos, t.end);
+    if (inner === null) return false;
+    if (inner.constructed && (depth >= MAX_COLLECT_NESTING || !collectableContent(buf, inner, depth + 1))) {
+      return false;
+    }
+    pos = inner.end;
+  }
+  return true;
+}
+
 /** An AlgorithmIdentifier: its OID, its parameters (if any), and where it is. */
 export interface Algorithm {
   readonly oid: string;
@@ -254,14 +279,6 @@ export function hexColons(bytes: Uint8Array, start = 0, end = bytes.length): str
   let s = "";
   for (let i = start; i < end; i++) s += (i === start ? "" : ":") + HEX_UPPER[bytes[i]!];
   return s;
-}
-
-/** Bytes of an even-length hex string (either case), or null. */
-export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> | null {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
 }
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -7,6 +7,7 @@
 import {
   bitStringContentOk,
   children,
+  collectableContent,
   hexUpper,
   isUniversal,
   readOid,
@@ -160,7 +161,12 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 function validValue(buf: Uint8Array, v: Tlv): boolean {
   if (v.cls !== UNIVERSAL || !VALUE_TAGS.has(v.tag)) return false;
   if (v.tag === TAG.SEQUENCE) return v.constructed;
-  if (STRING_TAGS.has(v.tag) && v.constructed) return false;
+  if (v.constructed) {
+    // DER has no constructed strings: refused (OpenSSL would gather them). The other universal
+    // types OpenSSL accepts here (7, 8, 9, 11, 13, 14, 15, 29) it gathers as `asn1_collect` does,
+    // and refuses the certificate when their content is not a series of TLVs: so does this.
+    return !STRING_TAGS.has(v.tag) && collectableContent(buf, v);
+  }
   const len = v.end - v.body;
   if (v.tag === TAG.BIT_STRING) return bitStringContentOk(buf, v);
   if (v.tag === TAG.UTF8_STRING) {

@@ -28,8 +28,11 @@ export interface RootKeys {
 
 /** A RootStore over a fixed list of root certificates (DER). */
 export class ReferenceRootStore implements RootStore {
-  /** subjectNameKey → the subjectKeyIdentifiers of the roots with that name (null: a root without one). */
-  private readonly byName = new Map<string, Set<string | null>>();
+  /**
+   * subjectNameKey → each subjectKeyIdentifier of the roots with that name (null: a root without
+   * one), mapped to the first such root's DER.
+   */
+  private readonly byName = new Map<string, Map<string | null, Uint8Array>>();
   /** How many of the given certificates were indexed. */
   readonly size: number;
 
@@ -41,19 +44,26 @@ export class ReferenceRootStore implements RootStore {
       size++;
       let ids = this.byName.get(keys.subjectNameKey);
       if (ids === undefined) {
-        ids = new Set();
+        ids = new Map();
         this.byName.set(keys.subjectNameKey, ids);
       }
-      ids.add(keys.subjectKeyIdentifier);
+      if (!ids.has(keys.subjectKeyIdentifier)) ids.set(keys.subjectKeyIdentifier, der);
     }
     this.size = size;
   }
 
   isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean {
+    return this.findRoot(issuerNameKey, authorityKeyIdentifier) !== null;
+  }
+
+  findRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array | null {
     const ids = this.byName.get(issuerNameKey);
-    if (ids === undefined) return false;
-    if (authorityKeyIdentifier === null || ids.has(null)) return true;
-    return ids.has(normalizeKeyId(authorityKeyIdentifier));
+    if (ids === undefined) return null;
+    if (authorityKeyIdentifier !== null) {
+      const byId = ids.get(normalizeKeyId(authorityKeyIdentifier)) ?? ids.get(null);
+      return byId ?? null;
+    }
+    return ids.values().next().value ?? null;
   }
 }
 

@@ -8,19 +8,9 @@
  * P-256/P-384/P-521 with SHA-1/224/256/384/512, Ed25519. Unsupported: MD2/MD4/MD5, DSA, Ed448,
  * other curves (secp256k1, brainpool…), SHA-3 and anything unknown. `verify` never throws.
  */
-import type { CertificateData } from "../../domain/certificates/model.ts";
+import type { CertificateData, PublicKeyInfo } from "../../domain/certificates/model.ts";
 import type { SignatureCheck, SignatureVerifier } from "../../domain/ports.ts";
-import {
-  children,
-  hexToBytes,
-  isBitString,
-  isUniversal,
-  readOid,
-  readTlv,
-  sequence,
-  TAG,
-  type Tlv,
-} from "./der.ts";
+import { children, isUniversal, readAlgorithm, readOid, readTlv, sequence, TAG, type Tlv } from "./der.ts";
 
 type Hash = "SHA-1" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512";
 
@@ -92,22 +82,17 @@ type Plan =
   | { kind: "ecdsa"; hash: Hash; curve: "P-256" | "P-384" | "P-521"; size: number }
   | { kind: "ed25519" };
 
-/** The parts of a certificate a signature check reads. */
-interface SignedParts {
-  tbs: Uint8Array<ArrayBuffer>;
-  oid: string;
-  params: Tlv | undefined;
-  buf: Uint8Array<ArrayBuffer>;
-  /** The BIT STRING content after the unused-bits octet; null when that octet is not 0. */
-  signature: Uint8Array<ArrayBuffer> | null;
+/** One DER value held alone in its own bytes (an algorithm's parameters), read as a TLV. */
+interface Value {
+  buf: Uint8Array;
+  tlv: Tlv;
 }
 
-interface KeyInfo {
-  buf: Uint8Array<ArrayBuffer>;
-  oid: string;
-  params: Tlv | undefined;
-  /** The subjectPublicKey BIT STRING TLV. */
-  key: Tlv;
+/** The single TLV that exactly fills `bytes`, or undefined (for null or anything else). */
+function parameterValue(bytes: Uint8Array | null): Value | undefined {
+  if (bytes === null) return undefined;
+  const tlv = readTlv(bytes, 0, bytes.length);
+  return tlv !== null && tlv.end === bytes.length ? { buf: bytes, tlv } : undefined;
 }
 
 const unavailable = (reason: string): SignatureCheck => ({ outcome: "unavailable", reason });
@@ -129,16 +114,14 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
     // RFC 5280 §4.1.1.2: the algorithm inside the signed part must be the one outside it. OpenSSL's
     // X509_verify refuses such a certificate before any crypto, whatever the key: so does this.
     if (!child.signatureAlgorithmsMatch) return failed();
-    const signed = signedParts(child.der);
-    if (signed === null) return unavailable("the certificate could not be read");
-    const key = keyInfo(issuer.publicKeyKey);
-    if (key === null) return unavailable("the issuer public key could not be read");
-
-    const plan = planFor(signed, key);
+    // Everything below comes from what the decoder read once (CertificateData's spans): no DER of
+    // the certificate or of the key is read again here.
+    const key = issuer.publicKey;
+    const plan = planFor(child.signatureAlgorithmOid, child.signatureParameters, key);
     if ("outcome" in plan) return plan;
-    if (signed.signature === null) return failed();
+    if (child.signatureValue === null) return failed();
 
-    let data: Uint8Array<ArrayBuffer> = signed.signature;
+    let data: Uint8Array<ArrayBuffer> = child.signatureValue.slice();
     if (plan.kind === "ecdsa") {
       const raw = ecdsaRaw(data, plan.size);
       if (raw === null) return failed();
@@ -148,43 +131,47 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
     }
 
     // Importing is cheap (a few microseconds on Bun, measured), so keys are not cached.
-    const spki = key.oid === OID_RSASSA_PSS ? asRsaEncryption(key) : key.buf;
+    const spki = key.algorithmOid === OID_RSASSA_PSS ? asRsaEncryption(key) : key.spki.slice();
     let cryptoKey: CryptoKey;
     try {
       cryptoKey = await crypto.subtle.importKey("spki", spki, importParams(plan), false, ["verify"]);
     } catch {
       return unavailable("the issuer public key could not be imported");
     }
-    const ok = await crypto.subtle.verify(verifyParams(plan), cryptoKey, data, signed.tbs);
+    const ok = await crypto.subtle.verify(verifyParams(plan), cryptoKey, data, child.tbs.slice());
     return ok ? { outcome: "verified" } : failed();
   }
 }
 
 /** Decides, from OIDs and parameters only, how to check the signature — or why it cannot be. */
-function planFor(signed: SignedParts, key: KeyInfo): Plan | SignatureCheck {
-  const oid = signed.oid;
+function planFor(
+  oid: string,
+  signatureParameters: Uint8Array | null,
+  key: PublicKeyInfo,
+): Plan | SignatureCheck {
   const mismatch = unavailable("the issuer key type does not match the signature algorithm");
   const rsaHash = RSA_PKCS1[oid];
   if (rsaHash !== undefined) {
-    return key.oid === OID_RSA_ENCRYPTION ? { kind: "rsa", hash: rsaHash } : mismatch;
+    return key.algorithmOid === OID_RSA_ENCRYPTION ? { kind: "rsa", hash: rsaHash } : mismatch;
   }
   const ecHash = ECDSA[oid];
   if (ecHash !== undefined) {
-    if (key.oid !== OID_EC_PUBLIC_KEY) return mismatch;
-    const curveOid = readOid(key.buf, key.params);
+    if (key.algorithmOid !== OID_EC_PUBLIC_KEY) return mismatch;
+    const curveParameter = parameterValue(key.parameters);
+    const curveOid = curveParameter === undefined ? null : readOid(curveParameter.buf, curveParameter.tlv);
     if (curveOid === SECP256K1) return unsupported("the secp256k1 curve is not supported");
     const curve = curveOid === null ? undefined : CURVES[curveOid];
     if (curve === undefined) return unsupported("this elliptic curve is not supported");
     return { kind: "ecdsa", hash: ecHash, curve: curve.name, size: curve.size };
   }
   if (oid === OID_RSASSA_PSS) {
-    if (key.oid !== OID_RSA_ENCRYPTION && key.oid !== OID_RSASSA_PSS) return mismatch;
-    const pss = pssParams(signed.buf, signed.params);
+    if (key.algorithmOid !== OID_RSA_ENCRYPTION && key.algorithmOid !== OID_RSASSA_PSS) return mismatch;
+    const pss = pssParams(parameterValue(signatureParameters));
     if (pss === null) return failed();
     if ("outcome" in pss) return pss;
-    if (key.oid === OID_RSASSA_PSS && key.params !== undefined) {
+    if (key.algorithmOid === OID_RSASSA_PSS && key.parameters !== null) {
       // A key restricted to RSA-PSS may restrict the hash and the minimum salt length (RFC 4055 §1.2).
-      const limits = pssParams(key.buf, key.params);
+      const limits = pssParams(parameterValue(key.parameters));
       if (limits === null) return unavailable("the issuer public key could not be read");
       if ("outcome" in limits) return limits;
       if (limits.hash !== pss.hash || pss.saltLength < limits.saltLength) return failed();
@@ -192,17 +179,16 @@ function planFor(signed: SignedParts, key: KeyInfo): Plan | SignatureCheck {
     return { kind: "pss", hash: pss.hash, saltLength: pss.saltLength };
   }
   if (oid === OID_ED25519) {
-    return key.oid === OID_ED25519 && key.params === undefined ? { kind: "ed25519" } : mismatch;
+    return key.algorithmOid === OID_ED25519 && key.parameters === null ? { kind: "ed25519" } : mismatch;
   }
   return unsupported(UNSUPPORTED[oid] ?? "this signature algorithm is not supported");
 }
 
 /** RSASSA-PSS-params (RFC 4055 §3.1) as WebCrypto can use them, `unsupported`, or null when malformed. */
-function pssParams(
-  buf: Uint8Array,
-  params: Tlv | undefined,
-): { hash: Hash; saltLength: number } | SignatureCheck | null {
-  const fields = sequence(buf, params);
+function pssParams(params: Value | undefined): { hash: Hash; saltLength: number } | SignatureCheck | null {
+  if (params === undefined) return null;
+  const buf = params.buf;
+  const fields = sequence(buf, params.tlv);
   if (fields === null) return null;
   let hashOid = "1.3.14.3.2.26";
   let mgfHashOid = "1.3.14.3.2.26";
@@ -215,14 +201,14 @@ function pssParams(
     if (inner === null || inner.length !== 1) return null;
     const value = inner[0]!;
     if (field.tag === 0) {
-      const alg = algorithm(buf, value);
+      const alg = readAlgorithm(buf, value);
       if (alg === null) return null;
       hashOid = alg.oid;
     } else if (field.tag === 1) {
-      const mgf = algorithm(buf, value);
+      const mgf = readAlgorithm(buf, value);
       if (mgf === null) return null;
       if (mgf.oid !== OID_MGF1) return unsupported("this RSA-PSS mask generation function is not supported");
-      const mgfHash = algorithm(buf, mgf.params);
+      const mgfHash = readAlgorithm(buf, mgf.params);
       if (mgfHash === null) return null;
       mgfHashOid = mgfHash.oid;
     } else {
@@ -247,49 +233,11 @@ function smallInteger(buf: Uint8Array, t: Tlv): number | null {
   return n;
 }
 
-function algorithm(buf: Uint8Array, t: Tlv | undefined): { oid: string; params: Tlv | undefined } | null {
-  const parts = sequence(buf, t);
-  if (parts === null || parts.length < 1 || parts.length > 2) return null;
-  const oid = readOid(buf, parts[0]);
-  return oid === null ? null : { oid, params: parts[1] };
-}
-
-/** The signed body, both algorithm identifiers and the signature of a certificate's DER. */
-function signedParts(der: Uint8Array): SignedParts | null {
-  const buf = der.slice();
-  const cert = readTlv(buf, 0, buf.length);
-  const top = cert === null ? null : sequence(buf, cert);
-  if (top === null || top.length !== 3) return null;
-  const [tbs, outer, sig] = top as [Tlv, Tlv, Tlv];
-  const alg = algorithm(buf, outer);
-  if (alg === null || !isUniversal(tbs, TAG.SEQUENCE, true) || !isBitString(buf, sig)) return null;
-  return {
-    tbs: buf.slice(tbs.start, tbs.end),
-    oid: alg.oid,
-    params: alg.params,
-    buf,
-    signature: buf[sig.body] === 0 ? buf.slice(sig.body + 1, sig.end) : null,
-  };
-}
-
-/** The algorithm and key of a SubjectPublicKeyInfo given as lowercase hex (`publicKeyKey`). */
-function keyInfo(hex: string): KeyInfo | null {
-  const buf = hexToBytes(hex);
-  if (buf === null) return null;
-  const spki = readTlv(buf, 0, buf.length);
-  const parts = spki === null || spki.end !== buf.length ? null : sequence(buf, spki);
-  if (parts === null || parts.length !== 2) return null;
-  const alg = algorithm(buf, parts[0]);
-  const key = parts[1];
-  if (alg === null || !isUniversal(key, TAG.BIT_STRING, false)) return null;
-  return { buf, oid: alg.oid, params: alg.params, key };
-}
-
 /**
  * The same RSA key as an rsaEncryption SPKI: WebCrypto imports RSA keys only under that OID,
  * while an RSASSA-PSS key (RFC 4055) carries the same RSAPublicKey under id-RSASSA-PSS.
  */
-function asRsaEncryption(key: KeyInfo): Uint8Array<ArrayBuffer> {
+function asRsaEncryption(key: PublicKeyInfo): Uint8Array<ArrayBuffer> {
   const algId = Uint8Array.of(
     0x30,
     0x0d,
@@ -307,8 +255,7 @@ function asRsaEncryption(key: KeyInfo): Uint8Array<ArrayBuffer> {
     0x05,
     0x00,
   );
-  const bits = key.buf.subarray(key.key.start, key.key.end);
-  return derSequence([algId, bits]);
+  return derSequence([algId, key.subjectPublicKey]);
 }
 
 function derSequence(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {

@@ -6,9 +6,14 @@
  * - At most `concurrency` jobs run at once; others wait in FIFO order.
  * - A job that cannot start within `maxWaitMs` (or when `maxQueued` jobs already wait) is refused
  *   with 503 `OVERLOADED` and `Retry-After`, quickly, instead of answering many seconds late.
- * - A job that has started gets a deadline; work that checks `expired()` between steps (the
- *   signature verifier does, before every check) stops with `OVERLOADED` once it passes, so no
- *   request outlives the limit the docs promise.
+ * - Every job has a deadline, counted from its arrival; the answer is due a small margin before
+ *   it ({@link answerMarginMs}). Nothing is started that cannot end by then: each queue measures
+ *   what a unit of work (one signature check) costs, on this machine and under its present load,
+ *   and a job whose worst case (`units`) would not fit in the time left is refused before it
+ *   starts, or while it waits; inside a job, a check that would end past the deadline is not
+ *   started ({@link withDeadline}), which fails the job.
+ * - Whatever the estimate, the refusal is sent when the answer is due: a job still running then
+ *   is answered `OVERLOADED` and finishes in the background, holding its slot until it does.
  * Cheap requests (health, public-ip, CIDR) never pass through here.
  */
 import { HttpError } from "../../contract/errors.ts";
@@ -25,11 +30,75 @@ export interface AdmissionOptions {
   deadlineMs: number;
   /** Milliseconds on a monotonic clock; `performance.now` by default (tests drive it). */
   now?: () => number;
+  /** Told of queue depth changes and OVERLOADED refusals (the metrics, when METRICS_PORT is set). */
+  observer?: AdmissionObserver;
 }
 
-/** What a running job can ask: whether its time is up. */
+/** What the queue reports as it works; every lane reports to the same one. */
+export interface AdmissionObserver {
+  /** Jobs waiting for a slot went up (+1) or down (−1). */
+  waitingChanged(delta: number): void;
+  /** A job was refused with OVERLOADED: it could not start in time, or ran past its deadline. */
+  overloaded(): void;
+}
+
+/** What a running job can ask of its deadline. */
 export interface JobClock {
+  /** Whether the job has failed its deadline: the time is up, or a unit of work was refused. */
   expired(): boolean;
+  /**
+   * Asks to start one unit of work (a signature check): true when, at its measured cost, it would
+   * end before the answer is due. A refusal fails the job (`expired()` is true from then on).
+   */
+  startUnit(): boolean;
+}
+
+/** Whatever runs admitted work: a lane that knows its job's size. */
+export interface Admission {
+  /** Runs `job`; `elapsedMs` is how long the request had already taken (reading its body). */
+  run<T>(job: (clock: JobClock) => Promise<T>, elapsedMs?: number): Promise<T>;
+}
+
+/**
+ * How long before its deadline an answer is due: a tenth of the deadline, at most 100 ms. It
+ * covers writing the answer out and a busy event loop firing the due timer late (measured: up to
+ * ~150 ms with 40 clients sending the worst bundle to a 2-core machine already under load).
+ */
+export function answerMarginMs(deadlineMs: number): number {
+  return Math.min(100, deadlineMs * 0.1);
+}
+
+/**
+ * The measured wall time of one unit of work in a queue, as a moving average over finished jobs
+ * (each weighs 30 %): with other jobs sharing the crypto threads, it is what a unit costs now.
+ * Unknown (an estimate of 0) until the first job that did any work has finished. An estimate ages:
+ * it halves for every second without a new measurement, so that a queue which refuses every job
+ * as too slow for the time left admits one again, and measures anew, once the load has passed.
+ */
+export class UnitCost {
+  private msPerUnit = Number.NaN;
+  private measuredAt = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  /** Records a finished job: its wall time and the units it did. */
+  record(ms: number, units: number): void {
+    if (units <= 0) return;
+    const sample = ms / units;
+    const current = this.perUnit();
+    this.msPerUnit = current === 0 ? sample : 0.7 * current + 0.3 * sample;
+    this.measuredAt = this.now();
+  }
+
+  private perUnit(): number {
+    if (Number.isNaN(this.msPerUnit)) return 0;
+    return this.msPerUnit * 0.5 ** ((this.now() - this.measuredAt) / 1000);
+  }
+
+  /** The expected wall time of `units` units, 0 while nothing has been measured. */
+  estimate(units: number): number {
+    return this.perUnit() * units;
+  }
 }
 
 /** The defaults the server uses; docs/operations.md explains them. */
@@ -48,14 +117,17 @@ interface Waiter {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** A counting semaphore with a bounded, time-limited FIFO queue. */
+/** A counting semaphore with a bounded, time-limited FIFO queue, and a deadline per job. */
 export class AdmissionQueue {
   private running = 0;
   private readonly waiting: Waiter[] = [];
   private readonly now: () => number;
+  /** What one unit of work costs in this queue now (see {@link UnitCost}). */
+  readonly unitCost: UnitCost;
 
   constructor(private readonly options: AdmissionOptions) {
     this.now = options.now ?? (() => performance.now());
+    this.unitCost = new UnitCost(this.now);
   }
 
   /** Jobs running and waiting now (for tests and diagnostics). */
@@ -72,30 +144,84 @@ export class AdmissionQueue {
   }
 
   /**
-   * Runs `job` when a slot is free.
-   * @throws HttpError OVERLOADED when it cannot start within `maxWaitMs`, or when its deadline
-   * passes before it ends (the job may stop early by asking `clock.expired()`).
+   * Runs `job` when a slot is free, if its worst case of `units` units can end before its answer
+   * is due; its promise settles by then in any case. The deadline counts from the request's
+   * arrival, `elapsedMs` before this call.
+   * @throws HttpError OVERLOADED when it cannot start within `maxWaitMs`, when it could not
+   * finish in the time left, when the answer falls due while it runs, or when it failed its
+   * deadline (it ran past it, or was refused a unit of work: its result is then never sent).
    */
-  async run<T>(job: (clock: JobClock) => Promise<T>): Promise<T> {
-    // The deadline counts from arrival: waiting for a slot is part of the request's time.
-    const deadline = this.now() + this.options.deadlineMs;
-    if (this.running < this.options.concurrency) this.running += 1;
-    else await this.waitForSlot(); // resolves holding the slot its predecessor handed over
-    const clock: JobClock = { expired: () => this.now() > deadline };
+  async run<T>(job: (clock: JobClock) => Promise<T>, units = 1, elapsedMs = 0): Promise<T> {
+    const observer = this.options.observer;
+    if (observer === undefined) return this.admit(job, units, elapsedMs);
     try {
-      const result = await job(clock);
-      // Work that ran past the deadline is refused, never answered late (CONTRACT §1.7).
-      if (clock.expired()) throw lateAnswer(this.options.deadlineMs);
-      return result;
-    } finally {
-      const next = this.waiting.shift();
-      if (next === undefined) this.running -= 1;
-      else next.start();
+      return await this.admit(job, units, elapsedMs);
+    } catch (error) {
+      if (error instanceof HttpError && error.code === "OVERLOADED") observer.overloaded();
+      throw error;
     }
   }
 
-  private waitForSlot(): Promise<void> {
-    if (this.waiting.length >= this.options.maxQueued) {
+  private async admit<T>(job: (clock: JobClock) => Promise<T>, units: number, elapsedMs: number): Promise<T> {
+    // The deadline counts from arrival: reading the body and waiting for a slot are part of it.
+    const arrival = this.now() - elapsedMs;
+    const deadline = arrival + this.options.deadlineMs;
+    const answerBy = deadline - answerMarginMs(this.options.deadlineMs);
+    const fits = () => this.now() + this.unitCost.estimate(units) <= answerBy;
+    if (!fits()) throw lateAnswer(this.options.deadlineMs);
+    if (this.running < this.options.concurrency) this.running += 1;
+    else {
+      // Resolves holding the slot its predecessor handed over; waits no longer than can still pay off.
+      await this.waitForSlot(
+        Math.min(this.options.maxWaitMs, answerBy - this.unitCost.estimate(units) - this.now()),
+      );
+      if (!fits()) {
+        this.release();
+        throw lateAnswer(this.options.deadlineMs);
+      }
+    }
+    let refused = false;
+    let unitsStarted = 0;
+    const clock: JobClock = {
+      expired: () => refused || this.now() > deadline,
+      startUnit: () => {
+        if (refused || this.now() + this.unitCost.estimate(1) > answerBy) {
+          refused = true;
+          return false;
+        }
+        unitsStarted += 1;
+        return true;
+      },
+    };
+    const started = this.now();
+    const work = (async () => {
+      const result = await job(clock);
+      // Work that failed its deadline is refused, never answered late or partial (CONTRACT §1.7).
+      if (clock.expired()) throw lateAnswer(this.options.deadlineMs);
+      return result;
+    })();
+    // The slot is held until the job really ends, even after its refusal has been sent.
+    void work.then(
+      () => {
+        if (!refused) this.unitCost.record(this.now() - started, unitsStarted);
+        this.release();
+      },
+      () => this.release(),
+    );
+    return dueBy(work, answerBy - this.now(), () => lateAnswer(this.options.deadlineMs));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next === undefined) this.running -= 1;
+    else {
+      this.options.observer?.waitingChanged(-1);
+      next.start();
+    }
+  }
+
+  private waitForSlot(limitMs: number): Promise<void> {
+    if (this.waiting.length >= this.options.maxQueued || limitMs <= 0) {
       return Promise.reject(this.busy());
     }
     return new Promise((resolve, reject) => {
@@ -106,13 +232,26 @@ export class AdmissionQueue {
         },
         timer: setTimeout(() => {
           const at = this.waiting.indexOf(waiter);
-          if (at !== -1) this.waiting.splice(at, 1);
+          if (at !== -1) {
+            this.waiting.splice(at, 1);
+            this.options.observer?.waitingChanged(-1);
+          }
           reject(this.busy());
-        }, this.options.maxWaitMs),
+        }, limitMs),
       };
       this.waiting.push(waiter);
+      this.options.observer?.waitingChanged(1);
     });
   }
+}
+
+/** `work`, or the error `late()` makes once `withinMs` have passed, whichever comes first. */
+function dueBy<T>(work: Promise<T>, withinMs: number, late: () => HttpError): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const due = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), Math.max(0, withinMs));
+  });
+  return Promise.race([work, due]).finally(() => clearTimeout(timer));
 }
 
 /** Bundles of at most this many blocks go through the small lane: at most 4 × 4 signature checks. */
@@ -128,30 +267,33 @@ function blockCount(pem: string): number {
 /**
  * The two admission lanes of certificate inspections: a small bundle (at most SMALL_BUNDLE_BLOCKS
  * blocks) has one slot of its own, so an ordinary chain never waits behind the costliest bundles;
- * larger ones share `options.concurrency` slots.
+ * larger ones share `options.concurrency` slots. A bundle of n blocks is admitted for its worst
+ * case, n² signature checks (n self-checks and n·(n−1) candidate links).
  */
 export function certificateLanes(options: AdmissionOptions) {
   const small = new AdmissionQueue({ ...options, concurrency: Math.min(1, options.concurrency) });
   const large = new AdmissionQueue(options);
-  return {
-    small,
-    large,
-    /** The lane of a validated certificate-bundle body. */
-    laneOf: (input: unknown): AdmissionQueue =>
-      blockCount((input as { pem: string }).pem) <= SMALL_BUNDLE_BLOCKS ? small : large,
+  /** The lane of a validated certificate-bundle body, sized for it. */
+  const laneOf = (input: unknown): Admission => {
+    const blocks = blockCount((input as { pem: string }).pem);
+    const lane = blocks <= SMALL_BUNDLE_BLOCKS ? small : large;
+    return { run: (job, elapsedMs) => lane.run(job, Math.max(1, blocks * blocks), elapsedMs) };
   };
+  // The request deadline travels with the lanes: the body reader bounds a body's arrival by it.
+  return { small, large, laneOf: Object.assign(laneOf, { deadlineMs: options.deadlineMs }) };
 }
 
 /**
- * A verifier that does no more crypto once its request's deadline has passed (CONTRACT §1.7): the
- * remaining checks return at once; the caller then refuses to answer late ({@link lateAnswer}).
+ * A verifier that starts no check that would end past its request's deadline (CONTRACT §1.7):
+ * such a check, and every later one, returns at once; the job has then failed, and the caller
+ * refuses to answer with its partial result ({@link lateAnswer}).
  */
 export function withDeadline(verifier: SignatureVerifier, clock: JobClock): SignatureVerifier {
   return {
     verify: (child, issuer) =>
-      clock.expired()
-        ? Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" })
-        : verifier.verify(child, issuer),
+      clock.startUnit()
+        ? verifier.verify(child, issuer)
+        : Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" }),
   };
 }
 

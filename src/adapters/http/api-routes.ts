@@ -10,17 +10,31 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { schemaRejection } from "../../contract/envelope.ts";
 import { OPERATION_LIST, type Operation, type OperationId, textBodyOf } from "../../contract/operations.ts";
 import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
-import type { AdmissionQueue, JobClock } from "./admission.ts";
+import type { Admission, JobClock } from "./admission.ts";
 import { readJsonBody } from "./json-body.ts";
 import { type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
 
-/** The admission queue a `queued` request waits in, chosen from its validated input. */
-export type AdmissionLanes = (input: unknown) => AdmissionQueue;
+/**
+ * The admission a `queued` request goes through, chosen (and sized) from its validated input;
+ * `deadlineMs` is the request deadline (IDLE_TIMEOUT_SECONDS), which also bounds a body's arrival.
+ */
+export type AdmissionLanes = ((input: unknown) => Admission) & { readonly deadlineMs: number };
+
+/**
+ * How long a POST body may take to arrive: the request deadline less a quarter of it, at most
+ * 250 ms. Bun closes a connection whose request has not been answered after IDLE_TIMEOUT_SECONDS
+ * (a body arriving steadily does not reset its timer), so a slower body is answered before that:
+ * 400 INVALID_JSON and `Connection: close` (docs/decisions/0019-slow-bodies.md).
+ */
+export function bodyTimeLimitMs(deadlineMs: number): number {
+  return deadlineMs - Math.min(250, deadlineMs / 4);
+}
 
 /** A request handler of the edge: a Fetch request in, a response out, never a rejection. */
 export type RequestHandler = (request: Request) => Response | Promise<Response>;
@@ -39,13 +53,78 @@ export interface ApiRoute {
 }
 
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
-function bodyReader(schema: TSchema, legacyLocators: boolean): (request: Request) => Promise<unknown> {
+export function bodyReader(
+  schema: TSchema,
+  {
+    legacyLocators = true,
+    timeLimitMs = Number.POSITIVE_INFINITY,
+  }: { legacyLocators?: boolean; timeLimitMs?: number } = {},
+): (request: Request) => Promise<unknown> {
   const checker = TypeCompiler.Compile(schema);
+  const options = { opaqueBeyond: inspectedDepth(schema), timeLimitMs };
   return async (request) => {
-    const value: unknown = await readJsonBody(request);
+    const value: unknown = await readJsonBody(request, options);
     if (!checker.Check(value)) throw schemaRejection(checker.Errors(value), legacyLocators);
     return value;
   };
+}
+
+const messagesOf = (schema: TSchema, value: unknown): string =>
+  [...Value.Errors(schema, value)].map((error) => `${error.path} ${error.message}`).join("\n");
+
+/**
+ * The deepest level at which `schema` looks inside a container (1: the body object, 2: arrays in
+ * it), so that the body reader may read any container nested deeper as `null`: at such a position
+ * the schema expects a scalar (or nothing: an unknown field), and validation reports a container
+ * there exactly as it reports `null`. Checked here for every such position of the schema, not
+ * assumed: where the two would differ (a schema that accepts null, or looks deeper than it can be
+ * measured), every container is built, as `Infinity` says.
+ */
+export function inspectedDepth(schema: TSchema): number {
+  const depth = containerDepth(schema);
+  if (!Number.isFinite(depth)) return depth;
+  const scalarPositions: TSchema[] = [];
+  const collect = (node: TSchema, level: number): void => {
+    if (Array.isArray(node.anyOf)) for (const branch of node.anyOf as TSchema[]) collect(branch, level);
+    else if (level === depth) scalarPositions.push(...childSchemas(node));
+    else for (const child of childSchemas(node)) collect(child, level + 1);
+  };
+  collect(schema, 1);
+  const transparent = scalarPositions.every(
+    (position) =>
+      messagesOf(position, null) === messagesOf(position, {}) &&
+      messagesOf(position, null) === messagesOf(position, []) &&
+      messagesOf(position, null) !== "",
+  );
+  return transparent ? depth : Number.POSITIVE_INFINITY;
+}
+
+/** The schemas of a container schema's members (properties, additional properties, items). */
+function childSchemas(node: TSchema): TSchema[] {
+  const children: TSchema[] = [];
+  if (node.type === "object") {
+    children.push(...Object.values((node.properties ?? {}) as Record<string, TSchema>));
+    if (typeof node.additionalProperties === "object") children.push(node.additionalProperties as TSchema);
+  } else if (node.type === "array" && typeof node.items === "object") children.push(node.items as TSchema);
+  return children;
+}
+
+const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean", "null"]);
+
+/** Levels of containers a value of `schema` can have; Infinity when the schema does not say. */
+function containerDepth(node: TSchema): number {
+  if (Array.isArray(node.anyOf)) return Math.max(0, ...(node.anyOf as TSchema[]).map(containerDepth));
+  if (node.type === "object") {
+    if (node.additionalProperties !== false) return Number.POSITIVE_INFINITY;
+    return 1 + Math.max(0, ...childSchemas(node).map(containerDepth));
+  }
+  if (node.type === "array")
+    return typeof node.items === "object"
+      ? 1 + containerDepth(node.items as TSchema)
+      : Number.POSITIVE_INFINITY;
+  if (typeof node.type === "string" && SCALAR_TYPES.has(node.type)) return 0;
+  if (node.const !== undefined) return 0;
+  return Number.POSITIVE_INFINITY;
 }
 
 function handlerFor(
@@ -64,7 +143,12 @@ function handlerFor(
       ? responder.text(request, template, textBodyOf(result))
       : responder.json(request, template, result);
   const read =
-    operation.request === null ? null : bodyReader(operation.request, operation.legacyLocators === true);
+    operation.request === null
+      ? null
+      : bodyReader(operation.request, {
+          legacyLocators: operation.legacyLocators === true,
+          timeLimitMs: bodyTimeLimitMs(admission.deadlineMs),
+        });
   const queued = operation.policy.admission === "queued";
   if (read === null && !queued) {
     // A GET answered on the request's own turn: no promise unless the use case makes one.
@@ -82,10 +166,14 @@ function handlerFor(
     };
   }
   return async (request) => {
+    const arrival = performance.now();
     try {
       const input = read === null ? undefined : await read(request);
       let result = queued
-        ? admission(input).run((clock) => Promise.resolve(run(input, contextOf(request, clock))))
+        ? admission(input).run(
+            (clock) => Promise.resolve(run(input, contextOf(request, clock))),
+            performance.now() - arrival,
+          )
         : run(input, contextOf(request, null));
       if (result instanceof Promise) result = await result; // no extra turn for a synchronous use case
       return respond(request, result);

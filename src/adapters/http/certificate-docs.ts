@@ -7,7 +7,7 @@
 import type { OperationDoc } from "./openapi-document.ts";
 
 /** `www.example.com` issued by "Example Issuing CA E1", then that CA's certificate. */
-const BUNDLE = `${[
+export const BUNDLE = `${[
   "-----BEGIN CERTIFICATE-----",
   "MIIB8DCCAZagAwIBAgIDKhs8MAoGCCqGSM49BAMCMEUxCzAJBgNVBAYTAlVTMRYw",
   "FAYDVQQKDA1FeGFtcGxlIFRydXN0MR4wHAYDVQQDDBVFeGFtcGxlIElzc3Vpbmcg",
@@ -121,6 +121,7 @@ const CHAIN_RESULT = {
       evidence: {
         issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
         issuerIsKnownRoot: false,
+        caIssuersUrl: null,
       },
       nextAction:
         "Add the certificate of CN=Example Root CA R1 to the bundle right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root that every client already trusts, nothing needs adding).",
@@ -188,6 +189,7 @@ export const certificateBundleDoc: OperationDoc = {
             evidence: {
               issuer: "CN=Example Root CA R1,O=Example Trust,C=US",
               issuerIsKnownRoot: false,
+              caIssuersUrl: null,
             },
             nextAction:
               "Add the certificate of CN=Example Root CA R1 to the bundle right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root that every client already trusts, nothing needs adding).",
@@ -220,11 +222,11 @@ export const certificateBundleDoc: OperationDoc = {
         error: {
           code: "INVALID_INPUT",
           message:
-            "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
+            "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
           issues: [
             {
               message:
-                "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
+                "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
               path: ["pem"],
               location: {
                 line: 1,

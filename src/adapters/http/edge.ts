@@ -8,7 +8,7 @@
  *   not take, OPTIONS) reaches `fallback`, which works from the path alone, whatever the `Host`
  *   header says or whether there is one. `handle` (tests) dispatches through the very same table.
  * - Per request, only what cannot be done once: the request id, the optional rate limit (from
- *   each row's policy), the access-log line (buffered by the logger, one write per event-loop
+ *   each row's policy; never for a CORS preflight), the access-log line (buffered by the logger, one write per event-loop
  *   turn), and while the server drains, `Connection: close` (CONTRACT §6).
  * - Elysia is used through its public API only (`routes`, `handle`; ADR 13).
  */
@@ -25,7 +25,15 @@ type BunHandler = (request: Request, server: Server<undefined>) => Response | Pr
 
 /** What the edge writes: one access-log line per request (no bodies, ever). */
 export interface EdgeLog {
-  access(requestId: string, method: string, route: string | null, status: number, durationMs: number): void;
+  /** `unmatchedPath`: the path (no query) of a request no route matched; the logger cuts and escapes it. */
+  access(
+    requestId: string,
+    method: string,
+    route: string | null,
+    status: number,
+    durationMs: number,
+    unmatchedPath?: string,
+  ): void;
 }
 
 interface PathEntry {
@@ -59,17 +67,31 @@ export interface EdgeOptions {
 
 /**
  * The request's path: `/…` up to `?`, from an absolute URL whatever its host (`http://a/x`,
- * `http://api:80/x`) or from the origin-form URL Bun gives a request with no usable `Host`.
+ * `http://api:80/x`) or from the raw request target Bun hands over when a request has no usable
+ * `Host` (an empty one, or none on HTTP/1.0).
+ *
+ * With a `Host`, Bun builds the URL by parsing `http://<host><target>` with the WHATWG URL
+ * parser, which resolves dot segments (`/v1/x/../health`, `/v1/./health`, and their
+ * percent-encoded forms `%2e`, `.%2E` …), turns `\` into `/` and percent-encodes what needs it.
+ * A raw target is parsed the same way here, under a fixed host, so that routing does not depend
+ * on whether the client sent a `Host` (CONTRACT §1.6).
  */
 export function pathOf(url: string): string {
-  let start = 0;
-  if (url.charCodeAt(0) !== 47 /* "/" */) {
-    const scheme = url.indexOf("://");
-    start = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
-    if (start === -1) return "/";
+  const absolute = url.charCodeAt(0) === 47 /* "/" */ ? resolveTarget(url) : url;
+  const scheme = absolute.indexOf("://");
+  const start = scheme === -1 ? -1 : absolute.indexOf("/", scheme + 3);
+  if (start === -1) return "/";
+  const query = absolute.indexOf("?", start);
+  return query === -1 ? absolute.slice(start) : absolute.slice(start, query);
+}
+
+/** An origin-form target as Bun would have resolved it, had the request named a host. */
+function resolveTarget(target: string): string {
+  try {
+    return new URL(`http://localhost${target}`).href;
+  } catch {
+    return `http://localhost${target}`;
   }
-  const query = url.indexOf("?", start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
 export class Edge {
@@ -212,6 +234,7 @@ export class Edge {
     start: number,
     requestId: string,
     builtByResponder: boolean,
+    unmatchedPath?: string,
   ): Response {
     this.inFlight -= 1;
     if (!builtByResponder) this.responder.decorate(request, response.headers);
@@ -222,6 +245,7 @@ export class Edge {
       route,
       response.status,
       Math.round((performance.now() - start) * 1000) / 1000,
+      unmatchedPath,
     );
     return response;
   }
@@ -233,9 +257,10 @@ export class Edge {
   readonly fallback = (request: Request, server: Server<undefined>): Response | Promise<Response> => {
     const path = pathOf(request.url);
     const entry = this.table.get(path);
-    // Bun's router matches the raw request target, but the URL it hands over has its dot
-    // segments resolved (`/v1/x/../health`, `/v1/./health`): a route that takes the method is
-    // served, as `handle` does, rather than refused with a 405 naming that very method.
+    // Bun's router matches the raw request target, but the path routed here has its dot
+    // segments resolved (`/v1/x/../health`, `/v1/./health`), by Bun when there is a `Host` and
+    // by `pathOf` when there is none: a route that takes the method is served, as `handle`
+    // does, rather than refused with a 405 naming that very method.
     const served = entry?.methods.has(request.method)
       ? this.routes[path]?.[request.method === "HEAD" ? "GET" : request.method]
       : undefined;
@@ -250,8 +275,11 @@ export class Edge {
       (entry?.rateLimited ?? (this.limiter !== null && SITE_POLICY.rateLimited))
     ) {
       const refusal = this.rateLimit(request, path);
-      if (refusal !== null)
-        return this.finish(request, refusal, entry === undefined ? null : path, start, requestId, true);
+      if (refusal !== null) {
+        return entry === undefined
+          ? this.finish(request, refusal, null, start, requestId, true, path)
+          : this.finish(request, refusal, path, start, requestId, true);
+      }
     }
     let response: Response;
     if (entry === undefined) {
@@ -260,7 +288,7 @@ export class Edge {
         PLAIN_TEMPLATE,
         new HttpError("NOT_FOUND", `No endpoint exists at ${path}.`),
       );
-      return this.finish(request, response, null, start, requestId, true);
+      return this.finish(request, response, null, start, requestId, true, path);
     }
     if (request.method === "OPTIONS")
       response = this.responder.preflight(request, entry.template, entry.allow);

@@ -1,8 +1,9 @@
 /**
  * Reads a POST body as JSON under the rules of CONTRACT §1, in its order:
- * size, media type, UTF-8 JSON. A declared Content-Length over the limit is refused before
+ * size, media type, UTF-8, JSON, then a nesting cap. A declared Content-Length over the limit is refused before
  * anything is read; a body without one is read up to the limit first, so an oversized body is
- * a 413 whatever its media type. Failures are HttpErrors (transport codes), or a DomainError INVALID_INPUT for nesting past the cap.
+ * a 413 whatever its media type. Failures are HttpErrors (transport codes), or a DomainError
+ * INVALID_INPUT for nesting past the cap.
  */
 import { HttpError } from "../../contract/errors.ts";
 import { invalidInput } from "../../domain/errors.ts";
@@ -31,19 +32,47 @@ export function isJsonMediaType(header: string | null): boolean {
 }
 
 /**
- * The body's bytes, at most MAX_BODY_BYTES of them. With a declared Content-Length (already
- * checked against the limit, and enforced by the HTTP server's framing) the body is read in one
- * call, which is several times cheaper than pulling a stream; a chunked body is pulled and
- * counted, and reading stops as soon as it passes the limit.
+ * The refusal of a body that has not arrived in full within its time limit. The rest of the body
+ * is never read, so the answer closes the connection.
  */
-async function readCapped(request: Request, declared: boolean): Promise<Uint8Array> {
-  if (declared) {
-    try {
-      return await request.bytes();
-    } catch {
-      throw new HttpError("INVALID_JSON", "The request body ended before it was complete.");
+export function bodyTimeout(limitMs: number): HttpError {
+  const seconds = (limitMs / 1000).toFixed(2).replace(/\.?0+$/, "");
+  return new HttpError(
+    "INVALID_JSON",
+    `The request body did not arrive in full within ${seconds} s; send it faster, or a smaller one.`,
+    { connection: "close" },
+  );
+}
+
+const cutShort = (): HttpError =>
+  // The client went away or stalled until the transport cut it off: not a server fault, and
+  // nobody is left to read the answer. Reported as the truncated body it is.
+  new HttpError("INVALID_JSON", "The request body ended before it was complete.");
+
+/**
+ * The body's bytes, at most MAX_BODY_BYTES of them, arrived within `timeLimitMs` of the call.
+ * With a declared Content-Length (already checked against the limit, and enforced by the HTTP
+ * server's framing) the body is read in one call, which is several times cheaper than pulling a
+ * stream; a chunked body is pulled and counted, and reading stops as soon as it passes the limit.
+ */
+async function readCapped(request: Request, declared: boolean, timeLimitMs: number): Promise<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    if (Number.isFinite(timeLimitMs)) timer = setTimeout(() => reject(bodyTimeout(timeLimitMs)), timeLimitMs);
+  });
+  try {
+    if (declared) {
+      const bytes = request.bytes();
+      bytes.catch(() => {}); // read on after a timeout only to be dropped with the connection
+      return await Promise.race([bytes.catch(() => Promise.reject(cutShort())), late]);
     }
+    return await Promise.race([readChunked(request), late]);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+async function readChunked(request: Request): Promise<Uint8Array> {
   const body = request.body;
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
@@ -54,9 +83,7 @@ async function readCapped(request: Request, declared: boolean): Promise<Uint8Arr
     try {
       chunk = await reader.read();
     } catch {
-      // The client went away or stalled until the idle timeout cut it off: not a server fault,
-      // and nobody is left to read the answer. Reported as the truncated body it is.
-      throw new HttpError("INVALID_JSON", "The request body ended before it was complete.");
+      throw cutShort();
     }
     const { done, value } = chunk;
     if (done) break;
@@ -77,60 +104,310 @@ async function readCapped(request: Request, declared: boolean): Promise<Uint8Arr
   return bytes;
 }
 
+/** Options of {@link readJsonBody}. */
+export interface JsonBodyOptions {
+  /**
+   * The deepest level at which the request schema still looks inside a container (1: the body
+   * object, 2: arrays in it). A container nested deeper can only fail validation, with a message
+   * that depends on nothing but its position; it is then read as `null` rather than built
+   * (see {@link readJsonText}). `Infinity` (the default) builds everything.
+   */
+  opaqueBeyond?: number;
+  /** The longest the body may take to arrive, from this call; past it, {@link bodyTimeout}. */
+  timeLimitMs?: number;
+}
+
 /**
  * Returns the parsed JSON value of the request body.
- * @throws HttpError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON
+ * @throws HttpError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON (with
+ * `Connection: close` when the body is too slow, {@link bodyTimeout});
+ * DomainError INVALID_INPUT for nesting deeper than MAX_JSON_DEPTH (path [])
  */
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readJsonBody(request: Request, options: JsonBodyOptions = {}): Promise<unknown> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(request, declared !== null);
+  const bytes = await readCapped(request, declared !== null, options.timeLimitMs ?? Number.POSITIVE_INFINITY);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
     throw new HttpError(
       "UNSUPPORTED_MEDIA_TYPE",
       "The request body must be sent as Content-Type: application/json.",
     );
   }
+  return readJsonBytes(bytes, options.opaqueBeyond ?? Number.POSITIVE_INFINITY);
+}
+
+const notJson = (text: string): HttpError =>
+  new HttpError(
+    "INVALID_JSON",
+    text.trim() === ""
+      ? "The request body is empty; a JSON object is required."
+      : "The request body is not valid JSON.",
+  );
+
+const tooDeep = () =>
+  invalidInput([
+    {
+      message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs more than 2.`,
+      path: [],
+    },
+  ]);
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+
+/**
+ * UTF-8, then JSON, then nesting depth, in that order (CONTRACT §1), in one pass whose cost does
+ * not grow with how wrong the body is:
+ * - A body with at most MAX_JSON_DEPTH `{`/`[` bytes (every valid request: it has 1 to 3) can
+ *   neither nest too deep nor hold many containers: it goes straight to `JSON.parse`.
+ * - Any other body is first scanned once, without building anything ({@link scanJson}): the scan
+ *   decides INVALID_JSON exactly as `JSON.parse` would, and the nesting depth, and counts the
+ *   containers nested beyond `opaqueBeyond`. A body nesting too deep is refused without being
+ *   parsed; one with such containers is parsed with each of them read as `null`, so a 64 KiB body
+ *   of 21,000 `{}` entries costs what 21,000 `null` entries cost, and gets the same issues.
+ */
+export function readJsonBytes(bytes: Uint8Array, opaqueBeyond: number): unknown {
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
   } catch {
     throw new HttpError("INVALID_JSON", "The request body is not valid UTF-8.");
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // A SyntaxError, or a RangeError should the parser run out of stack: either way not JSON we take.
-    throw new HttpError(
-      "INVALID_JSON",
-      text.trim() === ""
-        ? "The request body is empty; a JSON object is required."
-        : "The request body is not valid JSON.",
-    );
-  }
-  if (nestingExceeds(value, MAX_JSON_DEPTH)) {
-    throw invalidInput([
-      {
-        message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs more than 2.`,
-        path: [],
-      },
-    ]);
-  }
-  return value;
-}
-
-/** Whether `value` nests arrays/objects deeper than `limit`; iterative, so any depth is safe. */
-export function nestingExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, depth] = next;
-    if (node === null || typeof node !== "object") continue;
-    if (depth >= limit) return true;
-    const children = Array.isArray(node) ? node : Object.values(node);
-    for (const child of children) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  if (fewContainers(bytes)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw notJson(text);
     }
   }
-  return false;
+  const scan = scanJson(bytes, opaqueBeyond);
+  if (scan === null) throw notJson(text);
+  if (scan.depth > MAX_JSON_DEPTH) throw tooDeep();
+  return JSON.parse(scan.opaque === 0 ? text : looseUtf8.decode(withOpaqueAsNull(bytes, opaqueBeyond)));
+}
+
+const looseUtf8 = new TextDecoder("utf-8");
+
+/** Whether the body has at most MAX_JSON_DEPTH `{` and `[` bytes in all (native searches, no loop per byte). */
+function fewContainers(bytes: Uint8Array): boolean {
+  let count = 0;
+  for (const opener of [OPEN_BRACE, OPEN_BRACKET]) {
+    for (let at = bytes.indexOf(opener); at !== -1; at = bytes.indexOf(opener, at + 1)) {
+      if (++count > MAX_JSON_DEPTH) return false;
+    }
+  }
+  return true;
+}
+
+/** What one scan of a JSON text found. */
+export interface JsonScan {
+  /** Deepest nesting of arrays and objects (the top-level container is level 1). */
+  depth: number;
+  /** Containers opened at a level beyond `opaqueBeyond`. */
+  opaque: number;
+}
+
+const WHITESPACE = new Uint8Array(256);
+for (const byte of [0x20, 0x09, 0x0a, 0x0d]) WHITESPACE[byte] = 1;
+const IN_OBJECT = 1;
+const IN_ARRAY = 2;
+
+/**
+ * Checks that `bytes` (valid UTF-8) are one JSON text as RFC 8259 defines it — what `JSON.parse`
+ * accepts after a UTF-8 decoder has dropped a leading byte-order mark — and measures its nesting.
+ * Returns null at the first byte that is not JSON. Builds nothing; iterative, so any depth is safe.
+ */
+export function scanJson(bytes: Uint8Array, opaqueBeyond: number): JsonScan | null {
+  const end = bytes.length;
+  let at = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const stack: number[] = [];
+  let depth = 0;
+  let opaque = 0;
+  let wantValue = true;
+  for (;;) {
+    while (at < end && WHITESPACE[bytes[at] as number] === 1) at++;
+    if (wantValue) {
+      if (at >= end) return null;
+      const byte = bytes[at] as number;
+      if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        stack.push(byte === OPEN_BRACE ? IN_OBJECT : IN_ARRAY);
+        if (stack.length > depth) depth = stack.length;
+        if (stack.length > opaqueBeyond) opaque++;
+        at++;
+        while (at < end && WHITESPACE[bytes[at] as number] === 1) at++;
+        if (bytes[at] === byte + 2 /* "}" or "]" */) {
+          stack.pop();
+          at++;
+          wantValue = false;
+        } else if (byte === OPEN_BRACE) {
+          at = memberName(bytes, at);
+          if (at === -1) return null;
+        }
+        continue;
+      }
+      at = scalarEnd(bytes, at);
+      if (at === -1) return null;
+      wantValue = false;
+      continue;
+    }
+    const inside = stack[stack.length - 1];
+    if (inside === undefined) return at === end ? { depth, opaque } : null;
+    const byte = bytes[at];
+    if (byte === 0x2c /* "," */) {
+      at++;
+      if (inside === IN_OBJECT) {
+        while (at < end && WHITESPACE[bytes[at] as number] === 1) at++;
+        at = memberName(bytes, at);
+        if (at === -1) return null;
+      }
+      wantValue = true;
+    } else if (byte === (inside === IN_OBJECT ? 0x7d : 0x5d)) {
+      stack.pop();
+      at++;
+    } else return null;
+  }
+}
+
+/** From a member's opening quote past its name, whitespace and colon; -1 if that is not there. */
+function memberName(bytes: Uint8Array, at: number): number {
+  if (bytes[at] !== 0x22) return -1;
+  let next = stringEnd(bytes, at);
+  if (next === -1) return -1;
+  while (next < bytes.length && WHITESPACE[bytes[next] as number] === 1) next++;
+  return bytes[next] === 0x3a /* ":" */ ? next + 1 : -1;
+}
+
+const LITERALS: Record<number, readonly number[]> = {
+  116: [0x74, 0x72, 0x75, 0x65], // true
+  102: [0x66, 0x61, 0x6c, 0x73, 0x65], // false
+  110: [0x6e, 0x75, 0x6c, 0x6c], // null
+};
+
+const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+
+/** The end of the string, number or literal starting at `at`, or -1 if none starts there. */
+function scalarEnd(bytes: Uint8Array, at: number): number {
+  const byte = bytes[at] as number;
+  if (byte === 0x22) return stringEnd(bytes, at);
+  const literal = LITERALS[byte];
+  if (literal !== undefined) {
+    for (let i = 0; i < literal.length; i++) if (bytes[at + i] !== literal[i]) return -1;
+    return at + literal.length;
+  }
+  // number = [ "-" ] ( "0" / 1-9 *DIGIT ) [ "." 1*DIGIT ] [ ( "e" / "E" ) [ "+" / "-" ] 1*DIGIT ]
+  let next = at;
+  if (bytes[next] === 0x2d) next++;
+  if (bytes[next] === 0x30) next++;
+  else if (isDigit(bytes[next])) while (isDigit(bytes[next])) next++;
+  else return -1;
+  if (bytes[next] === 0x2e) {
+    next++;
+    if (!isDigit(bytes[next])) return -1;
+    while (isDigit(bytes[next])) next++;
+  }
+  if (bytes[next] === 0x65 || bytes[next] === 0x45) {
+    next++;
+    if (bytes[next] === 0x2b || bytes[next] === 0x2d) next++;
+    if (!isDigit(bytes[next])) return -1;
+    while (isDigit(bytes[next])) next++;
+  }
+  return next;
+}
+
+const isHex = (byte: number | undefined): boolean =>
+  byte !== undefined &&
+  ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
+
+/** Past the closing quote of the string opening at `at`; -1 on a control character, a bad escape or no end. */
+function stringEnd(bytes: Uint8Array, at: number): number {
+  const end = bytes.length;
+  let next = at + 1;
+  while (next < end) {
+    const byte = bytes[next] as number;
+    if (byte === 0x22) return next + 1;
+    if (byte < 0x20) return -1;
+    if (byte === 0x5c) {
+      const escaped = bytes[next + 1];
+      if (escaped === 0x75 /* u */) {
+        if (
+          !(
+            isHex(bytes[next + 2]) &&
+            isHex(bytes[next + 3]) &&
+            isHex(bytes[next + 4]) &&
+            isHex(bytes[next + 5])
+          )
+        )
+          return -1;
+        next += 6;
+        continue;
+      }
+      // " \ / b f n r t
+      if (
+        !(
+          escaped === 0x22 ||
+          escaped === 0x5c ||
+          escaped === 0x2f ||
+          escaped === 0x62 ||
+          escaped === 0x66 ||
+          escaped === 0x6e ||
+          escaped === 0x72 ||
+          escaped === 0x74
+        )
+      )
+        return -1;
+      next += 2;
+      continue;
+    }
+    next++;
+  }
+  return -1;
+}
+
+const NULL_BYTES = [0x6e, 0x75, 0x6c, 0x6c];
+
+/**
+ * A copy of a valid JSON text in which every container opened beyond level `opaqueBeyond` is
+ * replaced, whole, by `null`.
+ */
+function withOpaqueAsNull(bytes: Uint8Array, opaqueBeyond: number): Uint8Array {
+  // `{}` (2 bytes) becomes `null` (4): at most twice the size.
+  const out = new Uint8Array(bytes.length * 2);
+  let written = 0;
+  let level = 0;
+  let inString = false;
+  for (let at = 0; at < bytes.length; at++) {
+    const byte = bytes[at] as number;
+    if (inString) {
+      out[written++] = byte;
+      if (byte === 0x5c) out[written++] = bytes[++at] as number;
+      else if (byte === 0x22) inString = false;
+      continue;
+    }
+    if ((byte === OPEN_BRACE || byte === OPEN_BRACKET) && level === opaqueBeyond) {
+      at = containerEnd(bytes, at) - 1;
+      for (const nullByte of NULL_BYTES) out[written++] = nullByte;
+      continue;
+    }
+    if (byte === OPEN_BRACE || byte === OPEN_BRACKET) level++;
+    else if (byte === 0x7d || byte === 0x5d) level--;
+    else if (byte === 0x22) inString = true;
+    out[written++] = byte;
+  }
+  return out.subarray(0, written);
+}
+
+/** Past the bracket that closes the container opening at `at` (the text is valid JSON). */
+function containerEnd(bytes: Uint8Array, at: number): number {
+  let level = 0;
+  let inString = false;
+  for (let next = at; next < bytes.length; next++) {
+    const byte = bytes[next] as number;
+    if (inString) {
+      if (byte === 0x5c) next++;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) level++;
+    else if ((byte === 0x7d || byte === 0x5d) && --level === 0) return next + 1;
+  }
+  return bytes.length;
 }

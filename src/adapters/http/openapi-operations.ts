@@ -7,6 +7,7 @@
  */
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { certificateBundleDoc } from "./certificate-docs.ts";
+import { certificateChainDoc } from "./chain-docs.ts";
 import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 
@@ -335,6 +336,7 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrSubtract,
   rangeToCidrs,
   certificateBundle: certificateBundleDoc,
+  certificateChain: certificateChainDoc,
   publicIp,
   cidrMerge: cidrMergeDoc,
   cidrSplit: cidrSplitDoc,

@@ -4,13 +4,20 @@ import {
   privateKeyRefusal,
 } from "../../client/certificate-answers.ts";
 import type { RequestOf } from "../../contract/operations.ts";
-import { COMMON_HELP, makeRun, parse, readSource, stdinOnce } from "../args.ts";
+import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import {
+  hostnameFor,
+  readCertificateSource,
+  readRoots,
+  SOURCE_HELP,
+  SOURCE_OPTIONS,
+} from "../certificate-source.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { renderCertificates } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools cert [options] FILE | -
+const HELP = `Usage: nettools cert [options] FILE | - | --connect HOST[:PORT]
 
 Inspects a PEM bundle of certificates (FILE, or "-" for stdin): every certificate, candidate
 issuer links and their signatures, possible leaves, an optional hostname check, and findings
@@ -21,6 +28,9 @@ bundle nor a known root (an intermediate is most likely missing; a warning line 
 Options:
   -H, --hostname NAME   check NAME against the leaf's DNS SANs
   --leaf-index N        the position of the leaf to check, when there are several
+${SOURCE_HELP}
+                        (--roots runs in this process only: the API's bundle operation has no
+                        roots field; with --connect to an IP address the hostname check is skipped)
 ${COMMON_HELP}
 
 Example: nettools cert --hostname example.com chain.pem`;
@@ -33,16 +43,29 @@ export const cert: Command = {
     const { values, positionals } = parse(args, {
       hostname: { type: "string", short: "H" },
       "leaf-index": { type: "string" },
+      ...SOURCE_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
-    if (positionals.length !== 1) throw new UsageError('cert needs exactly one PEM file, or "-" for stdin');
-    const pem = await readSource(positionals[0]!, io, stdinOnce(io));
+    const roots = await readRoots(run, values);
+    if (roots !== undefined) {
+      if (run.client !== null) {
+        throw new UsageError(
+          "--roots (or NETTOOLS_ROOTS) works in this process only: the API's bundle operation takes no roots",
+        );
+      }
+      const bad = await supplyRoots(roots);
+      if (bad !== null) return report(bad, run, renderCertificates, { source: roots });
+    }
+    const source = await readCertificateSource(run, positionals, values, "cert");
+    if ("exit" in source) return source.exit;
+    const pem = source.pem;
     // A private key is refused here, before any request, and no line of it is shown (no excerpt).
     const refusal = privateKeyRefusal(pem);
     if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCertificates);
     const request: RequestOf<"certificateBundle"> = { pem };
-    if (values.hostname !== undefined) request.hostname = values.hostname;
+    const hostname = hostnameFor(values.hostname, source, false);
+    if (hostname !== undefined) request.hostname = hostname;
     if (values["leaf-index"] !== undefined) {
       if (!/^\d+$/.test(values["leaf-index"])) {
         throw new UsageError(`--leaf-index must be a whole number, not "${values["leaf-index"]}"`);

@@ -35,13 +35,18 @@ export const serve: Command = {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
     if (values.help) return printHelp(io, HELP);
+    // The server is built on Bun.serve; the npm package of nettools runs on plain Node.
+    if (typeof Bun === "undefined")
+      throw new UsageError(
+        "nettools serve needs Bun: run the compiled dist/nettools, the container image, or `npm start` in the repository",
+      );
     if (values.port !== undefined) process.env.PORT = values.port;
     if (values.host !== undefined) process.env.HOST = values.host;
     // Loaded only here: the other commands never pull in the HTTP server.
     const [{ loadConfig, ConfigError }, { runServer }, { usableCpuCount }] = await Promise.all([
       import("../../config.ts"),
       import("../../server.ts"),
-      import("../../adapters/system/cpus.ts"),
+      import("../../process/cpus.ts"),
     ]);
     let config: Awaited<ReturnType<typeof loadConfig>>;
     try {

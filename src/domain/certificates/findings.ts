@@ -12,24 +12,101 @@ import type { CandidateLink } from "./relationships.ts";
 import { isSelfIssued } from "./relationships.ts";
 import { capitalize, certificateName, listSome, nameLabel, showText } from "./wording.ts";
 
-/** Every finding code, in the order of CONTRACT §4.3's table (also the tie-break order). */
+/**
+ * Every finding code, in the order of CONTRACT §4.3's table (also the tie-break order). The set is
+ * closed: each code has one severity (`SEVERITY_OF`), one rule that raises it, and fixed evidence keys.
+ */
 export const FINDING_CODES = [
+  /**
+   * Warning. A position repeats an earlier certificate byte for byte (same SHA-256 fingerprint);
+   * raised once per repeat, on [first, repeat]. Evidence: `firstIndex`, `fingerprintSha256`.
+   */
   "DUPLICATE_CERTIFICATE",
+  /**
+   * Error. The evaluation time is past the certificate's notAfter; on [i]. Evidence: `notAfter`,
+   * `evaluatedAt`.
+   */
   "CERTIFICATE_EXPIRED",
+  /**
+   * Error. The evaluation time is before the certificate's notBefore; on [i]. Evidence:
+   * `notBefore`, `evaluatedAt`.
+   */
   "CERTIFICATE_NOT_YET_VALID",
+  /**
+   * Info. Subject and issuer are the same name and the certificate's own key verifies its
+   * signature (a root, or a self-signed leaf); on [i]. Evidence: `ca`.
+   */
   "SELF_SIGNED_CERTIFICATE",
+  /**
+   * Error. A self-issued certificate's signature does not verify with its own key: altered,
+   * damaged, or signed by another key of the same name; on [i]. Evidence: `signatureAlgorithm`.
+   */
   "SELF_SIGNATURE_FAILED",
+  /**
+   * Warning. A signature check (self or against a candidate issuer) could not be made because the
+   * algorithm, key type or curve is one the verifier does not implement (MD5, DSA, Ed448,
+   * brainpool…); on [i] for a self-check, else [child, issuer]. Evidence: `signatureAlgorithm`.
+   */
   "SIGNATURE_UNSUPPORTED",
+  /**
+   * Warning. A signature check could not run for another reason (the issuer key cannot be
+   * imported, the key type does not match the algorithm); on [i] for a self-check, else [child,
+   * issuer]. Evidence: `signatureAlgorithm`, `reason`.
+   */
   "SIGNATURE_CHECK_UNAVAILABLE",
+  /**
+   * Info. A certificate that is not self-issued has no candidate issuer in the bundle whose
+   * signature check did not fail; on [i]. Evidence: `issuer`, `issuerIsKnownRoot` (whether a
+   * shipped root matches the missing issuer: omitting a root is normal, omitting an intermediate
+   * is not).
+   */
   "ISSUER_NOT_IN_BUNDLE",
+  /**
+   * Warning. A certificate named as issuer (same name) did not sign the child: its key does not
+   * verify the child's signature; on [child, issuer]. Evidence: `childIndex`, `issuerIndex`.
+   */
   "CANDIDATE_SIGNATURE_FAILED",
+  /**
+   * Error. An issuer whose signature did not fail is not a CA (basicConstraints absent or cA
+   * false); on [child, issuer]. Evidence: `childIndex`, `issuerIndex`, `basicConstraintsPresent`.
+   */
   "ISSUER_NOT_CA",
+  /**
+   * Error. An issuer whose signature did not fail has a keyUsage extension without keyCertSign; on
+   * [child, issuer]. Evidence: `childIndex`, `issuerIndex`.
+   */
   "ISSUER_KEY_USAGE_REJECTED",
+  /**
+   * Warning. The child's authorityKeyIdentifier and the issuer's subjectKeyIdentifier are both
+   * present and differ, although the signature did not fail; on [child, issuer]. Evidence:
+   * `childIndex`, `issuerIndex`, `authorityKeyIdentifier`, `subjectKeyIdentifier`.
+   */
   "ISSUER_KEY_ID_MISMATCH",
+  /**
+   * Info. Two or more distinct certificates (by fingerprint) verify the child's signature, e.g. a
+   * renewed intermediate next to the old one, same name and key; on [child, …issuers]. Evidence:
+   * `childIndex`, `issuerCount`.
+   */
   "MULTIPLE_ISSUERS",
+  /**
+   * Warning. A hostname was given, several certificates could be the leaf and no `leafIndex` says
+   * which; on the possible leaves. Evidence: `leafCount`.
+   */
   "LEAF_SELECTION_REQUIRED",
+  /**
+   * Warning. No certificate could be the leaf: every distinct certificate is a CA (cA true), as in
+   * a bundle of roots; on []. Evidence: `certificateCount`.
+   */
   "NO_LEAF_CERTIFICATE",
+  /**
+   * Info. The hostname matches one of the selected leaf's DNS subjectAltNames (the Common Name is
+   * not used); on [leaf]. Evidence: `hostname` (as given), `matchedName` (the SAN as written).
+   */
   "HOSTNAME_MATCH",
+  /**
+   * Error. The hostname matches none of the selected leaf's DNS subjectAltNames; on [leaf].
+   * Evidence: `hostname`, `dnsNameCount`.
+   */
   "HOSTNAME_MISMATCH",
 ] as const;
 
@@ -404,6 +481,7 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
     const candidates = byChild.get(index) ?? [];
     if (candidates.some((link) => link.check.outcome !== "failed")) continue;
     const known = roots.isKnownRoot(certificate.issuerNameKey, certificate.authorityKeyIdentifier);
+    const caIssuersUrl = certificate.caIssuersUrls[0] ?? null;
     const name = named(input, index);
     const issuer = issuerLabel(certificate);
     const where =
@@ -417,14 +495,34 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
         known
           ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is a root in the reference root store (Mozilla's), so leaving it out is normal.`
           : `${capitalize(name)} was issued by ${issuer}, ${where}, and it is not a known root: an intermediate CA certificate is most likely missing.`,
-        { issuer: certificate.issuer, issuerIsKnownRoot: known },
+        { issuer: certificate.issuer, issuerIsKnownRoot: known, caIssuersUrl },
         known
           ? `Nothing needs adding: clients that trust ${issuer} already hold it, and a served bundle usually leaves the root out.`
-          : `Add the certificate of ${issuer} to the bundle right after ${name}; its CA publishes it, usually at the address in the Authority Information Access extension (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
+          : `Add the certificate of ${issuer} to the bundle right after ${name}; ${publishedAt(caIssuersUrl)} (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
       ),
     );
   }
   return findings;
+}
+
+/**
+ * Where the missing issuer's certificate can be fetched: the child's first `caIssuers` URI when it
+ * has one (shown with control characters replaced and long text shortened), else the usual place.
+ */
+export function publishedAt(caIssuersUrl: string | null): string {
+  return caIssuersUrl === null
+    ? "its CA publishes it, usually at the address in the Authority Information Access extension"
+    : `its CA publishes it at ${showUrl(caIssuersUrl)} (the child's Authority Information Access extension)`;
+}
+
+/** Longest URL shown in a sentence; longer ones end with "…". */
+export const MAX_SHOWN_URL = 200;
+
+/** A URL fit for a one-line sentence: control characters as `?`, at most MAX_SHOWN_URL characters. */
+export function showUrl(url: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  const clean = url.replace(/[\u0000-\u001f\u007f]/g, "?");
+  return clean.length > MAX_SHOWN_URL ? `${clean.slice(0, MAX_SHOWN_URL)}…` : clean;
 }
 
 /** The links of each child, in order (links are sorted by child, then issuer). */

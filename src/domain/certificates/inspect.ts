@@ -165,14 +165,16 @@ export function possibleLeaves(certificates: readonly CertificateData[]): number
   return leaves;
 }
 
-interface DecodedBlock {
+/** One block after decoding: its certificate, or the located issue that rejects it. */
+export interface DecodedBlock {
   /** Position of the block among all blocks. */
   index: number;
   certificate?: CertificateData;
   issue?: Issue;
 }
 
-async function decodeBlock(block: PemBlock, decoder: CertificateDecoder): Promise<DecodedBlock> {
+/** Decodes one PEM block; a rejected block becomes a located `pem` issue (the reason is not echoed). */
+export async function decodeBlock(block: PemBlock, decoder: CertificateDecoder): Promise<DecodedBlock> {
   const result = await decoder.decode(block.der);
   if (result.ok) return { index: block.index, certificate: result.certificate };
   return {
@@ -187,7 +189,7 @@ async function decodeBlock(block: PemBlock, decoder: CertificateDecoder): Promis
  * A position holding a rejected block raises no `leafIndex` issue of its own (the PEM issue
  * covers it).
  */
-function checkLeafIndex(
+export function checkLeafIndex(
   leafIndex: number | undefined,
   blockCount: number | null,
   decoded: readonly DecodedBlock[],

@@ -9,9 +9,39 @@ export interface SubjectAltName {
   value: string;
 }
 
+/**
+ * A SubjectPublicKeyInfo as the decoder read it (RFC 5280 §4.1.2.7), like Go's
+ * `RawSubjectPublicKeyInfo` with the algorithm already split out: a signature check reads these
+ * instead of decoding the key's DER again. Every byte field is a view into the certificate's `der`.
+ */
+export interface PublicKeyInfo {
+  /** DER of the whole SubjectPublicKeyInfo. */
+  spki: Uint8Array;
+  /** Dotted OID of the key's algorithm (`1.2.840.113549.1.1.1` for rsaEncryption…). */
+  algorithmOid: string;
+  /** DER (tag, length, content) of the algorithm's parameters, or null when there are none. */
+  parameters: Uint8Array | null;
+  /** DER (tag, length, content) of the subjectPublicKey BIT STRING. */
+  subjectPublicKey: Uint8Array;
+}
+
 export interface CertificateData {
   /** The whole certificate, DER. */
   der: Uint8Array;
+  /**
+   * DER of the tbsCertificate: the bytes the issuer signed (Go's `RawTBSCertificate`). A view
+   * into `der`, like every byte field below: the certificate is parsed once, by the decoder.
+   */
+  tbs: Uint8Array;
+  /** DER (tag, length, content) of the outer signatureAlgorithm's parameters, or null when absent. */
+  signatureParameters: Uint8Array | null;
+  /**
+   * The signatureValue BIT STRING's bits (the content after its unused-bits octet), or null when
+   * that octet is not 0: such a signature is no whole number of octets and never verifies.
+   */
+  signatureValue: Uint8Array | null;
+  /** The certificate's own public key. */
+  publicKey: PublicKeyInfo;
   /** SHA-256 of `der`: 32 uppercase hex pairs joined by colons. */
   fingerprintSha256: string;
   /** RFC 4514 text as `openssl x509 -nameopt RFC2253,-esc_msb` prints it. */
@@ -48,4 +78,8 @@ export interface CertificateData {
   signatureAlgorithmsMatch: boolean;
   /** DER of this certificate's SubjectPublicKeyInfo, as lowercase hex: identifies the key. */
   publicKeyKey: string;
+  /** `caIssuers` URIs of the Authority Information Access extension, in order (empty when none). */
+  caIssuersUrls: string[];
+  /** `ocsp` URIs of the Authority Information Access extension, in order (empty when none). */
+  ocspUrls: string[];
 }

@@ -49,13 +49,13 @@ export const OUTSIDE_TEXT_MESSAGES = {
   missingLineBreakBeforeEnd:
     "a line break is missing before the END line of this block: put the END line on a line of its own",
   binary:
-    "binary data was pasted as text (a DER certificate, not PEM): convert it with openssl x509 -inform DER -in cert.der -out cert.pem and paste the PEM text",
+    "binary data was pasted as text (a DER certificate, not PEM): convert it with openssl x509 -inform DER -in cert.der -out cert.pem (a .p7b bundle: openssl pkcs7 -inform DER -print_certs -in bundle.p7b -out bundle.pem) and paste the PEM text",
   comment:
     "comment lines (starting with #) are not part of PEM: remove them and keep only the BEGIN and END blocks",
   opensslText:
-    "this is the readable text form of a certificate (openssl x509 -text output) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
+    "this is the readable text form of a certificate (openssl x509 -text output) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
   opensslAttributes:
-    "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, for example with openssl x509 -in cert.pem -out clean.pem",
+    "these are openssl's description lines (subject, issuer or Bag Attributes) around the block: keep only the BEGIN and END blocks, every one of them, for example with sed -n '/BEGIN CERTIFICATE/,/END CERTIFICATE/p' cert.pem > clean.pem",
   base64WithoutBegin:
     "base64 lines stand outside any block: the BEGIN CERTIFICATE line before them is missing",
   endWithoutBegin: "an END line stands outside any block (no BEGIN line before it)",

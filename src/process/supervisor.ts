@@ -17,6 +17,9 @@
  *   SHUTDOWN_TIMEOUT_MS and exits; the supervisor then exits 0. A worker still running
  *   DEADLINE_MARGIN_MS after that is killed and the exit code is 1.
  * - A worker whose supervisor vanishes (kill -9) notices within a second (watchParent) and drains.
+ * - Metrics (METRICS_PORT): on each scrape the supervisor asks every ready worker for its
+ *   snapshot over the same IPC channel (`pollWorkers`) and sums the answers; a worker that does
+ *   not answer within POLL_TIMEOUT_MS is left out of that scrape (docs/decisions/0024-metrics.md).
  *
  * See docs/decisions/0008-workers.md for why this and not node:cluster.
  */
@@ -31,6 +34,8 @@ const MAX_BACKOFF_MS = 2_000;
 const STABLE_AFTER_MS = 5_000;
 const MAX_FAILURES = 5;
 const DEADLINE_MARGIN_MS = 2_000;
+/** How long a scrape waits for one worker's snapshot. */
+export const POLL_TIMEOUT_MS = 1_000;
 const NEWLINE = 0x0a;
 /** A worker's unterminated output is passed on anyway past this size. */
 const MAX_CARRY_BYTES = 1024 * 1024;
@@ -81,6 +86,21 @@ export function reportReady(): void {
   process.send?.({ type: "ready" });
 }
 
+/**
+ * In a worker: answers the supervisor's polls (`{type:"poll", id}`) with `answer()`, the
+ * worker's current metrics snapshot.
+ */
+export function answerPolls(answer: () => unknown): void {
+  process.on("message", (message: unknown) => {
+    const poll = message as { type?: unknown; id?: unknown } | null;
+    if (poll?.type !== "poll" || typeof poll.id !== "number") return;
+    process.send?.({ type: "poll-answer", id: poll.id, value: answer() });
+  });
+}
+
+/** Asks every ready worker once; resolves with the answers that came in time. */
+export type WorkerPoll = () => Promise<unknown[]>;
+
 /** Where relayed worker output goes (process.stdout). */
 export interface Output {
   write(chunk: Uint8Array): boolean;
@@ -99,6 +119,8 @@ export interface SupervisorOptions {
   env: Env;
   logger: Logger;
   output: Output;
+  /** Receives, once at start, the function that polls the workers (for the metrics listener). */
+  exposePoll?: (poll: WorkerPoll) => void;
 }
 
 interface Slot {
@@ -133,6 +155,8 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
     restart: null,
   }));
   const relays = new Set<Promise<void>>();
+  const pendingPolls = new Map<number, (value: unknown) => void>();
+  let lastPollId = 0;
   let stopping = false;
   let announced = false;
   let finish: (code: number) => void = () => {};
@@ -247,7 +271,12 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
       stdout: "pipe",
       stderr: "inherit",
       ipc(message) {
-        if ((message as { type?: unknown } | null)?.type !== "ready" || slot.child !== child) return;
+        const received = message as { type?: unknown; id?: unknown; value?: unknown } | null;
+        if (received?.type === "poll-answer" && typeof received.id === "number") {
+          pendingPolls.get(received.id)?.(received.value);
+          return;
+        }
+        if (received?.type !== "ready" || slot.child !== child) return;
         slot.ready = true;
         slot.everReady = true;
         logger.log({ level: "info", msg: "worker ready", pid: child.pid });
@@ -273,6 +302,30 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+
+  const ask = (child: Subprocess): Promise<unknown> =>
+    new Promise((resolve) => {
+      lastPollId += 1;
+      const id = lastPollId;
+      const done = (value: unknown): void => {
+        clearTimeout(timer);
+        pendingPolls.delete(id);
+        resolve(value);
+      };
+      const timer = setTimeout(() => done(null), POLL_TIMEOUT_MS);
+      pendingPolls.set(id, done);
+      try {
+        child.send({ type: "poll", id });
+      } catch {
+        done(null); // the worker is exiting: left out of this scrape
+      }
+    });
+  options.exposePoll?.(async () => {
+    const answers = await Promise.all(
+      slots.flatMap((slot) => (slot.child !== null && slot.ready ? [ask(slot.child)] : [])),
+    );
+    return answers.filter((answer) => answer !== null);
+  });
 
   for (const slot of slots) start(slot);
   return finished;

@@ -14,6 +14,11 @@ export interface LogRecord {
   requestId?: string;
   method?: string;
   route?: string | null;
+  /**
+   * Only for a request no route matched (route null): its path without the query, cut to
+   * UNMATCHED_PATH_MAX characters, so a scan or a broken client can be found (CONTRACT §6).
+   */
+  path?: string;
   status?: number;
   durationMs?: number;
   /** Name of an unexpected error's class (never its message, which may quote input). */
@@ -36,7 +41,14 @@ export interface Logger {
    * without an intermediate object because it runs on every request. `requestId` and `route`
    * must be JSON-safe text (the request-id rule and the route table guarantee it).
    */
-  access(requestId: string, method: string, route: string | null, status: number, durationMs: number): void;
+  access(
+    requestId: string,
+    method: string,
+    route: string | null,
+    status: number,
+    durationMs: number,
+    unmatchedPath?: string,
+  ): void;
   /** Writes out anything buffered; called on shutdown. */
   flush(): void;
 }
@@ -46,6 +58,22 @@ const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, er
 /** Whether `value` names a log level. */
 export function isLogLevel(value: string): value is LogLevel {
   return Object.hasOwn(LEVEL_RANK, value);
+}
+
+/** The longest unmatched path a log line carries, in characters (before escaping). */
+export const UNMATCHED_PATH_MAX = 200;
+
+/**
+ * An unmatched path as a JSON string literal: at most UNMATCHED_PATH_MAX characters, every
+ * control character (C0, DEL, C1) and lone surrogate escaped as `\uXXXX`, so a line never
+ * carries a raw control byte whatever the client sent.
+ */
+export function loggedPath(path: string): string {
+  const cut = path.length > UNMATCHED_PATH_MAX ? path.slice(0, UNMATCHED_PATH_MAX) : path;
+  return JSON.stringify(cut).replace(
+    /[\u007f-\u009f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** How long lines wait in the buffer before one write; 64 KiB of lines are written at once. */
@@ -105,11 +133,17 @@ export function createJsonLogger(minimum: LogLevel, write: (chunk: string) => vo
       if (LEVEL_RANK[record.level] < threshold) return;
       append(`${JSON.stringify({ time: now(), ...record })}\n`);
     },
-    access(requestId, method, route, status, durationMs) {
+    access(requestId, method, route, status, durationMs, unmatchedPath) {
       if (!accessEnabled) return;
       const verb = PLAIN_METHODS.has(method) ? method : JSON.stringify(method).slice(1, -1);
+      const where =
+        route !== null
+          ? `"route":"${route}"`
+          : unmatchedPath === undefined
+            ? `"route":null`
+            : `"route":null,"path":${loggedPath(unmatchedPath)}`;
       append(
-        `{"time":"${now()}","level":"info","msg":"request","requestId":"${requestId}","method":"${verb}","route":${route === null ? "null" : `"${route}"`},"status":${status},"durationMs":${durationMs}}\n`,
+        `{"time":"${now()}","level":"info","msg":"request","requestId":"${requestId}","method":"${verb}",${where},"status":${status},"durationMs":${durationMs}}\n`,
       );
     },
     flush,
@@ -122,8 +156,19 @@ export function createMemoryLogger(): Logger & { records: LogRecord[] } {
   return {
     records,
     log: (record) => void records.push(record),
-    access: (requestId, method, route, status, durationMs) =>
-      void records.push({ level: "info", msg: "request", requestId, method, route, status, durationMs }),
+    access: (requestId, method, route, status, durationMs, unmatchedPath) =>
+      void records.push({
+        level: "info",
+        msg: "request",
+        requestId,
+        method,
+        route,
+        ...(route === null && unmatchedPath !== undefined
+          ? { path: JSON.parse(loggedPath(unmatchedPath)) as string }
+          : {}),
+        status,
+        durationMs,
+      }),
     flush: () => {},
   };
 }

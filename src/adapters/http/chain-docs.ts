@@ -1,0 +1,172 @@
+/**
+ * Documentation of POST /v1/certificate-chain for the OpenAPI document (see openapi-operations.ts).
+ * The examples use the bundle of the certificate-bundle docs (a leaf and its issuing CA, the root
+ * left out). Every result is exactly what the service answers at the example's `evaluatedAt`:
+ * tests/docs/openapi.test.ts replays each one with a clock fixed there.
+ */
+import { BUNDLE } from "./certificate-docs.ts";
+import type { OperationDoc } from "./openapi-document.ts";
+
+/** The same two certificates, issuing CA first: the order nginx would serve wrongly. */
+const MISORDERED = BUNDLE.replace(/^([\s\S]*?END CERTIFICATE-----\n)([\s\S]*)$/, "$2$1");
+
+export const certificateChainDoc: OperationDoc = {
+  summary: "Build and repair the chain a server should send",
+  description:
+    "Finds the path from the server's certificate to a trust anchor (in the bundle, a shipped root or your own `roots`), lists what is wrong with the bundle as a server would send it (order, missing or unneeded certificates, the root, expiry, the hostname or IP address) and returns the corrected `fullchainPem` to deploy. An observation, not a trust decision: no revocation, no network.",
+  tag: "Certificates",
+  resultDescription:
+    "The path (positions, leaf first), its status and anchor, each member with days to expiry and its Authority Information Access URLs, the problems in the findings' order, and fullchainPem: the path re-encoded in order, the root left out unless includeRoot. Never cached.",
+  errors: { 503: ["OVERLOADED"] },
+  examples: {
+    overloaded: {
+      summary: "Other inspections hold the queue",
+      request: { pem: BUNDLE },
+      status: 503,
+      response: {
+        error: {
+          code: "OVERLOADED",
+          message:
+            "The service is busy with other certificate inspections and could not start this one in time; retry after 1 s.",
+        },
+      },
+    },
+    misordered: {
+      summary: "Issuing CA first, leaf expiring in 9 days, root not supplied",
+      request: { pem: MISORDERED, hostname: "www.example.com" },
+      status: 200,
+      response: {
+        evaluatedAt: "2027-02-10T12:00:00Z",
+        leafIndex: 1,
+        path: [1, 0],
+        status: "incomplete",
+        anchor: {
+          kind: "missing",
+          subject: "CN=Example Root CA R1,O=Example Trust,C=US",
+          caIssuersUrls: [],
+        },
+        certificates: [
+          {
+            index: 1,
+            subject: "CN=www.example.com",
+            commonName: "www.example.com",
+            notAfter: "2027-02-20T07:47:42Z",
+            expiresInDays: 9,
+            caIssuersUrls: [],
+            ocspUrls: [],
+          },
+          {
+            index: 0,
+            subject: "CN=Example Issuing CA E1,O=Example Trust,C=US",
+            commonName: "Example Issuing CA E1",
+            notAfter: "2031-11-21T07:47:42Z",
+            expiresInDays: 1744,
+            caIssuersUrls: [],
+            ocspUrls: [],
+          },
+        ],
+        problems: [
+          {
+            code: "INCOMPLETE_CHAIN",
+            severity: "error",
+            certificateIndexes: [0],
+            observed:
+              "The chain stops at certificate 0 (CN=Example Issuing CA E1): its issuer, CN=Example Root CA R1, is neither in the bundle nor a known or supplied root.",
+            nextAction:
+              "Add the certificate of CN=Example Root CA R1 right after certificate 0 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root, supply it as a root instead).",
+          },
+          {
+            code: "WRONG_ORDER",
+            severity: "error",
+            certificateIndexes: [1, 0],
+            observed:
+              "Position 0 holds certificate 0 (CN=Example Issuing CA E1) instead of the server's own certificate, certificate 1 (CN=www.example.com): a server sends its first certificate as its own.",
+            nextAction:
+              "Serve the certificates in this order: certificate 1 (CN=www.example.com), then certificate 0 (CN=Example Issuing CA E1), as the corrected chain (fullchainPem) does.",
+          },
+          {
+            code: "EXPIRING",
+            severity: "warning",
+            certificateIndexes: [1],
+            observed: "Certificate 1 (CN=www.example.com) expires in 9 days, at 2027-02-20T07:47:42Z.",
+            nextAction: "Replace certificate 1 (CN=www.example.com) before 2027-02-20T07:47:42Z: renew it.",
+          },
+        ],
+        fullchainPem: BUNDLE,
+      },
+    },
+    address: {
+      summary: "An IP address checked against the leaf's IP SANs",
+      request: { pem: BUNDLE, hostname: "192.0.2.10" },
+      status: 200,
+      response: {
+        evaluatedAt: "2026-12-01T12:00:00Z",
+        leafIndex: 0,
+        path: [0, 1],
+        status: "incomplete",
+        anchor: {
+          kind: "missing",
+          subject: "CN=Example Root CA R1,O=Example Trust,C=US",
+          caIssuersUrls: [],
+        },
+        certificates: [
+          {
+            index: 0,
+            subject: "CN=www.example.com",
+            commonName: "www.example.com",
+            notAfter: "2027-02-20T07:47:42Z",
+            expiresInDays: 80,
+            caIssuersUrls: [],
+            ocspUrls: [],
+          },
+          {
+            index: 1,
+            subject: "CN=Example Issuing CA E1,O=Example Trust,C=US",
+            commonName: "Example Issuing CA E1",
+            notAfter: "2031-11-21T07:47:42Z",
+            expiresInDays: 1815,
+            caIssuersUrls: [],
+            ocspUrls: [],
+          },
+        ],
+        problems: [
+          {
+            code: "HOSTNAME_MISMATCH",
+            severity: "error",
+            certificateIndexes: [0],
+            observed:
+              "Certificate 0 (CN=www.example.com) lists no IP addresses, so it does not cover 192.0.2.10.",
+            nextAction: "Use a certificate issued for 192.0.2.10, or check the name the clients connect to.",
+          },
+          {
+            code: "INCOMPLETE_CHAIN",
+            severity: "error",
+            certificateIndexes: [1],
+            observed:
+              "The chain stops at certificate 1 (CN=Example Issuing CA E1): its issuer, CN=Example Root CA R1, is neither in the bundle nor a known or supplied root.",
+            nextAction:
+              "Add the certificate of CN=Example Root CA R1 right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root, supply it as a root instead).",
+          },
+        ],
+        fullchainPem: BUNDLE,
+      },
+    },
+    badAddress: {
+      summary: "Digits and dots that are not an IPv4 address",
+      request: { pem: BUNDLE, hostname: "192.0.2.256" },
+      status: 400,
+      response: {
+        error: {
+          code: "INVALID_INPUT",
+          message: "hostname is neither a DNS name nor a valid IPv4 address: octet 256 is above 255",
+          issues: [
+            {
+              message: "hostname is neither a DNS name nor a valid IPv4 address: octet 256 is above 255",
+              path: ["hostname"],
+            },
+          ],
+        },
+      },
+    },
+  },
+};

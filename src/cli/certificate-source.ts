@@ -1,0 +1,141 @@
+/**
+ * Where the certificates of `cert` and `chain` come from: a file (PEM, DER, PKCS#7, leaf+key), stdin,
+ * or a live server with `--connect` (CONTRACT §7.3); and the caller's own roots from `--roots
+ * FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key text.
+ */
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { isIP } from "node:net";
+import { join } from "node:path";
+import { pemBlock } from "../domain/certificates/chain.ts";
+import type { Run } from "./args.ts";
+import { prepareCertificateFile, prepareCertificateText } from "./certificate-files.ts";
+import { EXIT, UsageError } from "./io.ts";
+import { fetchServerCertificates, parseTarget } from "./tls-certificates.ts";
+
+export const SOURCE_HELP = `Where the certificates come from:
+  FILE | -              PEM text (stdin for "-"); a DER certificate or a DER/PEM PKCS#7 (.p7b)
+                        file is read directly; a private key in the file (a leaf+key file) is set
+                        aside with a one-line notice giving its position, never its text
+  --connect HOST[:PORT] the list a TLS server sends (port 443 by default), exactly as sent: wire
+                        order, extra and repeated certificates kept. Read from a TLS 1.2 handshake
+                        at the record layer (no trust check, so broken chains are read too); a
+                        server that only speaks TLS 1.3 is read with "openssl s_client -showcerts"
+                        when openssl is installed. Failures are one line, exit 3
+  --servername NAME     with --connect: the SNI name to send (default HOST unless an IP address)
+  --save FILE           with --connect: write the list as sent, as PEM
+  --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
+                        and *.cer files), used like shipped roots for this run (default
+                        $NETTOOLS_ROOTS)`;
+
+export const SOURCE_OPTIONS = {
+  connect: { type: "string" },
+  servername: { type: "string" },
+  save: { type: "string" },
+  roots: { type: "string" },
+} as const;
+
+export interface SourceValues {
+  connect?: string | undefined;
+  servername?: string | undefined;
+  save?: string | undefined;
+  roots?: string | undefined;
+}
+
+export interface CertificateSource {
+  pem: string;
+  /** The hostname to check when none was given: `--servername`, else the `--connect` HOST. */
+  defaultHostname: string | null;
+}
+
+/** Reads the certificates from the positional FILE/- or from `--connect`; exits 3 on a connection failure. */
+export async function readCertificateSource(
+  run: Run,
+  positionals: readonly string[],
+  values: SourceValues,
+  command: string,
+): Promise<CertificateSource | { exit: number }> {
+  if (values.connect !== undefined) {
+    if (positionals.length > 0) throw new UsageError(`${command} takes either FILE or --connect, not both`);
+    const target = parseTarget(values.connect, values.servername);
+    if (!target.ok) throw new UsageError(target.message);
+    const fetched = await fetchServerCertificates(target.target);
+    if (!fetched.ok) {
+      run.io.stderr(`${run.err.red("error")}: ${values.connect}: ${fetched.message}\n`);
+      return { exit: EXIT.failure };
+    }
+    const pem = fetched.value.ders.map(pemBlock).join("");
+    if (values.save !== undefined) {
+      try {
+        await writeFile(values.save, pem);
+      } catch (error) {
+        run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
+        return { exit: EXIT.failure };
+      }
+    }
+    const sent = fetched.value.ders.length;
+    run.io.stderr(
+      `${values.connect} sent ${sent === 1 ? "1 certificate" : `${sent} certificates`} (read ${fetched.value.via === "openssl-s_client" ? "with openssl s_client" : "from its TLS 1.2 handshake"})\n`,
+    );
+    const host = target.target.host;
+    return { pem, defaultHostname: values.servername?.trim() || host };
+  }
+  if (values.save !== undefined || values.servername !== undefined) {
+    throw new UsageError("--save and --servername go with --connect");
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(`${command} needs exactly one file, "-" for stdin, or --connect`);
+  const name = positionals[0]!;
+  let prepared: { pem: string; notices: string[] };
+  if (name === "-") prepared = prepareCertificateText(await run.io.readStdin(), "stdin");
+  else {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await readFile(name));
+    } catch (error) {
+      throw new UsageError(`cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    prepared = prepareCertificateFile(bytes, name);
+  }
+  for (const notice of prepared.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+  return { pem: prepared.pem, defaultHostname: null };
+}
+
+/** PEM text of the caller's roots (`--roots FILE|DIR`, else NETTOOLS_ROOTS), or undefined. */
+export async function readRoots(run: Run, values: SourceValues): Promise<string | undefined> {
+  const spec = values.roots ?? run.io.env.NETTOOLS_ROOTS;
+  if (spec === undefined || spec === "") return undefined;
+  const origin = values.roots === undefined ? "NETTOOLS_ROOTS" : "--roots";
+  let files: string[];
+  try {
+    const info = await stat(spec);
+    files = info.isDirectory()
+      ? (await readdir(spec))
+          .filter((file) => /\.(pem|crt|cer)$/i.test(file))
+          .sort()
+          .map((file) => join(spec, file))
+      : [spec];
+  } catch (error) {
+    throw new UsageError(
+      `${origin}: cannot read ${spec}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  let pem = "";
+  for (const file of files) {
+    const prepared = prepareCertificateFile(new Uint8Array(await readFile(file)), file);
+    pem += prepared.pem.endsWith("\n") || prepared.pem === "" ? prepared.pem : `${prepared.pem}\n`;
+  }
+  if (pem.trim() === "") throw new UsageError(`${origin}: ${spec} holds no certificate`);
+  return pem;
+}
+
+/** The hostname to check: the option, else the connection's default; `cert` skips an IP address. */
+export function hostnameFor(
+  given: string | undefined,
+  source: CertificateSource,
+  addressAllowed: boolean,
+): string | undefined {
+  const name = given ?? source.defaultHostname ?? undefined;
+  if (name === undefined) return undefined;
+  if (!addressAllowed && isIP(name) !== 0) return undefined;
+  return name;
+}
