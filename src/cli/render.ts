@@ -110,21 +110,6 @@ export function renderSubtract(result: CidrSubtractResultType, style: Style): st
   )}`;
 }
 
-/** A merge (cidr-subtract with nothing excluded): the CIDR table, then what the list held. */
-export function renderMerge(result: CidrSubtractResultType, style: Style): string {
-  return `${cidrTable(result.cidrs, style)}\n${table(
-    null,
-    [
-      ["family", result.family],
-      ["entries", String(result.normalizedInclude.length)],
-      ["addresses", result.includedAddressCount],
-      ["CIDRs", String(result.cidrs.length)],
-    ],
-    style,
-  )}`;
-}
-
-/** `--plain`: the result's CIDRs, one a line, nothing else (an empty result prints nothing). */
 /** A cidr-merge result: the CIDR table, then the counts per family. */
 export function renderMixedMerge(
   result: { cidrs: readonly string[]; ipv4AddressCount: string; ipv6AddressCount: string },

@@ -128,6 +128,33 @@ function cidrTable(cidrs: readonly string[], caption: string): HTMLElement {
   );
 }
 
+/** The CIDRs one a line in a read-only box, ready to select and copy, with a copy button. */
+function plainList(cidrs: readonly string[], label: string): HTMLElement {
+  const box = h("textarea", {
+    class: "mono plain-list",
+    readonly: "",
+    rows: String(Math.min(10, Math.max(2, cidrs.length))),
+    "aria-label": label,
+    spellcheck: "false",
+  }) as HTMLTextAreaElement;
+  box.value = cidrs.join("\n");
+  const copy = h("button", { type: "button", class: "copy" }, "Copy the list") as HTMLButtonElement;
+  copy.addEventListener("click", () => {
+    box.select();
+    void navigator.clipboard?.writeText(box.value).then(
+      () => {
+        copy.textContent = "Copied";
+      },
+      () => undefined,
+    );
+  });
+  return h("div", { class: "plain" }, h("p", { class: "hint" }, label), box, copy);
+}
+
+function numberOf(id: string): number {
+  return Number(byId<HTMLInputElement>(id).value);
+}
+
 function summary(rows: [string, string][]): HTMLElement {
   const list = h("dl", { class: "summary" });
   for (const [term, value] of rows) list.append(h("dt", {}, term), h("dd", {}, value));
@@ -178,6 +205,7 @@ function setUpCidr(): void {
         ["Remaining addresses", value.remainingAddressCount],
       ]),
       cidrTable(value.cidrs, `${value.cidrs.length} CIDRs remain`),
+      plainList(value.cidrs, "As a plain list"),
     ]);
   });
 
@@ -196,6 +224,106 @@ function setUpCidr(): void {
         ["Addresses", value.addressCount],
       ]),
       cidrTable(value.cidrs, `${value.cidrCount} CIDRs cover the range`),
+      plainList(value.cidrs, "As a plain list"),
+    ]);
+  });
+
+  const mergeForm = byId<HTMLFormElement>("merge-form");
+  mergeForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = mergeForm.querySelector("button") as HTMLButtonElement;
+    const inputs = lines(byId<HTMLTextAreaElement>("merge-inputs").value);
+    const result = await busy(button, () => api.cidrMerge({ inputs }));
+    present(region, result, (value) => [
+      h("h3", {}, "Merge"),
+      summary([
+        ["IPv4 addresses", value.ipv4AddressCount],
+        ["IPv6 addresses", value.ipv6AddressCount],
+      ]),
+      cidrTable(value.cidrs, `${value.cidrs.length} CIDRs cover the list`),
+      plainList(value.cidrs, "As a plain list"),
+    ]);
+  });
+
+  const splitForm = byId<HTMLFormElement>("split-form");
+  splitForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = splitForm.querySelector("button") as HTMLButtonElement;
+    const cidr = byId<HTMLInputElement>("split-cidr").value;
+    const prefixLength = numberOf("split-length");
+    const result = await busy(button, () => api.cidrSplit({ cidr, prefixLength }));
+    present(region, result, (value) => [
+      h("h3", {}, "Split"),
+      summary([
+        ["Block", value.network],
+        ["Subnets", `${value.subnetCount} × /${value.prefixLength}`],
+      ]),
+      cidrTable(value.cidrs, `${value.subnetCount} subnets`),
+      plainList(value.cidrs, "As a plain list"),
+    ]);
+  });
+
+  const containsForm = byId<HTMLFormElement>("contains-form");
+  containsForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = containsForm.querySelector("button") as HTMLButtonElement;
+    const cidrs = lines(byId<HTMLTextAreaElement>("contains-cidrs").value);
+    const entries = lines(byId<HTMLTextAreaElement>("contains-entries").value);
+    const result = await busy(button, () => api.cidrContains({ cidrs, entries }));
+    present(region, result, (value) => [
+      h("h3", {}, "Contains"),
+      h(
+        "table",
+        {},
+        h("caption", {}, `${value.results.length} entries`),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "Entry"),
+            h("th", { scope: "col" }, "Contained"),
+            h("th", { scope: "col" }, "Overlaps"),
+            h("th", { scope: "col" }, "Most specific block"),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          ...value.results.map((r) =>
+            h(
+              "tr",
+              {},
+              h("td", { class: "mono" }, r.entry),
+              h("td", {}, r.contained ? "yes" : "no"),
+              h("td", {}, r.overlaps ? "yes" : "no"),
+              h("td", { class: "mono" }, r.matchedCidr ?? "—"),
+            ),
+          ),
+        ),
+      ),
+      plainList(
+        value.results.filter((r) => r.contained).map((r) => r.entry),
+        "Contained entries as a plain list",
+      ),
+    ]);
+  });
+
+  const allocateForm = byId<HTMLFormElement>("allocate-form");
+  allocateForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = allocateForm.querySelector("button") as HTMLButtonElement;
+    const within = lines(byId<HTMLTextAreaElement>("allocate-within").value);
+    const used = lines(byId<HTMLTextAreaElement>("allocate-used").value);
+    const prefixLength = numberOf("allocate-length");
+    const count = numberOf("allocate-count");
+    const result = await busy(button, () => api.cidrAllocate({ within, used, prefixLength, count }));
+    present(region, result, (value) => [
+      h("h3", {}, "Allocation"),
+      summary([["Still free", `${value.freeAddressCount} addresses`]]),
+      cidrTable(value.cidrs, `${value.cidrs.length} blocks allocated`),
+      plainList(value.cidrs, "As a plain list"),
     ]);
   });
 }

@@ -173,6 +173,39 @@ describe("the page and its headers", () => {
 
 describe("a user", () => {
   test(
+    "merges a mixed list, IPv4 first, and gets it as a plain list; allocates the next free blocks",
+    async () => {
+      const v = await visit();
+      const inputs = ["2001:db8::/33", "10.0.0.128/25", "10.0.0.0/25", "2001:db8:8000::/33"];
+      await v.page.getByLabel("Entries to merge").fill(inputs.join("\n"));
+      await v.page.getByRole("button", { name: "Merge", exact: true }).click();
+      const plain = v.page.getByRole("textbox", { name: "As a plain list" });
+      await plain.waitFor();
+      const expected = await createClient({ baseUrl: server.url }).cidrMerge({ inputs });
+      if (!expected.ok) throw new Error("the API refused the merge");
+      expect(await plain.inputValue()).toBe(expected.value.cidrs.join("\n"));
+      expect(expected.value.cidrs).toEqual(["10.0.0.0/24", "2001:db8::/32"]);
+      expect(await v.page.locator("#cidr-result tbody td.mono").allTextContents()).toEqual(
+        expected.value.cidrs,
+      );
+      expect(await axe(v.page, "merge")).toEqual([]);
+
+      await v.page.getByLabel("Pool (within)").fill("10.0.0.0/24");
+      await v.page.getByLabel("Used", { exact: true }).fill("10.0.0.0/26");
+      await v.page.getByLabel("Prefix length", { exact: true }).fill("26");
+      await v.page.getByLabel("How many", { exact: true }).fill("2");
+      await v.page.getByRole("button", { name: "Allocate" }).click();
+      await v.page.getByRole("cell", { name: "10.0.0.128/26", exact: true }).waitFor();
+      expect(await v.page.getByRole("textbox", { name: "As a plain list" }).inputValue()).toBe(
+        "10.0.0.64/26\n10.0.0.128/26",
+      );
+      expect(await v.page.locator("#cidr-result").textContent()).toContain("64 addresses");
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
     "computes a subtraction",
     async () => {
       const v = await visit();

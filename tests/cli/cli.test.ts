@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
-import { CLI, postForText, type Ran, runNettools } from "./run.ts";
+import { CLI, postForText, type Ran, runNettools, runOnTerminal } from "./run.ts";
 
 const ESC = "\u001b[";
 
@@ -104,8 +104,8 @@ describe("subtract", () => {
   const include = ["10.0.0.0/8"];
   const exclude = ["10.128.0.0/9", "10.0.0.0/24"];
 
-  test("prints a CIDR table with first, last and size, then the counts", async () => {
-    const ran = await nettools(["subtract", ...include, "-x", exclude[0]!, "-x", exclude[1]!]);
+  test("on a terminal, prints a CIDR table with first, last and size, then the counts", async () => {
+    const ran = await runOnTerminal(["subtract", ...include, "-x", exclude[0]!, "-x", exclude[1]!], scratch);
     expect(ran.code).toBe(0);
     const lines = ran.stdout.split("\n");
     expect(lines[0]).toMatch(/^CIDR\s+FIRST\s+LAST\s+ADDRESSES$/);
@@ -135,10 +135,19 @@ describe("subtract", () => {
     expect(remote.stdout).toBe(`${expected}\n`);
   });
 
+  test("into a pipe, one CIDR a line and nothing else", async () => {
+    const ran = await nettools(["subtract", ...include, "-x", exclude[0]!, "-x", exclude[1]!]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.split("\n")[0]).toBe("10.0.1.0/24");
+    expect(ran.stdout).not.toContain("remaining");
+  });
+
   test("removing everything succeeds with an empty list", async () => {
-    const ran = await nettools(["subtract", "10.0.0.0/24", "-x", "10.0.0.0/23"]);
+    const ran = await runOnTerminal(["subtract", "10.0.0.0/24", "-x", "10.0.0.0/23"], scratch);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain("nothing remains");
+    const piped = await nettools(["subtract", "10.0.0.0/24", "-x", "10.0.0.0/23"]);
+    expect(piped).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 });
 

@@ -38,3 +38,26 @@ export async function postForText(baseUrl: string, path: string, body: unknown):
   });
   return response.text();
 }
+
+/**
+ * `nettools ARGS…` with stdout on a terminal (a pseudo-terminal from util-linux `script`), as a
+ * person at a shell sees it: tables instead of plain lines. NO_COLOR keeps the text comparable;
+ * the terminal's CR LF line ends are turned back into LF.
+ */
+export async function runOnTerminal(args: string[], cwd: string): Promise<Ran> {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
+  const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout: stdout.replaceAll("\r\n", "\n"), stderr };
+}

@@ -61,6 +61,7 @@ export const subtract: Command = {
         exclude: { noun: "the exclude list", ...exclude },
       },
       plain: cidrLines,
+      list: true,
     });
   },
 };

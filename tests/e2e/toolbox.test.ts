@@ -1,0 +1,55 @@
+/**
+ * The CIDR additions and GET /v1/ip end to end, against the real server process on an ephemeral
+ * port: a real curl user's view (CONTRACT §7.4–7.5).
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type RunningServer, startServer } from "./server.ts";
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+test("curl host/v1/ip gets the address as text, whatever Accept says", async () => {
+  for (const accept of ["*/*", "application/json"]) {
+    const response = await fetch(`${server.url}/v1/ip`, { headers: { accept } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.text()).toBe("127.0.0.1\n");
+  }
+});
+
+test("merge, split, contains and allocate answer over real sockets", async () => {
+  const merged = await post("/v1/cidr-merge", {
+    inputs: ["2001:db8::/33", "10.0.0.0/25", "2001:db8:8000::/33", "10.0.0.128/25"],
+  });
+  expect(await merged.json()).toEqual({
+    cidrs: ["10.0.0.0/24", "2001:db8::/32"],
+    ipv4AddressCount: "256",
+    ipv6AddressCount: "79228162514264337593543950336",
+  });
+  const split = await post("/v1/cidr-split", { cidr: "::/0", prefixLength: 64 });
+  expect(split.status).toBe(400);
+  expect(((await split.json()) as { error: { code: string } }).error.code).toBe("RESULT_TOO_LARGE");
+  const contains = await post("/v1/cidr-contains", {
+    cidrs: ["10.0.0.0/8"],
+    entries: ["10.9.9.9", "::ffff:10.9.9.9"],
+  });
+  expect(
+    ((await contains.json()) as { results: { contained: boolean }[] }).results.map((r) => r.contained),
+  ).toEqual([true, false]);
+  const allocated = await post("/v1/cidr-allocate", { within: ["10.0.0.0/30"], prefixLength: 31, count: 3 });
+  expect(allocated.status).toBe(400);
+  expect(((await allocated.json()) as { error: { code: string } }).error.code).toBe("INSUFFICIENT_SPACE");
+});
