@@ -40,7 +40,7 @@ describe("dependency rule", () => {
         expect(resolve(dirname(file), specifier).startsWith(DOMAIN)).toBe(true);
       }
       expect(text).not.toMatch(
-        /\bBun\.|\bprocess\.|\bBuffer\b|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/,
+        /\bBun\.|\bprocess\.|\bBuffer\b|\bsetImmediate\b|new Date\(\)|Date\.now\(\)|\bcrypto\.subtle\b/,
       );
     },
   );

@@ -379,7 +379,7 @@ export async function bestPath(
     const known = memo.get(key);
     if (known !== undefined) return known;
     // A search over many states (only adversarial bundles get there) lets other requests run.
-    if (++visited % YIELD_EVERY_STATES === 0) await new Promise<void>((resume) => setImmediate(resume));
+    if (++visited % YIELD_EVERY_STATES === 0) await new Promise<void>((resume) => setTimeout(resume, 0));
     const invalidHere = invalid[member] ? 1 : 0;
     const end = (anchor: AnchorKind, rootDer: Uint8Array | null): Suffix => ({
       incomplete: anchor === "missing" ? 1 : 0,
