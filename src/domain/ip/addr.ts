@@ -175,11 +175,14 @@ export function trimAsciiWhitespace(text: string): string {
  * a text was rejected.
  */
 export function scanAddr(s: string, start: number, end: number): IpAddr | null {
+  // A valid dotted quad has no colon, so trying IPv4 first gives the same answer as looking for a
+  // colon first, without that extra pass over every IPv4 text; IPv6 text fails it within 5 characters.
+  const v = scanV4(s, start, end);
+  if (v >= 0) return IpAddr.v4(v);
   for (let i = start; i < end; i++) {
     if (s.charCodeAt(i) === COLON) return scanV6(s, start, end);
   }
-  const v = scanV4(s, start, end);
-  return v < 0 ? null : IpAddr.v4(v);
+  return null;
 }
 
 /**
