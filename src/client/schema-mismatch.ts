@@ -69,15 +69,28 @@ function walk(schema: JsonSchema, value: unknown, path: (string | number)[], out
     out.push({ message: `${where}: ${message}`, path: at });
   };
   if (schema.anyOf !== undefined) {
-    let closest: MismatchIssue[] | undefined;
+    const failures: MismatchIssue[][] = [];
     for (const alternative of schema.anyOf) {
       const issues: MismatchIssue[] = [];
       walk(alternative, value, path, issues);
       if (issues.length === 0) return;
-      if (closest === undefined || issues.length < closest.length) closest = issues;
+      failures.push(issues);
     }
-    out.push(...(closest ?? []));
+    // Every alternative refused the value itself (a wrong constant or type): one issue naming them all.
+    const expectations = failures.map((issues) => {
+      const [only] = issues;
+      if (issues.length !== 1 || only === undefined || only.path.length !== path.length) return undefined;
+      return /: expected (.*)$/.exec(only.message)?.[1];
+    });
+    if (expectations.length > 0 && expectations.every((text) => text !== undefined)) {
+      add(`expected ${[...new Set(expectations)].join(" or ")}`);
+      return;
+    }
+    let closest = failures[0];
+    for (const issues of failures)
+      if (closest === undefined || issues.length < closest.length) closest = issues;
     if (closest === undefined) add("matches none of the alternatives");
+    else out.push(...closest);
     return;
   }
   if (schema.const !== undefined && value !== schema.const) {
