@@ -3,12 +3,8 @@
  * client of src/client/index.ts as one ESM file for browsers, Node ≥ 20 and Bun, with no
  * dependency at run time or in its types. Run by `npm run pack:client`, which then packs it.
  *
- * - TypeBox is replaced at build time. The client's three contract imports (the operations
- *   table, the error envelope's schema and the checker module) resolve to one generated module
- *   holding each result schema as plain JSON Schema, its checker emitted by
- *   `TypeCompiler.Code` (standalone JavaScript; its only free function, `format`, is
- *   src/client/formats.ts) and the issues finder src/client/schema-mismatch.ts. No code is
- *   compiled at run time, so it also runs under a CSP without `unsafe-eval`.
+ * - TypeBox is replaced at build time by src/client/generated-contract.ts (the page's bundle
+ *   uses the same plugin): checkers emitted by `TypeCompiler.Code`, nothing compiled at run time.
  * - The declarations (index.d.ts) are written from the same table: each request and result
  *   schema becomes a plain TypeScript type, so a consumer needs no TypeBox to type-check.
  *
@@ -17,84 +13,13 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import type { BunPlugin } from "bun";
+import { withGeneratedContract } from "../src/client/generated-contract.ts";
 import { STATUS_OF } from "../src/contract/errors.ts";
 import { OPERATION_LIST } from "../src/contract/operations.ts";
 import { ErrorResponse } from "../src/contract/schemas.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const PACKAGE = join(ROOT, "packages/client");
-
-/** Keywords that change neither the check, the issues nor the type: left out of the bundle. */
-const PROSE = new Set(["description", "default", "examples", "title"]);
-
-/** The schema as plain JSON (TypeBox's symbols dropped), without its prose. */
-function plain(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (PROSE.has(key) ? undefined : value));
-}
-
-/** The checker of `schema`: TypeBox's generated code, which refers to nothing but `format`. */
-function checkerCode(schema: TSchema): string {
-  const code = TypeCompiler.Code(schema, [], { language: "javascript" });
-  if (/\b(kind|hash)\(/.test(code)) throw new Error("generated checker needs TypeBox's kind/hash");
-  return `(function () {\n${code}\n})()`;
-}
-
-// ---- the generated module that stands in for the operations table, schemas.ts and validate.ts
-
-function generatedContract(): string {
-  const schemas = new Map<TSchema, string>();
-  const lines: string[] = [
-    `import { hasFormat as format } from ${JSON.stringify(join(ROOT, "src/client/formats.ts"))};`,
-    `import { mismatchesOf } from ${JSON.stringify(join(ROOT, "src/client/schema-mismatch.ts"))};`,
-  ];
-  const nameOf = (schema: TSchema): string => {
-    let name = schemas.get(schema);
-    if (name === undefined) {
-      name = `schema${schemas.size}`;
-      schemas.set(schema, name);
-      lines.push(`const ${name} = ${JSON.stringify(plain(schema))};`);
-      lines.push(`const ${name}Check = ${checkerCode(schema)};`);
-    }
-    return name;
-  };
-  const rows = OPERATION_LIST.map(
-    (operation) =>
-      `  { id: ${JSON.stringify(operation.id)}, method: ${JSON.stringify(operation.method)}, path: ${JSON.stringify(operation.path)}, request: ${operation.request === null ? "null" : "{}"}, result: ${nameOf(operation.result)}, policy: { representation: ${JSON.stringify(operation.policy.representation)} } },`,
-  );
-  const errorName = nameOf(ErrorResponse);
-  lines.push(
-    `export const ErrorResponse = ${errorName};`,
-    `export const OPERATION_LIST = [\n${rows.join("\n")}\n];`,
-    "export const OPERATIONS = Object.fromEntries(OPERATION_LIST.map((operation) => [operation.id, operation]));",
-    `const CHECKS = new Map([${[...schemas.values()].map((name) => `[${name}, ${name}Check]`).join(", ")}]);`,
-    "export function checkerOf(schema) {",
-    "  const check = CHECKS.get(schema);",
-    '  if (check === undefined) throw new Error("no generated checker for this schema");',
-    "  return { check, issues: (value) => mismatchesOf(schema, value) };",
-    "}",
-    "export const lazyChecker = checkerOf;",
-  );
-  return lines.join("\n");
-}
-
-/** The client's imports that carry TypeBox, and the one generated module that replaces them. */
-const REPLACED = /^(\.\.\/contract\/operations\.ts|\.\.\/contract\/schemas\.ts|\.\/validate\.ts)$/;
-const withGeneratedContract: BunPlugin = {
-  name: "generated-contract",
-  setup(build) {
-    build.onResolve({ filter: REPLACED }, (args) =>
-      args.importer.endsWith(join("src", "client", "index.ts"))
-        ? { path: "client-contract", namespace: "generated" }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "generated" }, () => ({
-      loader: "js",
-      contents: generatedContract(),
-    }));
-  },
-};
 
 const build = await Bun.build({
   entrypoints: [join(ROOT, "src/client/index.ts")],
@@ -172,10 +97,8 @@ function typeOf(schema: Schema, indent: string): string {
 }
 
 const pascal = (id: string) => `${id[0]?.toUpperCase() ?? ""}${id.slice(1)}`;
-const json = (schema: TSchema) => plainWithProse(schema) as Schema;
-function plainWithProse(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema));
-}
+/** The schema as plain JSON, descriptions kept (they become the declarations' comments). */
+const json = (schema: TSchema) => JSON.parse(JSON.stringify(schema)) as Schema;
 
 const typeLines: string[] = [];
 const methods: string[] = [];
