@@ -52,6 +52,7 @@ interface Schema {
   anyOf?: Schema[];
   properties?: Record<string, Schema>;
   required?: string[];
+  patternProperties?: Record<string, Schema>;
   additionalProperties?: boolean | Schema;
   items?: Schema;
   description?: string;
@@ -86,6 +87,9 @@ function typeOf(schema: Schema, indent: string): string {
         const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
         return `${doc}${inner}${key}${required.has(name) ? "" : "?"}: ${typeOf(property, inner)};`;
       });
+      for (const property of Object.values(schema.patternProperties ?? {})) {
+        members.push(`${inner}[name: string]: ${typeOf(property, inner)};`);
+      }
       if (typeof schema.additionalProperties === "object") {
         members.push(`${inner}[name: string]: ${typeOf(schema.additionalProperties, inner)};`);
       }

@@ -1,7 +1,7 @@
 /**
  * What in a value does not match a schema, found by walking the schema as plain JSON Schema
  * (the subset the API's schemas serialize to: type, const, enum, anyOf, properties, required,
- * additionalProperties, items, min/maxItems, min/maxLength, pattern, minimum/maximum, format).
+ * patternProperties, additionalProperties, items, min/maxItems, min/maxLength, pattern, minimum/maximum, format).
  *
  * It needs no TypeBox, so the client package (built without TypeBox) and the source client report
  * the same issues. It runs only once a body has already failed the check, so it favours clear
@@ -23,6 +23,7 @@ export interface JsonSchema {
   anyOf?: readonly JsonSchema[];
   properties?: Readonly<Record<string, JsonSchema>>;
   required?: readonly string[];
+  patternProperties?: Readonly<Record<string, JsonSchema>>;
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
   minItems?: number;
@@ -137,10 +138,16 @@ function walk(schema: JsonSchema, value: unknown, path: (string | number)[], out
     for (const name of schema.required ?? []) {
       if (!Object.hasOwn(record, name)) add("is required", [...path, name]);
     }
+    const patterns = Object.entries(schema.patternProperties ?? {}).map(
+      ([pattern, property]) => [new RegExp(pattern), property] as const,
+    );
     for (const [name, item] of Object.entries(record)) {
       const property = properties[name];
+      const matching = patterns.filter(([pattern]) => pattern.test(name));
       if (property !== undefined) walk(property, item, [...path, name], out);
-      else if (schema.additionalProperties === false) add("is not allowed", [...path, name]);
+      if (matching.length > 0) for (const [, each] of matching) walk(each, item, [...path, name], out);
+      if (property !== undefined || matching.length > 0) continue;
+      if (schema.additionalProperties === false) add("is not allowed", [...path, name]);
       else if (typeof schema.additionalProperties === "object") {
         walk(schema.additionalProperties, item, [...path, name], out);
       }
