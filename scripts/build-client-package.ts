@@ -3,7 +3,7 @@
  * client of src/client/index.ts as one ESM file for browsers, Node ≥ 20 and Bun, with no
  * dependency at run time or in its types. Run by `npm run pack:client`, which then packs it.
  *
- * - TypeBox is replaced at build time by src/client/generated-contract.ts (the page's bundle
+ * - TypeBox is replaced at build time by src/web/generated-contract.ts (the page's bundle
  *   uses the same plugin): checkers emitted by `TypeCompiler.Code`, nothing compiled at run time.
  * - The declarations (index.d.ts) are written from the same table: each request and result
  *   schema becomes a plain TypeScript type, so a consumer needs no TypeBox to type-check.
@@ -13,10 +13,10 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
-import { withGeneratedContract } from "../src/client/generated-contract.ts";
 import { STATUS_OF } from "../src/contract/errors.ts";
 import { OPERATION_LIST } from "../src/contract/operations.ts";
 import { ErrorResponse } from "../src/contract/schemas.ts";
+import { withGeneratedContract } from "../src/web/generated-contract.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const PACKAGE = join(ROOT, "packages/client");

@@ -1,11 +1,11 @@
 /**
  * Bundles the page's script (src/web/app.ts) for the browser and writes it to stdout. Run as a
  * child process by bundle.ts (a macro cannot call `Bun.build` itself). The client's TypeBox
- * schemas are replaced by build-time validators (src/client/generated-contract.ts), so the page
+ * schemas are replaced by build-time validators (src/web/generated-contract.ts), so the page
  * ships no TypeBox and compiles no code at run time.
  */
 import { join } from "node:path";
-import { withGeneratedContract } from "../client/generated-contract.ts";
+import { withGeneratedContract } from "./generated-contract.ts";
 
 const build = await Bun.build({
   entrypoints: [join(import.meta.dir, "app.ts")],

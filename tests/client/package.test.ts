@@ -94,8 +94,8 @@ function expectAnswers(stdout: string) {
 }
 
 describe("the client package", () => {
-  test("the tarball holds one script, its declarations and the manifest: no bin, no server", async () => {
-    expect(packed).toEqual(["index.d.ts", "index.js", "package.json"]);
+  test("the tarball holds one script, its declarations, a README and the manifest: no bin, no server", async () => {
+    expect(packed).toEqual(["README.md", "index.d.ts", "index.js", "package.json"]);
     const manifest = await Bun.file(join(INSTALLED, "package.json")).json();
     expect(manifest.bin).toBeUndefined();
     expect(manifest.dependencies).toBeUndefined();

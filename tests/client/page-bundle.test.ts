@@ -1,5 +1,5 @@
 /**
- * The page's script carries the client with build-time validators (src/client/generated-contract.ts,
+ * The page's script carries the client with build-time validators (src/web/generated-contract.ts,
  * issue 19): no TypeBox in it, nothing compiled at run time, yet a wrong answer is still caught.
  */
 import { describe, expect, test } from "bun:test";

@@ -4,10 +4,12 @@
  * the error envelope's schema (src/contract/schemas.ts) and the checker module (validate.ts) —
  * with one generated module. It holds each result schema as plain JSON Schema, its checker as
  * the standalone JavaScript `TypeCompiler.Code` emits (whose only free function, `format`, is
- * formats.ts) and the issues finder schema-mismatch.ts. Nothing is compiled at run time, so the
- * bundle needs no TypeBox and runs under a CSP without `unsafe-eval`.
+ * src/client/formats.ts) and the issues finder src/client/schema-mismatch.ts. Nothing is
+ * compiled at run time, so the bundle needs no TypeBox and runs under a CSP without
+ * `unsafe-eval`. It lives beside the page's build, not in src/client/, because it is build
+ * tooling (Bun's bundler, Node's path), which the client itself must never import.
  *
- * Used by scripts/build-client-package.ts (the client package) and src/web/build-app.ts (the
+ * Used by scripts/build-client-package.ts (the client package) and build-app.ts (the
  * page's script). Runs at build time only: it is never part of a bundle.
  */
 import { join } from "node:path";
@@ -39,8 +41,8 @@ function checkerCode(schema: TSchema): string {
 function generatedContract(): string {
   const schemas = new Map<TSchema, string>();
   const lines: string[] = [
-    `import { hasFormat as format } from ${JSON.stringify(join(HERE, "formats.ts"))};`,
-    `import { mismatchesOf } from ${JSON.stringify(join(HERE, "schema-mismatch.ts"))};`,
+    `import { hasFormat as format } from ${JSON.stringify(join(HERE, "../client/formats.ts"))};`,
+    `import { mismatchesOf } from ${JSON.stringify(join(HERE, "../client/schema-mismatch.ts"))};`,
   ];
   const nameOf = (schema: TSchema): string => {
     let name = schemas.get(schema);
