@@ -6,9 +6,10 @@
  * `node_modules`, with no dependency, no `bin` and none of the server.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
 
@@ -220,5 +221,53 @@ export {};
     run([tsc, "-p", "."], consumer);
     writeFileSync(join(consumer, "consumer.ts"), source("number"));
     expect(() => run([tsc, "-p", "."], consumer)).toThrow(/TS2322/);
+  }, 60_000);
+});
+
+describe("the written-out declarations", () => {
+  test("are the source client's types, operation by operation (each way assignable)", () => {
+    const folder = mkdtempSync(join(ROOT, "node_modules/.cache-declarations-"));
+    try {
+      writeFileSync(
+        join(folder, "built.d.ts"),
+        readFileSync(join(ROOT, "packages/client/index.d.ts"), "utf8"),
+      );
+      const same = (source: string, built: string) => `Same<Source.${source}, Built.${built}>`;
+      const checks: string[] = [
+        same("Client", "Client"),
+        same("ApiResult<string>", "ApiResult<string>"),
+        same("ServerError", "ServerError"),
+        same("ServerErrorCode", "ServerErrorCode"),
+        same("InvalidResponseError", "InvalidResponseError"),
+        same("ClientOptions", "ClientOptions"),
+        same("CallOptions", "CallOptions"),
+      ];
+      for (const operation of OPERATION_LIST) {
+        checks.push(same(`ResultOf<"${operation.id}">`, `ResultOf<"${operation.id}">`));
+        if (operation.request !== null) {
+          checks.push(same(`RequestOf<"${operation.id}">`, `RequestOf<"${operation.id}">`));
+        }
+      }
+      writeFileSync(
+        join(folder, "check.ts"),
+        `import type * as Source from "${join(ROOT, "src/client/index.ts")}";
+import type * as Built from "./built.js";
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const checks: [${checks.join(", ")}] = [${checks.map(() => "true").join(", ")}];
+`,
+      );
+      writeFileSync(
+        join(folder, "tsconfig.json"),
+        JSON.stringify({
+          extends: join(ROOT, "tsconfig.json"),
+          compilerOptions: { types: [] },
+          include: [],
+          files: ["check.ts"],
+        }),
+      );
+      run([join(ROOT, "node_modules/.bin/tsc"), "-p", "."], folder);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 });
