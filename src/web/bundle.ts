@@ -5,8 +5,9 @@
  * embeds the result in the executable as string constants. One path for both, nothing generated
  * in the source tree, never stale.
  *
- * The bundler runs as a child process (`Bun.build` cannot be called from inside a macro: the
- * bundler would wait for itself). It takes a few hundred milliseconds, so its output is kept in
+ * The bundler runs as a child process, build-app.ts (`Bun.build` cannot be called from inside a
+ * macro: the bundler would wait for itself); it swaps the client's TypeBox schemas for
+ * build-time validators. It takes a few hundred milliseconds, so its output is kept in
  * node_modules/.cache/ under a key made of Bun's version and the size and modification time of
  * every file under src/ and of the lockfile: any edit rebuilds, an unchanged tree starts at once.
  * The HTML, CSS and script are also compressed here (gzip, brotli; precompress.ts, cached too),
@@ -80,10 +81,11 @@ function bundleScript(): string {
   const key = inputsKey();
   const cached = readCached(key);
   if (cached !== null) return cached;
-  const build = Bun.spawnSync(
-    [process.execPath, "build", join(HERE, "app.ts"), "--target=browser", "--format=esm", "--minify"],
-    { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } },
-  );
+  const build = Bun.spawnSync([process.execPath, join(HERE, "build-app.ts")], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   if (build.exitCode !== 0) {
     throw new Error(`bundling src/web/app.ts failed:\n${build.stderr.toString()}`);
   }
