@@ -107,6 +107,9 @@ export async function main(io: Io): Promise<number | "running"> {
  * pipe: from then on output is dropped silently and the command finishes with its own exit code,
  * as grep does. Any other write failure (a full disk) is one line on stderr, and exit 3.
  */
+/** A cell to sleep on (`Atomics.wait`) while a full pipe drains. */
+const PIPE_FULL_PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 function processStdout(): {
   write: (text: string) => void;
   writeBytes: (bytes: Uint8Array) => void;
@@ -132,14 +135,23 @@ function processStdout(): {
     },
     // Bytes are written synchronously (the caller reuses its buffer): `match` streams tens of
     // megabytes, and a synchronous write neither copies them nor queues them in memory.
+    // A pipe whose reader is slower than us is full now and then (EAGAIN on a non-blocking stdout):
+    // wait a millisecond and write the rest, never drop it.
     writeBytes: (bytes) => {
       if (closed) return;
       try {
-        for (let done = 0; done < bytes.length; ) done += writeSync(1, bytes, done, bytes.length - done);
+        for (let done = 0; done < bytes.length; ) {
+          try {
+            done += writeSync(1, bytes, done, bytes.length - done);
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+            Atomics.wait(PIPE_FULL_PAUSE, 0, 0, 1);
+          }
+        }
       } catch (error) {
         closed = true;
         const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "EPIPE" && code !== "EAGAIN" && failed === null) {
+        if (code !== "EPIPE" && failed === null) {
           failed = code ?? "an unknown error";
           process.stderr.write(`nettools: cannot write the output (${failed})\n`);
         }

@@ -93,6 +93,18 @@ describe("a closed stdout (| head -1)", () => {
   );
 });
 
+describe("a slow reader (a full pipe now and then)", () => {
+  test("match writes every line, however slowly the pipe drains", async () => {
+    const quoted = `'${process.execPath}' '${CLI}' match -e 10.0.0.0/8 '${bigList}'`;
+    const child = Bun.spawn(["bash", "-c", `${quoted} | (sleep 0.5; wc -l)`], {
+      env: { PATH: process.env.PATH ?? "" },
+      stdout: "pipe",
+    });
+    const [counted] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    expect(Number(counted.trim())).toBe(40_000);
+  }, 60_000);
+});
+
 describe("an unwritable stdout (/dev/full)", () => {
   test("one line on stderr naming the failure, exit 3, no stack trace", async () => {
     const child = Bun.spawn(
