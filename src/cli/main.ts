@@ -16,50 +16,15 @@ import { writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
 import { COMMON_HELP } from "./args.ts";
-import { alloc } from "./commands/alloc.ts";
-import { cert } from "./commands/cert.ts";
-import { chain } from "./commands/chain.ts";
-import type { Command } from "./commands/command.ts";
-import { cover } from "./commands/cover.ts";
-import { match } from "./commands/match.ts";
-import { merge } from "./commands/merge.ts";
-import { myip } from "./commands/myip.ts";
-import { range } from "./commands/range.ts";
-import { serve } from "./commands/serve.ts";
-import { split } from "./commands/split.ts";
-import { subtract } from "./commands/subtract.ts";
-import { INFO_HELP, info } from "./info.ts";
+import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle } from "./render.ts";
 
 export { EXIT } from "./io.ts";
 
-const infoCommand: Command = {
-  name: "info",
-  summary: "facts about one address or CIDR: netmask, hosts, special-purpose type, …",
-  help: INFO_HELP,
-  run: info,
-};
-
-/** Every command, in the order the main help lists them. */
-const COMMANDS: readonly Command[] = [
-  cover,
-  subtract,
-  merge,
-  split,
-  range,
-  match,
-  alloc,
-  infoCommand,
-  cert,
-  chain,
-  myip,
-  serve,
-];
-
 function mainHelp(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length)) + 2;
-  const lines = COMMANDS.map((command) => `  ${command.name.padEnd(width)} ${command.summary}`);
+  const width = Math.max(...COMMAND_CATALOG.map((command) => command.name.length)) + 2;
+  const lines = COMMAND_CATALOG.map((command) => `  ${command.name.padEnd(width)} ${command.summary}`);
   return `nettools — exact CIDR arithmetic, certificate-bundle diagnostics and "what is my IP"
 
 Usage: nettools <command> [options] [arguments]
@@ -79,17 +44,18 @@ export async function main(io: Io): Promise<number | "running"> {
       io.stderr(`${mainHelp()}\n`);
       return EXIT.invalidInput;
     }
-    const topic = name === "help" ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
-    io.stdout(`${topic?.help ?? mainHelp()}\n`);
+    const topic = name === "help" ? COMMAND_CATALOG.find((command) => command.name === rest[0]) : undefined;
+    io.stdout(`${topic === undefined ? mainHelp() : (await topic.load()).help}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
+  const entry = COMMAND_CATALOG.find((candidate) => candidate.name === name);
   const style = chooseStyle(io.stderrIsTty, io.env);
-  if (command === undefined) {
+  if (entry === undefined) {
     io.stderr(`${style.red("error")}: unknown command "${name}"; run "nettools --help" for the list\n`);
     return EXIT.invalidInput;
   }
   try {
+    const command = await entry.load();
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -34,7 +34,6 @@ function wholeNumber(text: string, what: string, slash: boolean): number {
 
 export const alloc: Command = {
   name: "alloc",
-  summary: "the next free blocks of a given length in a pool (first fit)",
   help: HELP,
   async run(args, io) {
     const { values, positionals, tokens } = parse(args, {

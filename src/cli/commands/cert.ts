@@ -37,7 +37,6 @@ Example: nettools cert --hostname example.com chain.pem`;
 
 export const cert: Command = {
   name: "cert",
-  summary: "inspect a PEM certificate bundle (issuer links, validity, hostname, findings)",
   help: HELP,
   async run(args, io) {
     const { values, positionals } = parse(args, {

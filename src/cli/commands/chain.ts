@@ -41,7 +41,6 @@ Example: nettools chain --fix --hostname www.example.com -o fullchain.pem bundle
 
 export const chain: Command = {
   name: "chain",
-  summary: "build and repair the chain to serve: verdict, problems, corrected fullchain.pem",
   help: HELP,
   async run(args, io) {
     const { values, positionals } = parse(args, {

@@ -1,10 +1,8 @@
-/** One `nettools` command: its name, a line for the main help, its own help, and how it runs. */
+/** One `nettools` command: its name, its own help, and how it runs (its line in the main help is in catalog.ts). */
 import type { Io } from "../io.ts";
 
 export interface Command {
   readonly name: string;
-  /** One line in `nettools --help`. */
-  readonly summary: string;
   /** `nettools <name> --help`. */
   readonly help: string;
   /** Runs the command; returns the exit code, or "running" when it started a server. */

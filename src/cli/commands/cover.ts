@@ -20,7 +20,6 @@ Example: nettools cover 10.0.0.0/24 10.0.1.7`;
 
 export const cover: Command = {
   name: "cover",
-  summary: "smallest single CIDR containing every address or CIDR given",
   help: HELP,
   async run(args, io) {
     const { values, positionals, tokens } = parse(args, {

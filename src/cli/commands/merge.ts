@@ -26,7 +26,6 @@ Example: nettools merge -f blocklist.txt > merged.txt`;
 
 export const merge: Command = {
   name: "merge",
-  summary: "collapse addresses and CIDRs (IPv4 and IPv6 mixed) into a minimal sorted CIDR list",
   help: HELP,
   async run(args, io) {
     const { values, positionals, tokens } = parse(args, {

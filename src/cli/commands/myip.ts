@@ -10,7 +10,6 @@ ${COMMON_HELP}`;
 
 export const myip: Command = {
   name: "myip",
-  summary: "the address your connection comes from, as a server sees it (needs --server)",
   help: HELP,
   async run(args, io) {
     const { values, positionals } = parse(args, {});

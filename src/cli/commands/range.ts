@@ -24,7 +24,6 @@ Examples: nettools range 192.0.2.10 - 192.0.2.20
 
 export const range: Command = {
   name: "range",
-  summary: "inclusive address ranges as minimal CIDR lists (one, or a file of them)",
   help: HELP,
   async run(args, io) {
     const { values, positionals } = parse(args, { ...PLAIN_OPTION });

@@ -17,7 +17,6 @@ Options:
 /** Starts the server in this process (src/server.ts); resolves only if it fails to start. */
 export const serve: Command = {
   name: "serve",
-  summary: "run the HTTP API and its web page",
   help: HELP,
   async run(args, io) {
     let values: { port?: string; host?: string; help?: boolean };

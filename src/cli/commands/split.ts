@@ -20,7 +20,6 @@ Example: nettools split 10.0.0.0/22 /24`;
 
 export const split: Command = {
   name: "split",
-  summary: "every subnet of a given length inside a block",
   help: HELP,
   async run(args, io) {
     const { values, positionals } = parse(args, { ...PLAIN_OPTION });

@@ -22,7 +22,6 @@ Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`;
 
 export const subtract: Command = {
   name: "subtract",
-  summary: "included address space minus excluded ranges, as a minimal CIDR list",
   help: HELP,
   async run(args, io) {
     const { values, positionals, tokens } = parse(args, {

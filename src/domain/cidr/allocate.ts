@@ -3,17 +3,10 @@
  * Terraform's `cidrsubnets` and netipx's `IPSet` questions, answered from the lowest address up.
  */
 import { DomainError } from "../errors.ts";
-import type { IpPrefix } from "../ip/prefix.ts";
-import { countAddresses, IpRange, mergeRanges, splitRange, subtractRanges } from "../ip/range.ts";
+import { countAddressesOf, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";
 import { TextBatch } from "../ip/text.ts";
 import { type AllocateLimits, API_ALLOCATE_LIMITS } from "../limits.ts";
-import {
-  firstOtherFamily,
-  invalidEntries,
-  listsShapeIssues,
-  mixedFamilies,
-  parsePrefixList,
-} from "./entries.ts";
+import { invalidEntries, listsShapeIssues, mixedFamilies, scanPrefixList } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
 
 /** A cidr-allocate request: the pool, what is taken, and what to take. */
@@ -75,13 +68,34 @@ export function allocateCidrs(
     limits.maxEntries,
   );
   const listsOk = issues.length === 0;
-  const before = issues.length;
-  const pool = listsOk ? parsePrefixList(within, (i) => ({ path: ["within", i] }), issues) : [];
-  const firstIssue = issues[before];
-  const headParsed = pool.length > 0 && (firstIssue === undefined || firstIssue.path[1] !== 0);
-  const taken = listsOk ? parsePrefixList(used, (i) => ({ path: ["used", i] }), issues) : [];
+  // Each entry's family in list order (within, then used), for the one-family rule.
+  const families = new Uint8Array(within.length + used.length);
+  const pool = new RangeList(4, listsOk ? within.length : 0);
+  const pool6 = new RangeList(6, listsOk ? within.length : 0);
+  const taken = new RangeList(4, listsOk ? used.length : 0);
+  const taken6 = new RangeList(6, listsOk ? used.length : 0);
+  if (listsOk) {
+    scanPrefixList(
+      within,
+      (i) => ({ path: ["within", i] }),
+      issues,
+      (family, w0, w1, w2, w3, bits, i) => {
+        families[i] = family;
+        (family === 4 ? pool : pool6).pushPrefix(w0, w1, w2, w3, bits);
+      },
+    );
+    scanPrefixList(
+      used,
+      (i) => ({ path: ["used", i] }),
+      issues,
+      (family, w0, w1, w2, w3, bits, i) => {
+        families[within.length + i] = family;
+        (family === 4 ? taken : taken6).pushPrefix(w0, w1, w2, w3, bits);
+      },
+    );
+  }
   // The bound is that of within[0]'s family; when within[0] is unknown, the widest.
-  const family = headParsed ? pool[0]!.family : null;
+  const family = families[0] === 4 || families[0] === 6 ? families[0] : null;
   const maxLength = family === 4 ? 32 : 128;
   if (!Number.isInteger(prefixLength) || prefixLength < 0 || prefixLength > maxLength) {
     const which = family === null ? "" : ` for IPv${family}`;
@@ -97,15 +111,16 @@ export function allocateCidrs(
     });
   }
   if (issues.length > 0) throw invalidEntries(issues);
-  const mixed = mixedAt(within, used, pool, taken);
+  const mixed = mixedAt(within, used, families);
   if (mixed !== null) throw mixed;
 
-  const free = subtractRanges(
-    mergeRanges(pool.map(IpRange.ofPrefix)),
-    mergeRanges(taken.map(IpRange.ofPrefix)),
-  );
-  const poolFamily = pool[0]!.family;
-  const cidrs = firstFit(free, poolFamily, prefixLength, count);
+  const poolFamily = family ?? 4;
+  const poolUnion = unionOf(poolFamily === 4 ? pool : pool6);
+  const takenUnion = unionOf(poolFamily === 4 ? taken : taken6);
+  const free = subtractLists(poolUnion, takenUnion);
+  const cidrs = firstFit(free, prefixLength, count);
+  const freeCount = countAddressesOf(free);
+  for (const list of [pool, pool6, taken, taken6, poolUnion, takenUnion, free]) list.release();
   if (cidrs.length < count) {
     const fit = cidrs.length;
     const what = fit === 0 ? "No free block" : fit === 1 ? "Only 1 free block" : `Only ${fit} free blocks`;
@@ -117,30 +132,33 @@ export function allocateCidrs(
   const blockSize = 1n << BigInt((poolFamily === 4 ? 32 : 128) - prefixLength);
   return {
     cidrs,
-    freeAddressCount: (countAddresses(free) - BigInt(count) * blockSize).toString(),
+    freeAddressCount: (freeCount - BigInt(count) * blockSize).toString(),
   };
 }
 
 /**
  * `MIXED_ADDRESS_FAMILIES` at the first entry of `within` then `used` whose family differs from
- * `within[0]`'s, or `null` (all parsed, so positions line up with the texts).
+ * `within[0]`'s, or `null`. `families` holds every entry's family, `within`'s then `used`'s.
  */
 function mixedAt(
   within: readonly string[],
   used: readonly string[],
-  pool: readonly IpPrefix[],
-  taken: readonly IpPrefix[],
+  families: Uint8Array,
 ): DomainError | null {
-  const all = pool.concat(taken);
-  const other = firstOtherFamily(all);
+  const other = families.findIndex((family) => family !== families[0]);
   if (other < 0) return null;
-  const inPool = other < pool.length;
+  const inPool = other < within.length;
   const list = inPool ? "within" : "used";
-  const index = inPool ? other : other - pool.length;
+  const index = inPool ? other : other - within.length;
   const text = inPool ? within[index]! : used[index]!;
-  return mixedFamilies(text, all[other]!.family, "the first entry of within", within[0]!, all[0]!.family, {
-    path: [list, index],
-  });
+  return mixedFamilies(
+    text,
+    families[other] === 4 ? 4 : 6,
+    "the first entry of within",
+    within[0]!,
+    families[0] === 4 ? 4 : 6,
+    { path: [list, index] },
+  );
 }
 
 /**
@@ -151,26 +169,24 @@ function mixedAt(
  * minimal CIDR list that is at least as large (a block straddling two of them would make the list
  * non-minimal), so the blocks wanted are those list blocks cut into pieces of `prefixLength`.
  */
-function firstFit(free: readonly IpRange[], family: 4 | 6, prefixLength: number, count: number): string[] {
+function firstFit(free: RangeList, prefixLength: number, count: number): string[] {
   const texts = new TextBatch();
-  for (const range of free) {
-    const more = splitRange(range, (w0, w1, w2, w3, bits) => {
-      if (bits > prefixLength) return true; // too small for one block
-      const steps = prefixLength - bits; // this block holds 2^steps of them
-      const wanted = count - texts.length;
-      addSubnets(
-        texts,
-        family,
-        w0,
-        w1,
-        w2,
-        w3,
-        prefixLength,
-        steps >= 31 ? wanted : Math.min(wanted, 2 ** steps),
-      );
-      return texts.length < count;
-    });
-    if (!more) break;
-  }
+  const family = free.family;
+  free.forEachPrefix((w0, w1, w2, w3, bits) => {
+    if (bits > prefixLength) return true; // too small for one block
+    const steps = prefixLength - bits; // this block holds 2^steps of them
+    const wanted = count - texts.length;
+    addSubnets(
+      texts,
+      family,
+      w0,
+      w1,
+      w2,
+      w3,
+      prefixLength,
+      steps >= 31 ? wanted : Math.min(wanted, 2 ** steps),
+    );
+    return texts.length < count;
+  });
   return texts.toStrings();
 }

@@ -2,9 +2,10 @@
  * cidr-cover (spec §2.2, §2.3, §4.1): the smallest single CIDR that contains every input.
  */
 import type { Issue } from "../errors.ts";
+import { IpAddr } from "../ip/addr.ts";
 import { formatPrefixes, IpPrefix } from "../ip/prefix.ts";
-import { countAddresses, IpRange, mergeRanges } from "../ip/range.ts";
-import { commonPrefixLength } from "../ip/u128.ts";
+import { countAddressesOf, rangeListOf, unionOf } from "../ip/range-list.ts";
+import { commonPrefixLengthOfWords } from "../ip/u128.ts";
 import { API_COVER_LIMITS, type CidrLimits } from "../limits.ts";
 import {
   type FamilyName,
@@ -59,11 +60,26 @@ export function coverCidrs(
     });
   }
 
-  const union = mergeRanges(prefixes.map(IpRange.ofPrefix));
-  const low = union[0]!.first;
-  const high = union[union.length - 1]!.last;
-  const cidr = IpPrefix.from(low, commonPrefixLength(low, high) - (128 - low.bitLength));
-  const input = countAddresses(union);
+  const family = prefixes[0]!.family;
+  const list = rangeListOf(family, prefixes);
+  const union = unionOf(list);
+  const top = union.length - 1;
+  const [l0, l1, l2, l3] = [0, 1, 2, 3].map((k) => union.first(0, k)) as [number, number, number, number];
+  const low = IpAddr.fromWords(family, l0, l1, l2, l3);
+  const shared = commonPrefixLengthOfWords(
+    l0,
+    l1,
+    l2,
+    l3,
+    union.last(top, 0),
+    union.last(top, 1),
+    union.last(top, 2),
+    union.last(top, 3),
+  );
+  const cidr = IpPrefix.from(low, shared - (128 - low.bitLength));
+  const input = countAddressesOf(union);
+  list.release();
+  union.release();
   const covered = cidr.addressCount();
   return {
     family: familyName(low.family),

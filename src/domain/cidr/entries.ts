@@ -4,7 +4,7 @@
  */
 import { DomainError, type Issue, invalidInput } from "../errors.ts";
 import { type IpFamily, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
-import { type IpPrefix, parsePrefix } from "../ip/prefix.ts";
+import { IpPrefix, parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
 import { MAX_ENTRY_LENGTH, MAX_VALIDATION_PROBLEMS, MIN_ENTRY_LENGTH } from "../limits.ts";
 
 /** The family as the results spell it. */
@@ -38,6 +38,53 @@ export function issueAt(message: string, at: Locator): Issue {
 }
 
 /**
+ * Receives one valid entry of a list: its family, network address words (`w3` alone for IPv4,
+ * host bits cleared), prefix length, and position in the list.
+ */
+export type EntryVisitor = (
+  family: IpFamily,
+  w0: number,
+  w1: number,
+  w2: number,
+  w3: number,
+  bits: number,
+  index: number,
+) => void;
+
+/** Words of the entry being read. */
+const entryWords = new Uint32Array(5);
+
+/**
+ * Reads a list of address-or-CIDR entries without making an object per entry: hands each valid
+ * one to `visit` in input order, and adds an issue located by `locate(i)` for each invalid one,
+ * until `issues` holds MAX_VALIDATION_PROBLEMS (past 101 problems the answer is an error that
+ * lists 100 and says "more": reading on would change nothing).
+ */
+export function scanPrefixList(
+  entries: readonly string[],
+  locate: (index: number) => Locator,
+  issues: Issue[],
+  visit: EntryVisitor,
+): void {
+  const w = entryWords;
+  for (let i = 0; i < entries.length; i++) {
+    if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
+    const raw = entries[i];
+    const bounds = entryBoundsProblem(raw, "entry");
+    if (bounds !== null) {
+      issues.push(issueAt(bounds, locate(i)));
+      continue;
+    }
+    const bits = scanPrefixWords(raw as string, w);
+    if (bits >= 0) visit(w[4] === 4 ? 4 : 6, w[0]!, w[1]!, w[2]!, w[3]!, bits, i);
+    else {
+      const parsed = parsePrefix(raw as string);
+      if (!parsed.ok) issues.push(issueAt(parsed.message, locate(i)));
+    }
+  }
+}
+
+/**
  * Parses a list of address-or-CIDR entries, adding an issue located by `locate(i)` for each invalid
  * one, until `issues` holds MAX_VALIDATION_PROBLEMS. Returns the valid entries' prefixes in input
  * order: one per entry when no issue was added.
@@ -48,19 +95,9 @@ export function parsePrefixList(
   issues: Issue[],
 ): IpPrefix[] {
   const out: IpPrefix[] = [];
-  for (let i = 0; i < entries.length; i++) {
-    // Past 101 problems the answer is an error that lists 100 and says "more": stop looking.
-    if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
-    const raw = entries[i];
-    const bounds = entryBoundsProblem(raw, "entry");
-    if (bounds !== null) {
-      issues.push(issueAt(bounds, locate(i)));
-      continue;
-    }
-    const parsed = parsePrefix(raw as string);
-    if (parsed.ok) out.push(parsed.value);
-    else issues.push(issueAt(parsed.message, locate(i)));
-  }
+  scanPrefixList(entries, locate, issues, (family, w0, w1, w2, w3, bits) => {
+    out.push(IpPrefix.ofNetworkWords(family, w0, w1, w2, w3, bits));
+  });
   return out;
 }
 

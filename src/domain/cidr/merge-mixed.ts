@@ -3,11 +3,11 @@
  * minimal list covering exactly their union, IPv4 blocks first, then IPv6.
  */
 import { DomainError, type Issue } from "../errors.ts";
-import type { IpPrefix } from "../ip/prefix.ts";
-import { countAddresses, IpRange, mergeRanges, type PrefixSink, splitRange } from "../ip/range.ts";
+import type { PrefixSink } from "../ip/range.ts";
+import { countAddressesOf, RangeList, unionOf } from "../ip/range-list.ts";
 import { TextBatch } from "../ip/text.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
-import { invalidEntries, listsShapeIssues, parsePrefixList } from "./entries.ts";
+import { invalidEntries, listsShapeIssues, scanPrefixList } from "./entries.ts";
 
 /** The result of cidr-merge, field for field. */
 export interface CidrMergeResult {
@@ -40,12 +40,18 @@ export function mergeMixedCidrs(
   const shape = listsShapeIssues([{ name: "inputs", list: inputs, min: 1 }], limits.maxEntries);
   if (shape.length > 0) throw invalidEntries(shape);
   const issues: Issue[] = [];
-  const prefixes = parsePrefixList(inputs, (i) => ({ path: ["inputs", i] }), issues);
+  const v4 = new RangeList(4, inputs.length);
+  const v6 = new RangeList(6, inputs.length);
+  scanPrefixList(
+    inputs,
+    (i) => ({ path: ["inputs", i] }),
+    issues,
+    (family, w0, w1, w2, w3, bits) => (family === 4 ? v4 : v6).pushPrefix(w0, w1, w2, w3, bits),
+  );
   if (issues.length > 0) throw invalidEntries(issues);
 
-  const [v4, v6] = rangesByFamily(prefixes);
-  const union4 = mergeRanges(v4);
-  const union6 = mergeRanges(v6);
+  const union4 = unionOf(v4);
+  const union6 = unionOf(v6);
   const { maxResultCidrs } = limits;
   const cidrs = new TextBatch();
   let family: 4 | 6 = 4;
@@ -54,32 +60,21 @@ export function mergeMixedCidrs(
     cidrs.add(family, w0, w1, w2, w3, bits);
     return true;
   };
-  for (const [unionFamily, union] of [
-    [4, union4],
-    [6, union6],
-  ] as const) {
-    family = unionFamily;
-    for (const range of union) {
-      if (!splitRange(range, collect)) {
-        cidrs.toStrings(); // hands the batch's space back
-        throw new DomainError(
-          "RESULT_TOO_LARGE",
-          `The merged list would have more than ${maxResultCidrs} CIDRs, the limit.`,
-        );
-      }
+  for (const union of [union4, union6]) {
+    family = union.family;
+    if (!union.forEachPrefix(collect)) {
+      cidrs.toStrings(); // hands the batch's space back
+      throw new DomainError(
+        "RESULT_TOO_LARGE",
+        `The merged list would have more than ${maxResultCidrs} CIDRs, the limit.`,
+      );
     }
   }
-  return {
+  const result = {
     cidrs: cidrs.toStrings(),
-    ipv4AddressCount: countAddresses(union4).toString(),
-    ipv6AddressCount: countAddresses(union6).toString(),
+    ipv4AddressCount: countAddressesOf(union4).toString(),
+    ipv6AddressCount: countAddressesOf(union6).toString(),
   };
-}
-
-/** The ranges of `prefixes`, IPv4 ones and IPv6 ones apart, each in input order. */
-export function rangesByFamily(prefixes: readonly IpPrefix[]): [IpRange[], IpRange[]] {
-  const v4: IpRange[] = [];
-  const v6: IpRange[] = [];
-  for (const prefix of prefixes) (prefix.family === 4 ? v4 : v6).push(IpRange.ofPrefix(prefix));
-  return [v4, v6];
+  for (const list of [v4, v6, union4, union6]) list.release();
+  return result;
 }

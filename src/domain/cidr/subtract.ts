@@ -4,14 +4,8 @@
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { formatPrefixes } from "../ip/prefix.ts";
-import {
-  countAddresses,
-  IpRange,
-  mergeRanges,
-  type PrefixSink,
-  splitRange,
-  subtractRanges,
-} from "../ip/range.ts";
+import type { PrefixSink } from "../ip/range.ts";
+import { countAddressesOf, rangeListOf, subtractLists, unionOf } from "../ip/range-list.ts";
 import { TextBatch } from "../ip/text.ts";
 import { API_SUBTRACT_LIMITS, type CidrLimits } from "../limits.ts";
 import {
@@ -96,26 +90,28 @@ export function subtractCidrs(
     });
   }
 
-  const includeUnion = mergeRanges(incPrefixes.map(IpRange.ofPrefix));
-  const excludeUnion = mergeRanges(excPrefixes.map(IpRange.ofPrefix));
-  const remaining = subtractRanges(includeUnion, excludeUnion);
   const family = all[0]!.family;
+  const includeList = rangeListOf(family, incPrefixes);
+  const excludeList = rangeListOf(family, excPrefixes);
+  const includeUnion = unionOf(includeList);
+  const excludeUnion = unionOf(excludeList);
+  const remaining = subtractLists(includeUnion, excludeUnion);
   const cidrs = new TextBatch();
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
     if (cidrs.length === maxResultCidrs) return false;
     cidrs.add(family, w0, w1, w2, w3, bits);
     return true;
   };
-  for (const range of remaining) {
-    if (!splitRange(range, collect)) {
-      throw new DomainError(
-        "RESULT_TOO_LARGE",
-        `The result would have more than ${maxResultCidrs} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
-      );
-    }
+  if (!remaining.forEachPrefix(collect)) {
+    cidrs.toStrings(); // hands the batch's space back
+    throw new DomainError(
+      "RESULT_TOO_LARGE",
+      `The result would have more than ${maxResultCidrs} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
+    );
   }
-  const included = countAddresses(includeUnion);
-  const left = countAddresses(remaining);
+  const included = countAddressesOf(includeUnion);
+  const left = countAddressesOf(remaining);
+  for (const list of [includeList, excludeList, includeUnion, excludeUnion, remaining]) list.release();
   return {
     family: familyName(family),
     normalizedInclude: formatPrefixes(incPrefixes),

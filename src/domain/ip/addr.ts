@@ -175,14 +175,35 @@ export function trimAsciiWhitespace(text: string): string {
  * a text was rejected.
  */
 export function scanAddr(s: string, start: number, end: number): IpAddr | null {
+  const family = scanAddrWords(s, start, end, scanned);
+  if (family === 0) return null;
+  if (family === 4) return IpAddr.v4(scanned[3]!);
+  return IpAddr.v6(scanned[0]!, scanned[1]!, scanned[2]!, scanned[3]!);
+}
+
+/** Words of the address `scanAddr` read last. */
+const scanned = new Uint32Array(4);
+
+/**
+ * {@link scanAddr} without the object: on success the address's words are in `out[0 … 3]` (an IPv4
+ * address in `out[3]`, the others zero) and the result is its family; 0 when `s[start, end)` is
+ * not an address. Allocates nothing.
+ */
+export function scanAddrWords(s: string, start: number, end: number, out: Uint32Array): IpFamily | 0 {
   // A valid dotted quad has no colon, so trying IPv4 first gives the same answer as looking for a
   // colon first, without that extra pass over every IPv4 text; IPv6 text fails it within 5 characters.
   const v = scanV4(s, start, end);
-  if (v >= 0) return IpAddr.v4(v);
-  for (let i = start; i < end; i++) {
-    if (s.charCodeAt(i) === COLON) return scanV6(s, start, end);
+  if (v >= 0) {
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    out[3] = v;
+    return 4;
   }
-  return null;
+  for (let i = start; i < end; i++) {
+    if (s.charCodeAt(i) === COLON) return scanV6(s, start, end, out) ? 6 : 0;
+  }
+  return 0;
 }
 
 /**
@@ -308,8 +329,11 @@ function scanV4(s: string, start: number, end: number): number {
 /** Scratch space for the eight 16-bit groups of the IPv6 address being scanned. */
 const groups = new Uint16Array(8);
 
-/** RFC 4291 §2.2 text in `s[start, end)`, or null. Modelled on Go's `parseIPv6`. */
-function scanV6(s: string, start: number, end: number): IpAddr | null {
+/**
+ * RFC 4291 §2.2 text in `s[start, end)`: true with its words in `out[0 … 3]`, or false. Modelled on
+ * Go's `parseIPv6`.
+ */
+function scanV6(s: string, start: number, end: number, out: Uint32Array): boolean {
   let i = start;
   let n = 0; // groups filled
   let ellipsis = -1; // group index where `::` stands
@@ -328,12 +352,12 @@ function scanV6(s: string, start: number, end: number): IpAddr | null {
       digits++;
       i++;
     }
-    if (digits === 0 || digits > 4) return null;
+    if (digits === 0 || digits > 4) return false;
     if (i < end && s.charCodeAt(i) === DOT) {
       // embedded IPv4: must be the last 32 bits
-      if (n > 6 || (ellipsis < 0 && n !== 6)) return null;
+      if (n > 6 || (ellipsis < 0 && n !== 6)) return false;
       const v4 = scanV4(s, fieldStart, end);
-      if (v4 < 0) return null;
+      if (v4 < 0) return false;
       groups[n++] = v4 >>> 16;
       groups[n++] = v4 & 0xffff;
       i = end;
@@ -341,32 +365,31 @@ function scanV6(s: string, start: number, end: number): IpAddr | null {
     }
     groups[n++] = value;
     if (i === end) break;
-    if (s.charCodeAt(i) !== COLON) return null;
+    if (s.charCodeAt(i) !== COLON) return false;
     i++;
     if (i < end && s.charCodeAt(i) === COLON) {
-      if (ellipsis >= 0) return null;
+      if (ellipsis >= 0) return false;
       ellipsis = n;
       i++;
       if (i === end) break;
     } else if (i === end) {
-      return null; // a single trailing colon
+      return false; // a single trailing colon
     }
-    if (n === 8) return null;
+    if (n === 8) return false;
   }
   if (ellipsis < 0) {
-    if (n !== 8) return null;
+    if (n !== 8) return false;
   } else {
-    if (n > 7) return null; // `::` must stand for at least one group
+    if (n > 7) return false; // `::` must stand for at least one group
     const zeros = 8 - n;
     for (let k = n - 1; k >= ellipsis; k--) groups[k + zeros] = groups[k]!;
     for (let k = ellipsis; k < ellipsis + zeros; k++) groups[k] = 0;
   }
-  return IpAddr.v6(
-    groups[0]! * 0x10000 + groups[1]!,
-    groups[2]! * 0x10000 + groups[3]!,
-    groups[4]! * 0x10000 + groups[5]!,
-    groups[6]! * 0x10000 + groups[7]!,
-  );
+  out[0] = groups[0]! * 0x10000 + groups[1]!;
+  out[1] = groups[2]! * 0x10000 + groups[3]!;
+  out[2] = groups[4]! * 0x10000 + groups[5]!;
+  out[3] = groups[6]! * 0x10000 + groups[7]!;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import {
   type ParseResult,
   quoteEntry,
   scanAddr,
+  scanAddrWords,
   trimAsciiWhitespace,
 } from "./addr.ts";
 import { formatWords, TextBatch } from "./text.ts";
@@ -42,6 +43,21 @@ export class IpPrefix {
     const w3 = (addr.w3 & maskWord(len, 3)) >>> 0;
     if (w0 === addr.w0 && w1 === addr.w1 && w2 === addr.w2 && w3 === addr.w3) return new IpPrefix(addr, bits);
     return new IpPrefix(IpAddr.fromWords(addr.family, w0, w1, w2, w3), bits);
+  }
+
+  /**
+   * The block with network address words `w0`–`w3` (`w3` alone for IPv4) and length `bits`, as
+   * {@link scanPrefixWords} reads them: the words must already have their host bits clear.
+   */
+  static ofNetworkWords(
+    family: IpFamily,
+    w0: number,
+    w1: number,
+    w2: number,
+    w3: number,
+    bits: number,
+  ): IpPrefix {
+    return new IpPrefix(IpAddr.fromWords(family, w0, w1, w2, w3), bits);
   }
 
   /** 4 or 6. */
@@ -116,15 +132,36 @@ export function prefixContains(prefix: IpPrefix, addr: IpAddr): boolean {
  * `"10.0.0.0/33" is not a valid IPv4 CIDR: prefix length 33 is above 32, the IPv4 maximum`.
  */
 export function parsePrefix(text: string): ParseResult<IpPrefix> {
+  const bits = scanPrefixWords(text, scannedPrefix);
+  if (bits < 0) return { ok: false, message: explainPrefix(trimAsciiWhitespace(text)) };
+  const w = scannedPrefix;
+  return { ok: true, value: IpPrefix.ofNetworkWords(w[4] === 4 ? 4 : 6, w[0]!, w[1]!, w[2]!, w[3]!, bits) };
+}
+
+/** The words `parsePrefix` read last. */
+const scannedPrefix = new Uint32Array(5);
+
+/**
+ * {@link parsePrefix} without objects or messages: on success the block's network address (host
+ * bits cleared) is in `out[0 … 3]` (an IPv4 address in `out[3]`), its family in `out[4]`, and the
+ * result is its prefix length; -1 when `text` is not a CIDR or address. Allocates nothing unless
+ * `text` has surrounding whitespace.
+ */
+export function scanPrefixWords(text: string, out: Uint32Array): number {
   const s = trimAsciiWhitespace(text);
   const slash = s.indexOf("/");
-  const addr = scanAddr(s, 0, slash < 0 ? s.length : slash);
-  if (addr !== null) {
-    if (slash < 0) return { ok: true, value: IpPrefix.from(addr, addr.bitLength) };
-    const bits = scanPrefixLength(s, slash + 1, addr.bitLength);
-    if (bits >= 0) return { ok: true, value: IpPrefix.from(addr, bits) };
-  }
-  return { ok: false, message: explainPrefix(s) };
+  const family = scanAddrWords(s, 0, slash < 0 ? s.length : slash, out);
+  if (family === 0) return -1;
+  const bitLength = family === 4 ? 32 : 128;
+  const bits = slash < 0 ? bitLength : scanPrefixLength(s, slash + 1, bitLength);
+  if (bits < 0) return -1;
+  const len = bits + 128 - bitLength;
+  out[0] = out[0]! & maskWord(len, 0);
+  out[1] = out[1]! & maskWord(len, 1);
+  out[2] = out[2]! & maskWord(len, 2);
+  out[3] = out[3]! & maskWord(len, 3);
+  out[4] = family;
+  return bits;
 }
 
 /** Strict prefix length in `s[start..]`: its value, or -1 (empty, not decimal, leading zero, above `max`). */

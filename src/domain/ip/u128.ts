@@ -65,17 +65,6 @@ export function commonPrefixLengthOfWords(
   return 128;
 }
 
-/** True when `b` is `a + 1` (the value after the largest one has no successor). */
-export function isSuccessor(a: U128, b: U128): boolean {
-  if (a.w3 !== WORD_MAX) return b.w3 === a.w3 + 1 && b.w2 === a.w2 && b.w1 === a.w1 && b.w0 === a.w0;
-  if (b.w3 !== 0) return false;
-  if (a.w2 !== WORD_MAX) return b.w2 === a.w2 + 1 && b.w1 === a.w1 && b.w0 === a.w0;
-  if (b.w2 !== 0) return false;
-  if (a.w1 !== WORD_MAX) return b.w1 === a.w1 + 1 && b.w0 === a.w0;
-  if (b.w1 !== 0) return false;
-  return a.w0 !== WORD_MAX && b.w0 === a.w0 + 1;
-}
-
 /** The value as a `bigint`, for exact counts and for tests. */
 export function u128ToBigInt(a: U128): bigint {
   return (BigInt(a.w0) << 96n) | (BigInt(a.w1) << 64n) | (BigInt(a.w2) << 32n) | BigInt(a.w3);

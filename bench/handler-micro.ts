@@ -1,0 +1,89 @@
+/**
+ * In-process micro-benchmark of whole API requests: each workload's exact request goes through
+ * the handler Bun's router calls (the edge's route: body read, JSON, schema, use case, response
+ * with the contract's headers, access log into memory), without sockets. CPU µs per request, the
+ * median of ROUNDS rounds: what one request costs the server's single JavaScript thread, which is
+ * what bounds WORKERS=1's requests per second. The Request object is made per call, as Bun does.
+ *   node_modules/.bin/bun bench/handler-micro.ts [name-filter]
+ */
+import { readFileSync } from "node:fs";
+import { realCertificateDeps } from "../src/adapters/real-deps.ts";
+import { ProxyAwareClientAddressSource } from "../src/adapters/system/client-address.ts";
+import { parseCidrList } from "../src/adapters/system/trusted-proxies.ts";
+import { buildApp } from "../src/app.ts";
+import { createJsonLogger } from "../src/process/logger.ts";
+
+const ROUNDS = 11;
+const ROUND_MS = 200;
+const WARMUP_MS = 500;
+
+const dataDir = new URL("./data/", import.meta.url);
+const body = (name: string): string => readFileSync(new URL(name, dataDir), "utf8");
+
+let logged = 0;
+const { edge } = buildApp({
+  logger: createJsonLogger("info", (chunk) => {
+    logged += chunk.length;
+  }),
+  cors: { kind: "any" },
+  clientAddress: new ProxyAwareClientAddressSource(() => "127.0.0.1", parseCidrList(""), "x-forwarded-for"),
+  ...realCertificateDeps(),
+});
+
+const cases: Record<string, { path: string; body: string | null }> = {
+  health: { path: "/v1/health", body: null },
+  "range-ipv4-small": { path: "/v1/range-to-cidrs", body: '{"start":"10.0.0.5","end":"10.0.0.77"}' },
+  "split-1024": { path: "/v1/cidr-split", body: '{"cidr":"10.0.0.0/14","prefixLength":24}' },
+  "merge-1000": { path: "/v1/cidr-merge", body: body("merge-1000.json") },
+  "contains-1000": { path: "/v1/cidr-contains", body: body("contains-1000.json") },
+  "allocate-1000": { path: "/v1/cidr-allocate", body: body("allocate-1000.json") },
+};
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+async function timeFor(call: () => Promise<number>, ms: number): Promise<number> {
+  let calls = 0;
+  const start = cpuMicros();
+  let now = start;
+  while (now - start < ms * 1000) {
+    for (let i = 0; i < 16; i++) await call();
+    calls += 16;
+    now = cpuMicros();
+  }
+  return (now - start) / calls;
+}
+
+const only = process.argv[2];
+for (const [name, { path, body: text }] of Object.entries(cases)) {
+  if (only !== undefined && !name.includes(only)) continue;
+  const method = text === null ? "GET" : "POST";
+  const handler = edge.routes[path]?.[method];
+  if (handler === undefined) throw new Error(`no ${method} ${path}`);
+  const url = `http://127.0.0.1${path}`;
+  const init: RequestInit =
+    text === null
+      ? { method }
+      : {
+          method,
+          body: text,
+          headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
+        };
+  const call = async (): Promise<number> => {
+    const response = await handler(new Request(url, init), undefined as never);
+    if (response.status !== 200)
+      throw new Error(`${name}: status ${response.status}: ${await response.text()}`);
+    return (await response.arrayBuffer()).byteLength;
+  };
+  await timeFor(call, WARMUP_MS);
+  const rounds: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) rounds.push(await timeFor(call, ROUND_MS));
+  rounds.sort((x, y) => x - y);
+  const median = rounds[Math.floor(ROUNDS / 2)]!;
+  console.log(
+    `${name.padEnd(18)} median ${median.toFixed(1).padStart(8)} µs/request  (min ${rounds[0]!.toFixed(1)}, max ${rounds[ROUNDS - 1]!.toFixed(1)})`,
+  );
+}
+if (logged === 0) console.log("(nothing was logged)");

@@ -1,0 +1,129 @@
+/**
+ * The word-level range lists (src/domain/ip/range-list.ts) against the BigInt interval model of
+ * tests/domain/model.ts: union, difference, count and the prefixes of the union, on random ranges
+ * of both families — clustered under one base so that sort keys tie, with edges of the space, and
+ * lists past 2048 ranges (the key then holds fewer address bits). Lists are released and reused
+ * between cases, as the use cases do.
+ */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { type PrefixSink, splitRangeWords } from "../../src/domain/ip/range.ts";
+import { countAddressesOf, RangeList, subtractLists, unionOf } from "../../src/domain/ip/range-list.ts";
+import { valueNear } from "./arbitraries.ts";
+import { cidrsOf, count, type Family, type Interval, maxValue, subtract, union, width } from "./model.ts";
+
+const WORD = 0xffff_ffffn;
+const wordsOf = (value: bigint): [number, number, number, number] => [
+  Number((value >> 96n) & WORD),
+  Number((value >> 64n) & WORD),
+  Number((value >> 32n) & WORD),
+  Number(value & WORD),
+];
+const addressAt = (list: RangeList, i: number, which: "first" | "last"): bigint => {
+  let v = 0n;
+  for (let k = 0; k < 4; k++) v = (v << 32n) | BigInt(list[which](i, k));
+  return v;
+};
+
+function listOf(family: Family, intervals: readonly Interval[]): RangeList {
+  const list = new RangeList(family, 1);
+  for (const { first, last } of intervals) list.push(...wordsOf(first), ...wordsOf(last));
+  return list;
+}
+
+function intervalsOf(list: RangeList): Interval[] {
+  return Array.from({ length: list.length }, (_, i) => ({
+    first: addressAt(list, i, "first"),
+    last: addressAt(list, i, "last"),
+  }));
+}
+
+function prefixesOf(list: RangeList): { network: bigint; bits: number }[] {
+  const out: { network: bigint; bits: number }[] = [];
+  const sink: PrefixSink = (w0, w1, w2, w3, bits) => {
+    out.push({ network: (BigInt(w0) << 96n) | (BigInt(w1) << 64n) | (BigInt(w2) << 32n) | BigInt(w3), bits });
+    return true;
+  };
+  expect(list.forEachPrefix(sink)).toBe(true);
+  return out;
+}
+
+/** Random intervals of one family, most near one base (so that sort keys tie). */
+const intervalList = (minLength: number, maxLength: number) =>
+  fc
+    .record({
+      family: fc.constantFrom<Family>(4, 6),
+      baseWord: fc.bigInt({ min: 0n, max: (1n << 128n) - 1n }),
+    })
+    .chain(({ family, baseWord }) => {
+      const base = baseWord & maxValue(family);
+      const interval = fc
+        .tuple(valueNear(family, base), fc.oneof(fc.bigInt({ min: 0n, max: 300n }), valueNear(family, base)))
+        .map(([a, b]) => {
+          const other = b <= 300n ? a + b : b;
+          const last = other > maxValue(family) ? maxValue(family) : other;
+          return a <= last ? { first: a, last } : { first: last, last: a };
+        });
+      return fc.record({
+        family: fc.constant(family),
+        a: fc.array(interval, { minLength, maxLength }),
+        b: fc.array(interval, { minLength: 0, maxLength: Math.min(maxLength, 60) }),
+      });
+    });
+
+describe("RangeList against the BigInt interval model", () => {
+  test("union, difference, count and prefixes of random ranges", () => {
+    fc.assert(
+      fc.property(intervalList(0, 60), ({ family, a, b }) => {
+        const listA = listOf(family, a);
+        const listB = listOf(family, b);
+        const unionA = unionOf(listA);
+        const unionB = unionOf(listB);
+        const modelA = union(a);
+        const modelB = union(b);
+        expect(intervalsOf(unionA)).toEqual(modelA);
+        expect(countAddressesOf(unionA)).toBe(count(modelA));
+        const difference = subtractLists(unionA, unionB);
+        const modelDifference = subtract(modelA, modelB);
+        expect(intervalsOf(difference)).toEqual(modelDifference);
+        expect(countAddressesOf(difference)).toBe(count(modelDifference));
+        expect(prefixesOf(difference)).toEqual(modelDifference.flatMap((iv) => cidrsOf(family, iv)));
+        for (const list of [listA, listB, unionA, unionB, difference]) list.release();
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test("lists past 2048 ranges, clustered so that keys tie, sort and merge exactly", () => {
+    fc.assert(
+      fc.property(intervalList(2049, 3000), ({ family, a }) => {
+        const list = listOf(family, a);
+        const merged = unionOf(list);
+        expect(intervalsOf(merged)).toEqual(union(a));
+        list.release();
+        merged.release();
+      }),
+      { numRuns: 5 },
+    );
+  });
+
+  test("ranges that all share their first address, and the space's two ends", () => {
+    for (const family of [4, 6] as const) {
+      const max = maxValue(family);
+      const same = Array.from({ length: 50 }, (_, i) => ({ first: 5n, last: 5n + BigInt(i * 7) }));
+      expect(intervalsOf(unionOf(listOf(family, same)))).toEqual(union(same));
+      const ends = [
+        { first: max, last: max },
+        { first: 0n, last: 0n },
+        { first: 1n, last: max - 1n },
+      ];
+      const whole = unionOf(listOf(family, ends));
+      expect(intervalsOf(whole)).toEqual([{ first: 0n, last: max }]);
+      expect(countAddressesOf(whole)).toBe(1n << BigInt(width(family)));
+      expect(intervalsOf(subtractLists(whole, unionOf(listOf(family, ends.slice(0, 2)))))).toEqual([
+        { first: 1n, last: max - 1n },
+      ]);
+      expect(splitRangeWords(family === 4 ? 32 : 128, 0, 0, 0, 0, ...wordsOf(max), () => true)).toBe(true);
+    }
+  });
+});
