@@ -15,10 +15,10 @@
 import { writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
-import { COMMON_HELP } from "./args.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
+import { COMMON_HELP } from "./common-help.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
-import { chooseStyle } from "./render.ts";
+import { chooseStyle } from "./style.ts";
 
 export { EXIT } from "./io.ts";
 

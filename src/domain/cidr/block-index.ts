@@ -103,9 +103,29 @@ class FamilyBlocks {
     return this.f3[i]! > w3;
   }
 
+  /**
+   * For IPv4 blocks: where the blocks whose network address has each value of the top 16 bits
+   * begin (entry 65536 is the size), so that a search starts among those few. Made on the first
+   * {@link locateV4} (256 KiB, about 0.1 ms): worth it for the million lookups of `nettools match`,
+   * not for one API request.
+   */
+  private buckets: Int32Array | null = null;
+
   /** {@link locate} for IPv4 blocks: see {@link locateV4In}. */
   locateV4(first: number, last: number): number {
-    return locateV4In(this.f3, this.l3, this.parent, first, last);
+    const buckets = this.buckets ?? this.makeBuckets();
+    return locateV4In(this.f3, this.l3, this.parent, buckets, first, last);
+  }
+
+  private makeBuckets(): Int32Array {
+    const buckets = new Int32Array(0x10001);
+    let i = 0;
+    for (let top = 0; top <= 0x10000; top++) {
+      while (i < this.size && this.f3[i]! >>> 16 < top) i++;
+      buckets[top] = i;
+    }
+    this.buckets = buckets;
+    return buckets;
   }
 
   /** See {@link BlockIndex.locate}; the entry is given by its first and last address words. */
@@ -182,17 +202,21 @@ function sortBlocks(prefixes: readonly IpPrefix[]): IpPrefix[] {
 
 /**
  * {@link FamilyBlocks.locate} for IPv4 blocks, on the low words alone and with the comparisons
- * inline: the same search, several times cheaper per call before the JIT has warmed up.
+ * inline: the same search, several times cheaper per call before the JIT has warmed up, and
+ * started within the bucket of the address's top 16 bits.
  */
 function locateV4In(
   f3: Uint32Array,
   l3: Uint32Array,
   parent: Int32Array,
+  buckets: Int32Array,
   first: number,
   last: number,
 ): number {
-  let low = 0;
-  let high = f3.length;
+  // Blocks starting at or before `first` are all those of lower top 16 bits and some of its own.
+  const top = first >>> 16;
+  let low = buckets[top]!;
+  let high = buckets[top + 1]!;
   while (low < high) {
     const mid = (low + high) >>> 1;
     if (f3[mid]! > first) high = mid;

@@ -25,7 +25,7 @@ const HEX = "0123456789abcdef";
 // bytes; a table holds it packed into a 32-bit number, first character in the low byte, so one
 // little-endian `DataView.setUint32` writes it, and `pos` then advances by its real length (the
 // spare bytes are overwritten by the next piece). Measured about twice as fast as writing digit by
-// digit. The group table is 64 Ki entries (320 KiB with its lengths), built once in about a
+// digit. The group table is 64 Ki entries (320 KiB with its lengths), built once, on first use, in about a
 // millisecond.
 
 /** Packs the ASCII text `s` (at most 4 characters) into a number, first character lowest. */
@@ -54,7 +54,15 @@ function groupText(g: number): string {
   return t;
 }
 
-const GROUPS = textTable(0x10000, groupText);
+/**
+ * The IPv6 group table, built on the first IPv6 text (about 30 ms): a process that never writes
+ * IPv6 text (`nettools match`, an IPv4 command) does not pay for it at start.
+ */
+let GROUPS: { packed: Uint32Array; length: Uint8Array } | null = null;
+const groupTable = () => {
+  GROUPS = textTable(0x10000, groupText);
+  return GROUPS;
+};
 const OCTETS = textTable(256, String);
 const SUFFIXES = textTable(129, (bits) => `/${bits}`);
 
@@ -123,6 +131,7 @@ function writeV6(out: DataView, pos: number, w0: number, w1: number, w2: number,
   g[7] = w3 & 0xffff;
   let zeros = 0;
   for (let i = 0; i < 8; i++) zeros = (zeros << 1) | (g[i] === 0 ? 1 : 0);
+  const table = GROUPS ?? groupTable();
   const runStart = RUN_START[zeros]!;
   const runEnd = RUN_END[zeros]!;
   for (let i = 0; i < 8; i++) {
@@ -134,8 +143,8 @@ function writeV6(out: DataView, pos: number, w0: number, w1: number, w2: number,
     }
     if (i > 0 && i !== runEnd) out.setUint8(pos++, COLON);
     const group = g[i]!;
-    out.setUint32(pos, GROUPS.packed[group]!, true);
-    pos += GROUPS.length[group]!;
+    out.setUint32(pos, table.packed[group]!, true);
+    pos += table.length[group]!;
   }
   return pos;
 }
