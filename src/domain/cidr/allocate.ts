@@ -6,7 +6,7 @@ import { DomainError } from "../errors.ts";
 import { countAddressesOf, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";
 import { TextBatch } from "../ip/text.ts";
 import { type AllocateLimits, API_ALLOCATE_LIMITS } from "../limits.ts";
-import { invalidEntries, listsShapeIssues, mixedFamilies, scanPrefixList } from "./entries.ts";
+import { invalidEntries, listsShapeIssues, mixedFamilies, readPrefixLists } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
 
 /** A cidr-allocate request: the pool, what is taken, and what to take. */
@@ -75,24 +75,8 @@ export function allocateCidrs(
   const taken = new RangeList(4, listsOk ? used.length : 0);
   const taken6 = new RangeList(6, listsOk ? used.length : 0);
   if (listsOk) {
-    scanPrefixList(
-      within,
-      (i) => ({ path: ["within", i] }),
-      issues,
-      (family, w0, w1, w2, w3, bits, i) => {
-        families[i] = family;
-        (family === 4 ? pool : pool6).pushPrefix(w0, w1, w2, w3, bits);
-      },
-    );
-    scanPrefixList(
-      used,
-      (i) => ({ path: ["used", i] }),
-      issues,
-      (family, w0, w1, w2, w3, bits, i) => {
-        families[within.length + i] = family;
-        (family === 4 ? taken : taken6).pushPrefix(w0, w1, w2, w3, bits);
-      },
-    );
+    readPrefixLists(within, (i) => ({ path: ["within", i] }), issues, pool, pool6, families, 0);
+    readPrefixLists(used, (i) => ({ path: ["used", i] }), issues, taken, taken6, families, within.length);
   }
   // The bound is that of within[0]'s family; when within[0] is unknown, the widest.
   const family = families[0] === 4 || families[0] === 6 ? families[0] : null;

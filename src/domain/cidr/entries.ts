@@ -5,6 +5,7 @@
 import { DomainError, type Issue, invalidInput } from "../errors.ts";
 import { type IpFamily, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
 import { IpPrefix, parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
+import type { RangeList } from "../ip/range-list.ts";
 import { MAX_ENTRY_LENGTH, MAX_VALIDATION_PROBLEMS, MIN_ENTRY_LENGTH } from "../limits.ts";
 
 /** The family as the results spell it. */
@@ -37,50 +38,51 @@ export function issueAt(message: string, at: Locator): Issue {
   return { message, ...at };
 }
 
-/**
- * Receives one valid entry of a list: its family, network address words (`w3` alone for IPv4,
- * host bits cleared), prefix length, and position in the list.
- */
-export type EntryVisitor = (
-  family: IpFamily,
-  w0: number,
-  w1: number,
-  w2: number,
-  w3: number,
-  bits: number,
-  index: number,
-) => void;
-
-/** Words of the entry being read. */
+/** Words of the entry being read: the network address in 0–3, the family in 4. */
 const entryWords = new Uint32Array(5);
 
 /**
- * Reads a list of address-or-CIDR entries without making an object per entry: hands each valid
- * one to `visit` in input order, and adds an issue located by `locate(i)` for each invalid one,
- * until `issues` holds MAX_VALIDATION_PROBLEMS (past 101 problems the answer is an error that
- * lists 100 and says "more": reading on would change nothing).
+ * Reads entry `i` of a list into `entryWords` and returns its prefix length; for an invalid entry,
+ * adds its issue (located by `locate(i)`) and returns -1.
  */
-export function scanPrefixList(
+function readEntry(raw: unknown, i: number, locate: (index: number) => Locator, issues: Issue[]): number {
+  const bounds = entryBoundsProblem(raw, "entry");
+  if (bounds !== null) {
+    issues.push(issueAt(bounds, locate(i)));
+    return -1;
+  }
+  const bits = scanPrefixWords(raw as string, entryWords);
+  if (bits < 0) {
+    const parsed = parsePrefix(raw as string);
+    if (!parsed.ok) issues.push(issueAt(parsed.message, locate(i)));
+  }
+  return bits;
+}
+
+/**
+ * Reads a list of address-or-CIDR entries into range lists without making an object per entry:
+ * each valid entry's block is appended to `v4` or `v6` by its family, in input order, and its
+ * family is written to `families[offset + i]` when `families` is given; each invalid entry adds an
+ * issue located by `locate(i)`. Stops once `issues` holds MAX_VALIDATION_PROBLEMS (past 101
+ * problems the answer is an error that lists 100 and says "more": reading on changes nothing).
+ */
+export function readPrefixLists(
   entries: readonly string[],
   locate: (index: number) => Locator,
   issues: Issue[],
-  visit: EntryVisitor,
+  v4: RangeList,
+  v6: RangeList,
+  families: Uint8Array | null = null,
+  offset = 0,
 ): void {
   const w = entryWords;
   for (let i = 0; i < entries.length; i++) {
     if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
-    const raw = entries[i];
-    const bounds = entryBoundsProblem(raw, "entry");
-    if (bounds !== null) {
-      issues.push(issueAt(bounds, locate(i)));
-      continue;
-    }
-    const bits = scanPrefixWords(raw as string, w);
-    if (bits >= 0) visit(w[4] === 4 ? 4 : 6, w[0]!, w[1]!, w[2]!, w[3]!, bits, i);
-    else {
-      const parsed = parsePrefix(raw as string);
-      if (!parsed.ok) issues.push(issueAt(parsed.message, locate(i)));
-    }
+    const bits = readEntry(entries[i], i, locate, issues);
+    if (bits < 0) continue;
+    const family = w[4] === 4 ? 4 : 6;
+    if (families !== null) families[offset + i] = family;
+    (family === 4 ? v4 : v6).pushPrefix(w[0]!, w[1]!, w[2]!, w[3]!, bits);
   }
 }
 
@@ -95,9 +97,12 @@ export function parsePrefixList(
   issues: Issue[],
 ): IpPrefix[] {
   const out: IpPrefix[] = [];
-  scanPrefixList(entries, locate, issues, (family, w0, w1, w2, w3, bits) => {
-    out.push(IpPrefix.ofNetworkWords(family, w0, w1, w2, w3, bits));
-  });
+  const w = entryWords;
+  for (let i = 0; i < entries.length; i++) {
+    if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
+    const bits = readEntry(entries[i], i, locate, issues);
+    if (bits >= 0) out.push(IpPrefix.ofNetworkWords(w[4] === 4 ? 4 : 6, w[0]!, w[1]!, w[2]!, w[3]!, bits));
+  }
   return out;
 }
 

@@ -7,7 +7,7 @@ import type { PrefixSink } from "../ip/range.ts";
 import { countAddressesOf, RangeList, unionOf } from "../ip/range-list.ts";
 import { TextBatch } from "../ip/text.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
-import { invalidEntries, listsShapeIssues, scanPrefixList } from "./entries.ts";
+import { invalidEntries, listsShapeIssues, readPrefixLists } from "./entries.ts";
 
 /** The result of cidr-merge, field for field. */
 export interface CidrMergeResult {
@@ -42,12 +42,7 @@ export function mergeMixedCidrs(
   const issues: Issue[] = [];
   const v4 = new RangeList(4, inputs.length);
   const v6 = new RangeList(6, inputs.length);
-  scanPrefixList(
-    inputs,
-    (i) => ({ path: ["inputs", i] }),
-    issues,
-    (family, w0, w1, w2, w3, bits) => (family === 4 ? v4 : v6).pushPrefix(w0, w1, w2, w3, bits),
-  );
+  readPrefixLists(inputs, (i) => ({ path: ["inputs", i] }), issues, v4, v6);
   if (issues.length > 0) throw invalidEntries(issues);
 
   const union4 = unionOf(v4);
