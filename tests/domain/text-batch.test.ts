@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { TextBatch } from "../../src/domain/ip/text.ts";
+import { jsonArrayTextOf, TextBatch } from "../../src/domain/ip/text.ts";
 import { bigIntWord } from "../../src/domain/ip/u128.ts";
 import { type Family, formatAddr, formatCidr, maxValue, width } from "./model.ts";
 
@@ -77,5 +77,24 @@ describe("TextBatch", () => {
     expect(texts).toHaveLength(n + 2);
     expect(new Set(texts.slice(0, n))).toEqual(new Set(["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128"]));
     expect(texts.slice(n)).toEqual(["::ffff:255.255.255.255/128", "255.255.255.255/32"]);
+  });
+
+  test("each list of 32 texts or more comes with its JSON array text, exactly JSON.stringify's, until its length changes", () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 300 }), (xs) => {
+        const batch = new TextBatch();
+        for (const x of xs) add(batch, x);
+        const texts = batch.toStrings();
+        expect(jsonArrayTextOf(texts)).toBe(xs.length >= 32 ? JSON.stringify(xs.map(expected)) : undefined);
+      }),
+      { numRuns: 300, seed: 20261125 },
+    );
+    const batch = new TextBatch();
+    for (let i = 0; i < 40; i++) batch.add(4, 0, 0, 0, i * 256, 24);
+    const list = batch.toStrings();
+    expect(jsonArrayTextOf(list)).toBe(JSON.stringify(list));
+    list.push("12.0.0.0/8");
+    expect(jsonArrayTextOf(list)).toBeUndefined();
+    expect(jsonArrayTextOf(list.slice(0, 40))).toBeUndefined(); // an equal list made elsewhere has none
   });
 });

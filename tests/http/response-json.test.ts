@@ -1,0 +1,62 @@
+/**
+ * The responder's serializer (`jsonOf`, src/adapters/http/responder.ts) takes the domain's lists of
+ * canonical texts from their joint text instead of serializing them again: its output must be
+ * `JSON.stringify`'s, byte for byte, for every result that holds such lists, and for anything else.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { jsonOf } from "../../src/adapters/http/responder.ts";
+import { allocateCidrs, type CidrAllocateRequest } from "../../src/domain/cidr/allocate.ts";
+import { coverCidrs } from "../../src/domain/cidr/cover.ts";
+import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
+import { rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
+import { splitCidr } from "../../src/domain/cidr/split.ts";
+import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
+
+const body = <T>(name: string): T =>
+  JSON.parse(readFileSync(new URL(`../../bench/data/${name}`, import.meta.url), "utf8")) as T;
+
+describe("jsonOf: JSON.stringify's output with the lists' joint texts", () => {
+  test("the results of every operation that returns lists of CIDRs", () => {
+    const merge = body<{ inputs: string[] }>("merge-1000.json");
+    const subtract = body<{ include: string[]; exclude: string[] }>("subtract-1000.json");
+    const cover = body<{ inputs: string[] }>("cover-1000.json");
+    const results: unknown[] = [
+      mergeMixedCidrs(merge.inputs),
+      subtractCidrs(subtract.include, subtract.exclude),
+      subtractCidrs(["10.0.0.0/8"], ["10.0.0.0/8"]), // an empty cidrs list
+      coverCidrs(cover.inputs),
+      splitCidr("10.0.0.0/14", 24),
+      splitCidr("2001:db8::/48", 56),
+      allocateCidrs(body<CidrAllocateRequest>("allocate-1000.json")),
+      allocateCidrs({ within: ["10.0.0.0/16"], prefixLength: 24, count: 3 }),
+      rangeToCidrs("::1", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe"),
+    ];
+    for (const result of results) expect(jsonOf(result)).toBe(JSON.stringify(result));
+  });
+
+  test("random merges and splits, and values that are not such results", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.ipV4().map((a) => `${a}/${(a.length % 9) + 24}`),
+          { minLength: 1, maxLength: 50 },
+        ),
+        fc.integer({ min: 16, max: 26 }),
+        (inputs, length) => {
+          const merged = mergeMixedCidrs(inputs);
+          expect(jsonOf(merged)).toBe(JSON.stringify(merged));
+          const split = splitCidr("192.0.0.0/16", length);
+          expect(jsonOf(split)).toBe(JSON.stringify(split));
+          const wrapped = { note: 'a "quoted" \u2028 text', merged: merged.cidrs, missing: undefined, n: 1 };
+          expect(jsonOf(wrapped)).toBe(JSON.stringify(wrapped));
+        },
+      ),
+      { numRuns: 200, seed: 20261124 },
+    );
+    for (const value of [null, 1, "text", [1, 2], { a: 1 }, { toJSON: () => "x" }, { a: [] }]) {
+      expect(jsonOf(value)).toBe(JSON.stringify(value));
+    }
+  });
+});
