@@ -62,7 +62,7 @@ export function indexBlocks(blocks: Sourced): { index: BlockIndex } | { problems
     if (parsed.ok) prefixes.push(parsed.value);
     else problems.push(`${blocks.origins[i]}: ${parsed.message}`);
   });
-  return problems.length > 0 ? { problems } : { index: new BlockIndex(prefixes) };
+  return problems.length > 0 ? { problems } : { index: BlockIndex.of(prefixes) };
 }
 
 /** A field is not an address or CIDR. */

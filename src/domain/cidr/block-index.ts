@@ -12,6 +12,7 @@ import type { IpFamily } from "../ip/addr.ts";
 import type { IpPrefix } from "../ip/prefix.ts";
 import { formatWords } from "../ip/text.ts";
 import { maskWord } from "../ip/u128.ts";
+import type { PrefixWords } from "./entries.ts";
 
 /** What {@link BlockIndex.locate} found. */
 export const NO_OVERLAP = -2;
@@ -29,20 +30,27 @@ class FamilyBlocks {
   private readonly l1: Uint32Array;
   private readonly l2: Uint32Array;
   private readonly l3: Uint32Array;
+  /** Prefix length of each block. */
+  private readonly bits: Uint8Array;
   /** Position of the nearest enclosing block, or -1. */
   private readonly parent: Int32Array;
-  private readonly blocks: IpPrefix[];
   private readonly texts: (string | undefined)[];
 
-  constructor(prefixes: readonly IpPrefix[]) {
-    const blocks: IpPrefix[] = [];
-    for (const p of sortBlocks(prefixes)) {
-      const top = blocks[blocks.length - 1];
-      if (top === undefined || top.bits !== p.bits || !top.first.equals(p.first)) blocks.push(p);
+  /** The blocks of `source` at positions `members` (all of `family`). */
+  constructor(
+    private readonly family: IpFamily,
+    source: PrefixWords,
+    members: readonly number[],
+  ) {
+    const w = source.words;
+    const lengths = source.lengths;
+    const order: number[] = [];
+    for (const m of sortBlocks(family, source, members)) {
+      const top = order[order.length - 1];
+      if (top === undefined || lengths[top] !== lengths[m] || compareAt(w, top, m) !== 0) order.push(m);
     }
-    const n = blocks.length;
+    const n = order.length;
     this.size = n;
-    this.blocks = blocks;
     this.texts = new Array<string | undefined>(n);
     this.f0 = new Uint32Array(n);
     this.f1 = new Uint32Array(n);
@@ -52,22 +60,29 @@ class FamilyBlocks {
     this.l1 = new Uint32Array(n);
     this.l2 = new Uint32Array(n);
     this.l3 = new Uint32Array(n);
+    this.bits = new Uint8Array(n);
     this.parent = new Int32Array(n);
+    const offset = family === 4 ? 96 : 0;
     const stack: number[] = [];
     for (let i = 0; i < n; i++) {
-      const block = blocks[i]!;
-      const a = block.first;
-      const len = block.bits + 128 - a.bitLength;
-      this.f0[i] = a.w0;
-      this.f1[i] = a.w1;
-      this.f2[i] = a.w2;
-      this.f3[i] = a.w3;
-      this.l0[i] = a.w0 | ~maskWord(len, 0);
-      this.l1[i] = a.w1 | ~maskWord(len, 1);
-      this.l2[i] = a.w2 | ~maskWord(len, 2);
-      this.l3[i] = a.w3 | ~maskWord(len, 3);
+      const at = order[i]! * 4;
+      const a0 = w[at]!;
+      const a1 = w[at + 1]!;
+      const a2 = w[at + 2]!;
+      const a3 = w[at + 3]!;
+      const bits = lengths[order[i]!]!;
+      const len = bits + offset;
+      this.f0[i] = a0;
+      this.f1[i] = a1;
+      this.f2[i] = a2;
+      this.f3[i] = a3;
+      this.l0[i] = a0 | ~maskWord(len, 0);
+      this.l1[i] = a1 | ~maskWord(len, 1);
+      this.l2[i] = a2 | ~maskWord(len, 2);
+      this.l3[i] = a3 | ~maskWord(len, 3);
+      this.bits[i] = bits;
       // Blocks that end before this one starts enclose nothing from here on.
-      while (stack.length > 0 && this.lastBefore(stack[stack.length - 1]!, a.w0, a.w1, a.w2, a.w3)) {
+      while (stack.length > 0 && this.lastBefore(stack[stack.length - 1]!, a0, a1, a2, a3)) {
         stack.pop();
       }
       this.parent[i] = stack.length > 0 ? stack[stack.length - 1]! : -1;
@@ -79,9 +94,7 @@ class FamilyBlocks {
   text(i: number): string {
     let t = this.texts[i];
     if (t === undefined) {
-      const b = this.blocks[i]!;
-      const a = b.first;
-      t = formatWords(a.family, a.w0, a.w1, a.w2, a.w3, b.bits);
+      t = formatWords(this.family, this.f0[i]!, this.f1[i]!, this.f2[i]!, this.f3[i]!, this.bits[i]!);
       this.texts[i] = t;
     }
     return t;
@@ -114,7 +127,13 @@ class FamilyBlocks {
   /** {@link locate} for IPv4 blocks: see {@link locateV4In}. */
   locateV4(first: number, last: number): number {
     const buckets = this.buckets ?? this.makeBuckets();
-    return locateV4In(this.f3, this.l3, this.parent, buckets, first, last);
+    const top = first >>> 16;
+    return locateV4In(this.f3, this.l3, this.parent, buckets[top]!, buckets[top + 1]!, first, last);
+  }
+
+  /** {@link locateV4} without the buckets: for a few lookups (one API request). */
+  locateV4Once(first: number, last: number): number {
+    return locateV4In(this.f3, this.l3, this.parent, 0, this.size, first, last);
   }
 
   private makeBuckets(): Int32Array {
@@ -160,33 +179,42 @@ class FamilyBlocks {
   }
 }
 
-/** Network address first, then wider block first on a tie: the index's order. */
-const byFirstThenWider = (a: IpPrefix, b: IpPrefix): number => a.first.compare(b.first) || a.bits - b.bits;
+/** Compares the network addresses of entries `x` and `y` of `w` (four words each). */
+function compareAt(w: Uint32Array, x: number, y: number): number {
+  for (let k = 0; k < 4; k++) {
+    const a = w[x * 4 + k]!;
+    const b = w[y * 4 + k]!;
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return 0;
+}
 
 /** Positions a sort key reserves for the block's index: lists up to 2048 blocks take the fast path. */
 const INDEX_SPAN = 2048;
 
 /**
- * `prefixes` (one family) in the index's order. A comparator sort of objects cost about a quarter of
- * a cidr-contains call, so each block gets the exact double key (network address × 33 + prefix
- * length) × 2048 + its position, below 2^53 for IPv4. IPv6 keys hold the top 42 bits of the network
- * address only: blocks whose keys tie are then put in order with the comparator, run by run (as
- * `sortByFirst` in ip/range.ts does for ranges).
+ * The positions `members` of `source` (one family) in the index's order: network address first,
+ * then wider block first on a tie. A comparator sort cost about a quarter of a cidr-contains call,
+ * so each block gets the exact double key (network address × 33 + prefix length) × 2048 + its
+ * position, below 2^53 for IPv4. IPv6 keys hold the top 42 bits of the network address only:
+ * blocks whose keys tie are then put in order with the comparator, run by run.
  */
-function sortBlocks(prefixes: readonly IpPrefix[]): IpPrefix[] {
-  const n = prefixes.length;
-  if (n > INDEX_SPAN) return prefixes.slice().sort(byFirstThenWider);
+function sortBlocks(family: IpFamily, source: PrefixWords, members: readonly number[]): number[] {
+  const w = source.words;
+  const lengths = source.lengths;
+  const byFirstThenWider = (x: number, y: number): number => compareAt(w, x, y) || lengths[x]! - lengths[y]!;
+  const n = members.length;
+  if (n > INDEX_SPAN) return members.slice().sort(byFirstThenWider);
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const p = prefixes[i]!;
-    const a = p.first;
-    const high = a.family === 4 ? a.w3 * 33 + p.bits : a.w0 * 1024 + (a.w1 >>> 22);
+    const at = members[i]! * 4;
+    const high = family === 4 ? w[at + 3]! * 33 + lengths[members[i]!]! : w[at]! * 1024 + (w[at + 1]! >>> 22);
     keys[i] = high * INDEX_SPAN + i;
   }
   keys.sort();
-  const out = new Array<IpPrefix>(n);
-  for (let i = 0; i < n; i++) out[i] = prefixes[keys[i]! % INDEX_SPAN]!;
-  if (n > 0 && prefixes[0]!.family === 6) {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = members[keys[i]! % INDEX_SPAN]!;
+  if (family === 6) {
     let runStart = 0;
     for (let i = 1; i <= n; i++) {
       if (i < n && Math.floor(keys[i]! / INDEX_SPAN) === Math.floor(keys[runStart]! / INDEX_SPAN)) continue;
@@ -202,21 +230,22 @@ function sortBlocks(prefixes: readonly IpPrefix[]): IpPrefix[] {
 
 /**
  * {@link FamilyBlocks.locate} for IPv4 blocks, on the low words alone and with the comparisons
- * inline: the same search, several times cheaper per call before the JIT has warmed up, and
- * started within the bucket of the address's top 16 bits.
+ * inline: the same search, several times cheaper per call before the JIT has warmed up, started
+ * within `[from, to)`.
  */
 function locateV4In(
   f3: Uint32Array,
   l3: Uint32Array,
   parent: Int32Array,
-  buckets: Int32Array,
+  from: number,
+  to: number,
   first: number,
   last: number,
 ): number {
-  // Blocks starting at or before `first` are all those of lower top 16 bits and some of its own.
-  const top = first >>> 16;
-  let low = buckets[top]!;
-  let high = buckets[top + 1]!;
+  // The blocks starting at or before `first` are all those before `from` and some of those before
+  // `to` (the whole index, or the bucket of `first`'s top 16 bits).
+  let low = from;
+  let high = to;
   while (low < high) {
     const mid = (low + high) >>> 1;
     if (f3[mid]! > first) high = mid;
@@ -235,10 +264,30 @@ export class BlockIndex {
   private readonly v4: FamilyBlocks;
   private readonly v6: FamilyBlocks;
 
-  /** Indexes `blocks` (any order, duplicates allowed, both families). */
-  constructor(blocks: readonly IpPrefix[]) {
-    this.v4 = new FamilyBlocks(blocks.filter((b) => b.family === 4));
-    this.v6 = new FamilyBlocks(blocks.filter((b) => b.family === 6));
+  /** Indexes the blocks of `blocks` (any order, duplicates allowed, both families). */
+  constructor(blocks: PrefixWords) {
+    const v4: number[] = [];
+    const v6: number[] = [];
+    for (let i = 0; i < blocks.count; i++) (blocks.families[i] === 4 ? v4 : v6).push(i);
+    this.v4 = new FamilyBlocks(4, blocks, v4);
+    this.v6 = new FamilyBlocks(6, blocks, v6);
+  }
+
+  /** Indexes `prefixes` (any order, duplicates allowed, both families). */
+  static of(prefixes: readonly IpPrefix[]): BlockIndex {
+    const n = prefixes.length;
+    const source: PrefixWords = {
+      count: n,
+      words: new Uint32Array(4 * n),
+      families: new Uint8Array(n),
+      lengths: new Uint8Array(n),
+    };
+    prefixes.forEach(({ first: a, bits }, i) => {
+      source.words.set([a.w0, a.w1, a.w2, a.w3], 4 * i);
+      source.families[i] = a.family;
+      source.lengths[i] = bits;
+    });
+    return new BlockIndex(source);
   }
 
   /** Number of distinct blocks of `family`. */
@@ -247,23 +296,33 @@ export class BlockIndex {
   }
 
   /**
-   * Where `entry` lies among the blocks of its family: the position of the most specific block
-   * containing it wholly (≥ 0; {@link blockText} gives its text), else {@link OVERLAP_ONLY} when
-   * some block shares an address with it, else {@link NO_OVERLAP}. IPv4-mapped IPv6 entries are
-   * IPv6 and only meet IPv6 blocks.
+   * Where entry `i` of `entries` lies among the blocks of its family: the position of the most
+   * specific block containing it wholly (≥ 0; {@link blockText} gives its text), else
+   * {@link OVERLAP_ONLY} when some block shares an address with it, else {@link NO_OVERLAP}.
+   * IPv4-mapped IPv6 entries are IPv6 and only meet IPv6 blocks.
    */
-  locate(entry: IpPrefix): number {
-    const a = entry.first;
-    const len = entry.bits + 128 - a.bitLength;
-    return (a.family === 4 ? this.v4 : this.v6).locate(
-      a.w0,
-      a.w1,
-      a.w2,
-      a.w3,
-      (a.w0 | ~maskWord(len, 0)) >>> 0,
-      (a.w1 | ~maskWord(len, 1)) >>> 0,
-      (a.w2 | ~maskWord(len, 2)) >>> 0,
-      (a.w3 | ~maskWord(len, 3)) >>> 0,
+  locate(entries: PrefixWords, i: number): number {
+    const w = entries.words;
+    const at = 4 * i;
+    const bits = entries.lengths[i]!;
+    if (entries.families[i] === 4) {
+      const first = w[at + 3]!;
+      const mask = bits === 0 ? 0 : (0xffff_ffff << (32 - bits)) >>> 0;
+      return this.v4.locateV4Once(first, (first | ~mask) >>> 0);
+    }
+    const a0 = w[at]!;
+    const a1 = w[at + 1]!;
+    const a2 = w[at + 2]!;
+    const a3 = w[at + 3]!;
+    return this.v6.locate(
+      a0,
+      a1,
+      a2,
+      a3,
+      (a0 | ~maskWord(bits, 0)) >>> 0,
+      (a1 | ~maskWord(bits, 1)) >>> 0,
+      (a2 | ~maskWord(bits, 2)) >>> 0,
+      (a3 | ~maskWord(bits, 3)) >>> 0,
     );
   }
 

@@ -4,10 +4,10 @@
  * CIDRs too.
  */
 import type { Issue } from "../errors.ts";
-import { formatPrefixes } from "../ip/prefix.ts";
+import { TextBatch } from "../ip/text.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
 import { BlockIndex, NO_OVERLAP } from "./block-index.ts";
-import { invalidEntries, listsShapeIssues, parsePrefixList } from "./entries.ts";
+import { invalidEntries, listsShapeIssues, readPrefixWords } from "./entries.ts";
 
 /** What cidr-contains says about one entry. */
 export interface ContainmentResult {
@@ -55,21 +55,32 @@ export function cidrsContain(
   );
   if (shape.length > 0) throw invalidEntries(shape);
   const issues: Issue[] = [];
-  const blocks = parsePrefixList(cidrs, (i) => ({ path: ["cidrs", i] }), issues);
-  const items = parsePrefixList(entries, (i) => ({ path: ["entries", i] }), issues);
+  const blocks = readPrefixWords(cidrs, (i) => ({ path: ["cidrs", i] }), issues);
+  const items = readPrefixWords(entries, (i) => ({ path: ["entries", i] }), issues);
   if (issues.length > 0) throw invalidEntries(issues);
 
   const index = new BlockIndex(blocks);
-  const texts = formatPrefixes(items);
-  const results = new Array<ContainmentResult>(items.length);
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    const found = index.locate(item);
+  const batch = new TextBatch();
+  const w = items.words;
+  for (let i = 0; i < items.count; i++) {
+    batch.add(
+      items.families[i] === 4 ? 4 : 6,
+      w[4 * i]!,
+      w[4 * i + 1]!,
+      w[4 * i + 2]!,
+      w[4 * i + 3]!,
+      items.lengths[i],
+    );
+  }
+  const texts = batch.toStrings();
+  const results = new Array<ContainmentResult>(items.count);
+  for (let i = 0; i < items.count; i++) {
+    const found = index.locate(items, i);
     results[i] = {
       entry: texts[i]!,
       contained: found >= 0,
       overlaps: found !== NO_OVERLAP,
-      matchedCidr: found >= 0 ? index.blockText(item.family, found) : null,
+      matchedCidr: found >= 0 ? index.blockText(items.families[i] === 4 ? 4 : 6, found) : null,
     };
   }
   return { results };

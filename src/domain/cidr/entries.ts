@@ -87,6 +87,51 @@ export function readPrefixLists(
 }
 
 /**
+ * Valid entries of a list as words, in input order: entry `i`'s network address is
+ * `words[4i … 4i+3]` (an IPv4 address in the last), its family `families[i]`, its prefix length
+ * `lengths[i]`. Positions match the list's when no issue was found.
+ */
+export interface PrefixWords {
+  /** Number of valid entries read. */
+  readonly count: number;
+  readonly words: Uint32Array;
+  readonly families: Uint8Array;
+  readonly lengths: Uint8Array;
+}
+
+/**
+ * Reads a list of address-or-CIDR entries as {@link PrefixWords}, without an object per entry,
+ * adding an issue located by `locate(i)` for each invalid one, until `issues` holds
+ * MAX_VALIDATION_PROBLEMS.
+ */
+export function readPrefixWords(
+  entries: readonly string[],
+  locate: (index: number) => Locator,
+  issues: Issue[],
+): PrefixWords {
+  const n = entries.length;
+  const words = new Uint32Array(4 * n);
+  const families = new Uint8Array(n);
+  const lengths = new Uint8Array(n);
+  const w = entryWords;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
+    const bits = readEntry(entries[i], i, locate, issues);
+    if (bits < 0) continue;
+    const at = 4 * count;
+    words[at] = w[0]!;
+    words[at + 1] = w[1]!;
+    words[at + 2] = w[2]!;
+    words[at + 3] = w[3]!;
+    families[count] = w[4]!;
+    lengths[count] = bits;
+    count++;
+  }
+  return { count, words, families, lengths };
+}
+
+/**
  * Parses a list of address-or-CIDR entries, adding an issue located by `locate(i)` for each invalid
  * one, until `issues` holds MAX_VALIDATION_PROBLEMS. Returns the valid entries' prefixes in input
  * order: one per entry when no issue was added.
