@@ -21,7 +21,6 @@ import { Buffer } from "node:buffer";
 import { parseArgs } from "node:util";
 import { BlockIndex } from "../domain/cidr/block-index.ts";
 import { type IpPrefix, parsePrefix } from "../domain/ip/prefix.ts";
-import { maskWord } from "../domain/ip/u128.ts";
 import { linesOf, type Sourced } from "./input.ts";
 import { type ByteIo, EXIT, type Io, UsageError } from "./io.ts";
 
@@ -152,25 +151,7 @@ function locateField(
   if (!v6 || !scanV6Bytes(b, start, addrEnd)) return NOT_ADDRESS;
   const bits = slash < 0 ? 128 : scanLength(b, slash + 1, end, 128);
   if (bits < 0) return NOT_ADDRESS;
-  const w = words;
-  let a0 = w[0]!;
-  let a1 = w[1]!;
-  let a2 = w[2]!;
-  let a3 = w[3]!;
-  a0 = (a0 & maskWord(bits, 0)) >>> 0;
-  a1 = (a1 & maskWord(bits, 1)) >>> 0;
-  a2 = (a2 & maskWord(bits, 2)) >>> 0;
-  a3 = (a3 & maskWord(bits, 3)) >>> 0;
-  return index.locateV6(
-    a0,
-    a1,
-    a2,
-    a3,
-    (a0 | ~maskWord(bits, 0)) >>> 0,
-    (a1 | ~maskWord(bits, 1)) >>> 0,
-    (a2 | ~maskWord(bits, 2)) >>> 0,
-    (a3 | ~maskWord(bits, 3)) >>> 0,
-  );
+  return index.locateV6Block(words[0]!, words[1]!, words[2]!, words[3]!, bits);
 }
 
 /** Scratch for the eight groups and four words of the IPv6 field being read. */

@@ -310,10 +310,18 @@ export class BlockIndex {
       const mask = bits === 0 ? 0 : (0xffff_ffff << (32 - bits)) >>> 0;
       return this.v4.locateV4Once(first, (first | ~mask) >>> 0);
     }
-    const a0 = w[at]!;
-    const a1 = w[at + 1]!;
-    const a2 = w[at + 2]!;
-    const a3 = w[at + 3]!;
+    return this.locateV6Block(w[at]!, w[at + 1]!, w[at + 2]!, w[at + 3]!, bits);
+  }
+
+  /**
+   * {@link locate} for the IPv6 block of length `bits` holding the address with words `w0`–`w3`
+   * (host bits may be set: they are cleared), with no objects made.
+   */
+  locateV6Block(w0: number, w1: number, w2: number, w3: number, bits: number): number {
+    const a0 = (w0 & maskWord(bits, 0)) >>> 0;
+    const a1 = (w1 & maskWord(bits, 1)) >>> 0;
+    const a2 = (w2 & maskWord(bits, 2)) >>> 0;
+    const a3 = (w3 & maskWord(bits, 3)) >>> 0;
     return this.v6.locate(
       a0,
       a1,
@@ -332,23 +340,6 @@ export class BlockIndex {
    */
   locateV4(first: number, last: number): number {
     return this.v4.locateV4(first, last);
-  }
-
-  /**
-   * {@link locate} for an IPv6 block given as the words of its first and last address, with no
-   * objects made (`nettools match` on IPv6 fields).
-   */
-  locateV6(
-    a0: number,
-    a1: number,
-    a2: number,
-    a3: number,
-    b0: number,
-    b1: number,
-    b2: number,
-    b3: number,
-  ): number {
-    return this.v6.locate(a0, a1, a2, a3, b0, b1, b2, b3);
   }
 
   /** The canonical text of the block at `position` of `family`, as {@link locate} returned it. */
