@@ -69,7 +69,7 @@ export function allocateCidrs(
   );
   const listsOk = issues.length === 0;
   // Each entry's family in list order (within, then used), for the one-family rule.
-  const families = new Uint8Array(within.length + used.length);
+  const families = new Uint8Array(listsOk ? within.length + used.length : 0);
   const pool = new RangeList(4, listsOk ? within.length : 0);
   const pool6 = new RangeList(6, listsOk ? within.length : 0);
   const taken = new RangeList(4, listsOk ? used.length : 0);
