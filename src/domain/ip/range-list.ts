@@ -3,9 +3,9 @@
  * first address `words[8i … 8i+3]` and the last address `words[8i+4 … 8i+7]` (`w0` to `w3`, an IPv4
  * address in `w3` alone). The list operations of the CIDR use cases — union, difference, counting,
  * cutting into prefixes — run on these, so a 1000-entry request allocates a handful of typed
- * arrays instead of thousands of address and range objects (measured in docs/performance.md,
- * "Ranges as words"). Nothing here enumerates addresses: every operation costs the same for a /0
- * as for a /32.
+ * arrays instead of thousands of address and range objects (why and what it measured:
+ * docs/decisions/0026-lists-without-objects.md). Nothing here enumerates addresses: every
+ * operation costs the same for a /0 as for a /32.
  */
 import type { IpFamily } from "./addr.ts";
 import type { IpPrefix } from "./prefix.ts";
