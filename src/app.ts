@@ -68,10 +68,14 @@ export function buildApp(deps: AppDeps) {
   };
   const lanes = certificateLanes(admission);
   const useCases = bindUseCases({ clock: deps.clock, decoder: deps.decoder, roots: deps.roots }, "api");
-  const contextOf: ContextOf = (request, clock) => ({
-    observeClient: () => deps.clientAddress.clientAddress(request),
-    verifier: clock === null ? deps.verifier : withDeadline(deps.verifier, clock),
-  });
+  const contextOf: ContextOf = (request, clock) =>
+    clock === null
+      ? { observeClient: () => deps.clientAddress.clientAddress(request), verifier: deps.verifier }
+      : {
+          observeClient: () => deps.clientAddress.clientAddress(request),
+          verifier: withDeadline(deps.verifier, clock),
+          budget: { exhausted: () => clock.expired() },
+        };
 
   /** The one error mapper (CONTRACT §1.1): envelopes for rejections, a logged generic 500 otherwise. */
   const fail = (request: Request, template: ResponseTemplate, error: unknown): Response => {

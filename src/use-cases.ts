@@ -22,7 +22,7 @@ import {
   LOCAL_CERTIFICATE_LIMITS,
   LOCAL_CIDR_LIMITS,
 } from "./domain/limits.ts";
-import type { ClientAddressResult, SignatureVerifier } from "./domain/ports.ts";
+import type { ClientAddressResult, SignatureVerifier, WorkBudget } from "./domain/ports.ts";
 import { observePublicIp } from "./domain/public-ip.ts";
 
 /**
@@ -38,6 +38,8 @@ export interface UseCaseContext {
   observeClient(): ClientAddressResult;
   /** The verifier for this run: the HTTP edge passes one that stops at the request's deadline. */
   readonly verifier: SignatureVerifier;
+  /** The HTTP edge's request deadline as a budget for long searches; none for the CLI. */
+  readonly budget?: WorkBudget;
 }
 
 /** The use case of every operation. */
@@ -67,7 +69,11 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
     certificateBundle: (body, context) =>
       inspectCertificateBundle(body, { ...deps, verifier: context.verifier }, certificates),
     certificateChain: (body, context) =>
-      buildCertificateChain(body, { ...deps, verifier: context.verifier }, certificates),
+      buildCertificateChain(
+        body,
+        { ...deps, verifier: context.verifier, ...(context.budget ? { budget: context.budget } : {}) },
+        certificates,
+      ),
     publicIp: (_, context) => observePublicIp(context.observeClient()),
     cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox),
     cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox),

@@ -52,6 +52,17 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * Work stopped because its {@link WorkBudget} was exhausted: not a verdict on the input, and never
+ * an answer of its own (the edge has already refused the request, or refuses it as late).
+ */
+export class WorkAbandoned extends Error {
+  constructor() {
+    super("the work was stopped: its request's deadline passed");
+    this.name = "WorkAbandoned";
+  }
+}
+
 /** Shorthand for the most common rejection: `INVALID_INPUT` with its issues. */
 export function invalidInput(issues: Issue[]): DomainError {
   const first = issues[0];

@@ -65,3 +65,12 @@ export interface ClientAddressSource {
   /** Synchronous on purpose: the socket peer and the headers are already in hand. */
   clientAddress(request: Request): ClientAddressResult;
 }
+
+/**
+ * Whether the work of the current request may go on: `exhausted()` turns true once its answer could
+ * no longer be used (the HTTP edge's request deadline has passed and the client has had its
+ * refusal). Long searches ask it where they pause, and stop.
+ */
+export interface WorkBudget {
+  exhausted(): boolean;
+}

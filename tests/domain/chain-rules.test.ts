@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { buildCertificateChain, type CertificateChainRequest } from "../../src/domain/certificates/chain.ts";
 import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
-import { DomainError } from "../../src/domain/errors.ts";
+import { DomainError, WorkAbandoned } from "../../src/domain/errors.ts";
 import { bundleOf, fakeDecoder, makeCertificate, toPem } from "../fakes/certificates.ts";
 import { fixedClock } from "../fakes/clock.ts";
 import { fakeRootStore } from "../fakes/roots.ts";
@@ -328,6 +328,56 @@ describe("the path search on adversarial bundles (ADR 0022)", () => {
     }).length;
     expect(mismatches).toBe(0);
     expect(ticks).toBeGreaterThan(0);
+  }, 60_000);
+
+  test("the same ring stops at its first pause once the request's budget is exhausted", async () => {
+    const ring = Array.from({ length: 15 }, (_, k) => {
+      const x = k % 2 === 0;
+      const i = Math.floor(k / 2);
+      return makeCertificate({
+        subject: x ? "CN=X" : "CN=Y",
+        issuer: x ? "CN=Y" : "CN=X",
+        ca: true,
+        key: x ? "kx" : "ky",
+        signedBy: x ? "ky" : "kx",
+        variant: String(k),
+        subjectKeyIdentifier: x ? `A${i}` : `B${i}`,
+        authorityKeyIdentifier: x ? `B${i}` : `A${i + 1}`,
+      });
+    });
+    const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=X", signedBy: "kx" });
+    const certificates = [leaf, ...ring];
+    let asked = 0;
+    const budget = {
+      exhausted: () => {
+        asked++;
+        return true;
+      },
+    };
+    const stopped = buildCertificateChain(
+      { pem: bundleOf(certificates) },
+      {
+        clock: fixedClock(NOW),
+        decoder: fakeDecoder(certificates),
+        verifier: scriptedVerifier(),
+        roots: fakeRootStore(),
+        budget,
+      },
+    );
+    await expect(stopped).rejects.toBeInstanceOf(WorkAbandoned);
+    expect(asked).toBe(1); // asked at the first pause, and it stopped there
+    // A budget that never runs out lets the search finish with the exact answer.
+    const finished = await buildCertificateChain(
+      { pem: bundleOf(certificates) },
+      {
+        clock: fixedClock(NOW),
+        decoder: fakeDecoder(certificates),
+        verifier: scriptedVerifier(),
+        roots: fakeRootStore(),
+        budget: { exhausted: () => false },
+      },
+    );
+    expect(finished.path).toHaveLength(16);
   }, 60_000);
 });
 

@@ -14,6 +14,7 @@ import {
 } from "../../src/contract/envelope.ts";
 import { HttpError } from "../../src/contract/errors.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
+import { WorkAbandoned } from "../../src/domain/errors.ts";
 import type { SignatureVerifier } from "../../src/domain/ports.ts";
 import { chain } from "../domain/certificate-helpers.ts";
 import { bundleOf, fakeDecoder } from "../fakes/certificates.ts";
@@ -310,6 +311,22 @@ describe("admission queue (CONTRACT §1.7)", () => {
     expect(response.headers.get("retry-after")).toBe("1");
     expect((await errorOf(response)).code).toBe("OVERLOADED");
     expect(checks).toBe(1);
+  });
+
+  test("a job that stops at its budget (WorkAbandoned) is the same late answer, and frees its slot", async () => {
+    const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 1_000, maxQueued: 4, deadlineMs: 5_000 });
+    const seen: { expired?: boolean } = {};
+    const refused = await queue
+      .run(async (clock) => {
+        seen.expired = clock.expired();
+        throw new WorkAbandoned();
+      })
+      .catch((error: unknown) => error);
+    expect(seen.expired).toBe(false);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).code).toBe("OVERLOADED");
+    await Bun.sleep(0);
+    expect(queue.load).toEqual({ running: 0, waiting: 0 });
   });
 
   test("a job still running when its answer is due is refused then, and keeps its slot until it ends", async () => {

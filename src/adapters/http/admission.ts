@@ -17,6 +17,7 @@
  * Cheap requests (health, public-ip, CIDR) never pass through here.
  */
 import { HttpError } from "../../contract/errors.ts";
+import { WorkAbandoned } from "../../domain/errors.ts";
 import type { SignatureVerifier } from "../../domain/ports.ts";
 
 export interface AdmissionOptions {
@@ -195,7 +196,14 @@ export class AdmissionQueue {
     };
     const started = this.now();
     const work = (async () => {
-      const result = await job(clock);
+      let result: T;
+      try {
+        result = await job(clock);
+      } catch (error) {
+        // A search that stopped at its deadline (WorkBudget) is the same late answer.
+        if (error instanceof WorkAbandoned) throw lateAnswer(this.options.deadlineMs);
+        throw error;
+      }
       // Work that failed its deadline is refused, never answered late or partial (CONTRACT §1.7).
       if (clock.expired()) throw lateAnswer(this.options.deadlineMs);
       return result;

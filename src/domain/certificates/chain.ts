@@ -7,8 +7,8 @@
  * rule allows it reports the best by the contract's ranking. Time enters through the Clock (read
  * once); identical input and clock give identical output.
  */
-import { type Issue, invalidInput } from "../errors.ts";
-import type { CertificateDecoder, Clock, RootStore, SignatureVerifier } from "../ports.ts";
+import { type Issue, invalidInput, WorkAbandoned } from "../errors.ts";
+import type { CertificateDecoder, Clock, RootStore, SignatureVerifier, WorkBudget } from "../ports.ts";
 import { MAX_LISTED_DNS_NAMES, publishedAt, rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, identityText, matchIdentity, validateIdentity } from "./identity.ts";
 import {
@@ -48,6 +48,8 @@ export interface CertificateChainDeps {
   verifier: SignatureVerifier;
   /** The shipped reference root store; the request's `roots` are composed with it. */
   roots: RootStore;
+  /** When given, the path search stops (throwing `WorkAbandoned`) once it is exhausted. */
+  budget?: WorkBudget;
 }
 
 export type ChainStatus = "complete" | "incomplete" | "ambiguous" | "no-leaf";
@@ -176,7 +178,7 @@ export async function buildCertificateChain(
     };
   }
 
-  const best = await bestPath(leafIndex, context, store);
+  const best = await bestPath(leafIndex, context, store, deps.budget);
   const last = best.members.at(-1)!;
   const lastCertificate = certificates[last]!;
   const anchorSubject = best.anchor === "in-bundle" ? lastCertificate.subject : lastCertificate.issuer;
@@ -298,6 +300,7 @@ export async function bestPath(
   leafIndex: number,
   context: ChainContext,
   store: RequestRootStore,
+  budget?: WorkBudget,
 ): Promise<BuiltPath> {
   const { certificates, links, selfSigned, evaluatedAt } = context;
   const fingerprintId = new Map<string, number>();
@@ -379,7 +382,11 @@ export async function bestPath(
     const known = memo.get(key);
     if (known !== undefined) return known;
     // A search over many states (only adversarial bundles get there) lets other requests run.
-    if (++visited % YIELD_EVERY_STATES === 0) await new Promise<void>((resume) => setTimeout(resume, 0));
+    if (++visited % YIELD_EVERY_STATES === 0) {
+      await new Promise<void>((resume) => setTimeout(resume, 0));
+      // An answer past the deadline is refused anyway: stop rather than finish it.
+      if (budget?.exhausted() === true) throw new WorkAbandoned();
+    }
     const invalidHere = invalid[member] ? 1 : 0;
     const end = (anchor: AnchorKind, rootDer: Uint8Array | null): Suffix => ({
       incomplete: anchor === "missing" ? 1 : 0,
