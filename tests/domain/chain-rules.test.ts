@@ -295,23 +295,32 @@ describe("ranking (CONTRACT §7.1)", () => {
   });
 });
 
+/**
+ * A leaf and a ring of 15 CAs, X and Y issuing each other, whose key ids make every certificate
+ * distinct: the bundle that defeats the search's grouping (ADR 0022).
+ */
+function adversarialRing() {
+  const ring = Array.from({ length: 15 }, (_, k) => {
+    const x = k % 2 === 0;
+    const i = Math.floor(k / 2);
+    return makeCertificate({
+      subject: x ? "CN=X" : "CN=Y",
+      issuer: x ? "CN=Y" : "CN=X",
+      ca: true,
+      key: x ? "kx" : "ky",
+      signedBy: x ? "ky" : "kx",
+      variant: String(k),
+      subjectKeyIdentifier: x ? `A${i}` : `B${i}`,
+      authorityKeyIdentifier: x ? `B${i}` : `A${i + 1}`,
+    });
+  });
+  const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=X", signedBy: "kx" });
+  return { ring, leaf };
+}
+
 describe("the path search on adversarial bundles (ADR 0022)", () => {
   test("a ring whose key ids make every certificate distinct: exact, finishes, other work runs meanwhile", async () => {
-    const ring = Array.from({ length: 15 }, (_, k) => {
-      const x = k % 2 === 0;
-      const i = Math.floor(k / 2);
-      return makeCertificate({
-        subject: x ? "CN=X" : "CN=Y",
-        issuer: x ? "CN=Y" : "CN=X",
-        ca: true,
-        key: x ? "kx" : "ky",
-        signedBy: x ? "ky" : "kx",
-        variant: String(k),
-        subjectKeyIdentifier: x ? `A${i}` : `B${i}`,
-        authorityKeyIdentifier: x ? `B${i}` : `A${i + 1}`,
-      });
-    });
-    const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=X", signedBy: "kx" });
+    const { ring, leaf } = adversarialRing();
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 0);
     const { result } = await run([leaf, ...ring]);
@@ -331,21 +340,7 @@ describe("the path search on adversarial bundles (ADR 0022)", () => {
   }, 60_000);
 
   test("the same ring stops at its first pause once the request's budget is exhausted", async () => {
-    const ring = Array.from({ length: 15 }, (_, k) => {
-      const x = k % 2 === 0;
-      const i = Math.floor(k / 2);
-      return makeCertificate({
-        subject: x ? "CN=X" : "CN=Y",
-        issuer: x ? "CN=Y" : "CN=X",
-        ca: true,
-        key: x ? "kx" : "ky",
-        signedBy: x ? "ky" : "kx",
-        variant: String(k),
-        subjectKeyIdentifier: x ? `A${i}` : `B${i}`,
-        authorityKeyIdentifier: x ? `B${i}` : `A${i + 1}`,
-      });
-    });
-    const leaf = makeCertificate({ subject: "CN=leaf", issuer: "CN=X", signedBy: "kx" });
+    const { ring, leaf } = adversarialRing();
     const certificates = [leaf, ...ring];
     let asked = 0;
     const budget = {
