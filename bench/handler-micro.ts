@@ -2,7 +2,7 @@
  * In-process micro-benchmark of whole API requests: each workload's exact request goes through
  * the handler Bun's router calls (the edge's route: body read, JSON, schema, use case, response
  * with the contract's headers, access log into memory), without sockets. CPU µs per request, the
- * median of ROUNDS rounds: what one request costs the server's single JavaScript thread, which is
+ * median of its rounds: what one request costs the server's single JavaScript thread, which is
  * what bounds WORKERS=1's requests per second. The Request object is made per call, as Bun does.
  *   node_modules/.bin/bun bench/handler-micro.ts [name-filter]
  */
@@ -12,10 +12,7 @@ import { ProxyAwareClientAddressSource } from "../src/adapters/system/client-add
 import { parseCidrList } from "../src/adapters/system/trusted-proxies.ts";
 import { buildApp } from "../src/app.ts";
 import { createJsonLogger } from "../src/process/logger.ts";
-
-const ROUNDS = 11;
-const ROUND_MS = 200;
-const WARMUP_MS = 500;
+import { runMicro } from "./lib/micro.ts";
 
 const dataDir = new URL("./data/", import.meta.url);
 const body = (name: string): string => readFileSync(new URL(name, dataDir), "utf8");
@@ -39,26 +36,8 @@ const cases: Record<string, { path: string; body: string | null }> = {
   "allocate-1000": { path: "/v1/cidr-allocate", body: body("allocate-1000.json") },
 };
 
-function cpuMicros(): number {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-}
-
-async function timeFor(call: () => Promise<number>, ms: number): Promise<number> {
-  let calls = 0;
-  const start = cpuMicros();
-  let now = start;
-  while (now - start < ms * 1000) {
-    for (let i = 0; i < 16; i++) await call();
-    calls += 16;
-    now = cpuMicros();
-  }
-  return (now - start) / calls;
-}
-
-const only = process.argv[2];
+const calls: Record<string, () => Promise<number>> = {};
 for (const [name, { path, body: text }] of Object.entries(cases)) {
-  if (only !== undefined && !name.includes(only)) continue;
   const method = text === null ? "GET" : "POST";
   const handler = edge.routes[path]?.[method];
   if (handler === undefined) throw new Error(`no ${method} ${path}`);
@@ -71,19 +50,12 @@ for (const [name, { path, body: text }] of Object.entries(cases)) {
           body: text,
           headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
         };
-  const call = async (): Promise<number> => {
+  calls[name] = async () => {
     const response = await handler(new Request(url, init), undefined as never);
     if (response.status !== 200)
       throw new Error(`${name}: status ${response.status}: ${await response.text()}`);
     return (await response.arrayBuffer()).byteLength;
   };
-  await timeFor(call, WARMUP_MS);
-  const rounds: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) rounds.push(await timeFor(call, ROUND_MS));
-  rounds.sort((x, y) => x - y);
-  const median = rounds[Math.floor(ROUNDS / 2)]!;
-  console.log(
-    `${name.padEnd(18)} median ${median.toFixed(1).padStart(8)} µs/request  (min ${rounds[0]!.toFixed(1)}, max ${rounds[ROUNDS - 1]!.toFixed(1)})`,
-  );
 }
+await runMicro(calls, { rounds: 11, roundMs: 200, warmupMs: 500, clock: "cpu", unit: "request" });
 if (logged === 0) console.log("(nothing was logged)");
