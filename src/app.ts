@@ -66,7 +66,7 @@ export function buildApp(deps: AppDeps) {
   });
   const { app, traffic } = httpApplication({
     api,
-    plugins: [docsRoutes(responder, documentComponents(OPERATION_LIST)), webRoutes(responder)],
+    plugins: [docsRoutes(responder, fail, documentComponents(OPERATION_LIST)), webRoutes(responder, fail)],
     responder,
     fail,
     log: deps.logger,

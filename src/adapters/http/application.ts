@@ -119,22 +119,17 @@ export function httpApplication(options: ApplicationOptions) {
     // Elysia types the wrapped handler loosely (`(...arg: unknown[]) => Function`); it is the
     // route's (or the router's) handler of one request.
     .wrap((next) => (request: Request) => traffic.serve(next as unknown as RequestHandler, request))
-    .onError({ as: "global" }, ({ code, request, error, set }) => {
-      if (code !== "NOT_FOUND") return options.fail(request, PLAIN_TEMPLATE, error);
-      const answer = traffic.unrouted(request);
-      if (answer instanceof Response) return answer;
-      // Elysia gives a NOT_FOUND's later answer the status it set (404): a route served for a
-      // raw target answers with its own.
-      return answer.then((response) => {
-        set.status = response.status;
-        return response;
-      });
-    });
-  for (const route of options.api) {
-    const handle = route.handle;
-    app.route(route.operation.method, route.operation.path, ({ request }) => handle(request), {
+    // What no route matches (an unknown path, another method, a preflight, a raw target)
+    // reaches this catch-all route, which Elysia's own router tries last.
+    .all(
+      "/*",
+      traffic.route(null, (request) => traffic.unrouted(request)),
+      { parse: "none", detail: { hide: true } },
+    );
+  for (const { operation, handle, detail } of options.api) {
+    app.route(operation.method, operation.path, traffic.route(operation.path, handle), {
       parse: "none",
-      detail: route.detail,
+      detail,
     });
   }
   for (const plugin of options.plugins) app.use(plugin);
@@ -142,7 +137,7 @@ export function httpApplication(options: ApplicationOptions) {
   return { app, traffic };
 }
 
-/** The per-request bookkeeping of the application: everything its `wrap` and error hook do. */
+/** The per-request bookkeeping of the application: everything its `wrap` and catch-all route do. */
 export class Traffic {
   private readonly table = new Map<string, PathEntry>();
   private readonly responder: Responder;
@@ -150,6 +145,8 @@ export class Traffic {
   private readonly log: EdgeLog;
   private readonly limiter: RateLimiter | null;
   private readonly clientAddress: ClientAddressSource;
+  /** The route that answered each request (null: none matched), for its log line. */
+  private readonly routeOf = new WeakMap<Request, string | null>();
   /** Requests re-entering the application to be routed by their resolved path (no `Host`). */
   private readonly rerouted = new WeakSet<Request>();
   /** Set once shutdown begins: every answer then says `Connection: close`. */
@@ -181,6 +178,7 @@ export class Traffic {
       byPath.set(operation.path, entry);
     }
     for (const route of app.routes) {
+      if (route.path === "/*") continue;
       const entry = byPath.get(route.path) ?? {
         methods: new Map<string, RequestHandler>(),
         rateLimited: SITE_POLICY.rateLimited,
@@ -210,39 +208,63 @@ export class Traffic {
     return new Map([...this.table].map(([path, entry]) => [path, entry.allowedList]));
   }
 
+  /**
+   * The Elysia handler of a route: it names the route for the request's log line and answers
+   * through `handle`. `path` null is the catch-all of what no route matches.
+   *
+   * Elysia guesses from a handler's source text whether it is asynchronous (a call right after
+   * `=>` or `return` reads as one) and then awaits it: a promise turn per request. This handler
+   * is written so that the guess is "synchronous"; Elysia then maps what it returns as it comes,
+   * a Response at once and a Promise of one when it settles (`mapCompactResponse`), which is
+   * right in both cases (docs/decisions/0013-serving-edge.md).
+   */
+  route(
+    path: string | null,
+    handle: RequestHandler,
+  ): (context: { request: Request }) => Response | Promise<Response> {
+    const routeOf = this.routeOf;
+    return function answer(context) {
+      const request = context.request;
+      if (path !== null) routeOf.set(request, path);
+      const response = handle(request);
+      return response;
+    };
+  }
+
   /** What every request shares, around the route (or Elysia's router) that answers it. */
   serve(next: RequestHandler, request: Request): Response | Promise<Response> {
     if (this.rerouted.has(request)) return next(request);
     const start = performance.now();
     this.inFlight += 1;
     this.lastArrival = start;
-    const path = pathOf(request.url);
-    const entry = this.table.get(path);
     const requestId = this.responder.requestIdOf(request);
     // CORS preflights never spend a token (CONTRACT §1.5); an unknown path does.
-    if (
-      request.method !== "OPTIONS" &&
-      (entry === undefined ? this.limiter !== null && SITE_POLICY.rateLimited : entry.rateLimited)
-    ) {
-      const refusal = this.rateLimit(request, entry);
-      if (refusal !== null) return this.finish(request, refusal, path, entry, start, requestId);
+    if (this.limiter !== null && request.method !== "OPTIONS") {
+      const path = pathOf(request.url);
+      const entry = this.table.get(path);
+      if (entry === undefined ? SITE_POLICY.rateLimited : entry.rateLimited) {
+        const refusal = this.rateLimit(request, entry);
+        if (refusal !== null) {
+          this.routeOf.set(request, entry === undefined ? null : path);
+          return this.finish(request, refusal, start, requestId);
+        }
+      }
     }
-    // Handlers and the error hook answer every failure; this is a last line of defence, so that a
-    // request is always answered and always leaves the in-flight count (the drain waits on it).
+    // Routes answer every failure; this is a last line of defence, so that a request is always
+    // answered and always leaves the in-flight count (the drain waits on it).
     let response: Response | Promise<Response>;
     try {
       response = next(request);
     } catch (error) {
-      response = this.failed(request, entry, error);
+      response = this.fail(request, PLAIN_TEMPLATE, error);
     }
     if (response instanceof Promise) {
       return response.then(
-        (done) => this.finish(request, done, path, entry, start, requestId),
-        (error: unknown) =>
-          this.finish(request, this.failed(request, entry, error), path, entry, start, requestId),
+        (done) => this.finish(request, done, start, requestId),
+        (error: unknown) => this.finish(request, this.fail(request, PLAIN_TEMPLATE, error), start, requestId),
       );
     }
-    return this.finish(request, response, path, entry, start, requestId);
+    return this.finish(request, response, start, requestId);
   }
 
   /**
@@ -252,6 +274,7 @@ export class Traffic {
   unrouted(request: Request): Response | Promise<Response> {
     const path = pathOf(request.url);
     const entry = this.table.get(path);
+    this.routeOf.set(request, entry === undefined ? null : path);
     if (entry === undefined) {
       return this.responder.error(
         request,
@@ -299,10 +322,6 @@ export class Traffic {
     };
   }
 
-  private failed(request: Request, entry: PathEntry | undefined, error: unknown): Response {
-    return this.fail(request, entry?.template ?? PLAIN_TEMPLATE, error);
-  }
-
   private rateLimit(request: Request, entry: PathEntry | undefined): Response | null {
     const limiter = this.limiter;
     if (limiter === null) return null;
@@ -316,23 +335,21 @@ export class Traffic {
     return this.responder.error(request, entry?.template ?? PLAIN_TEMPLATE, refusal);
   }
 
-  private finish(
-    request: Request,
-    response: Response,
-    path: string,
-    entry: PathEntry | undefined,
-    start: number,
-    requestId: string,
-  ): Response {
+  private finish(request: Request, response: Response, start: number, requestId: string): Response {
     this.inFlight -= 1;
     if (this.closing) response.headers.set("connection", "close");
+    // A route of a plugin (the page, the docs) does not name itself: its path is the route.
+    let route = this.routeOf.get(request);
+    let unmatchedPath: string | undefined;
+    if (route === undefined) route = pathOf(request.url);
+    else if (route === null) unmatchedPath = pathOf(request.url);
     this.log.access(
       requestId,
       request.method,
-      entry === undefined ? null : path,
+      route,
       response.status,
       Math.round((performance.now() - start) * 1000) / 1000,
-      entry === undefined ? path : undefined,
+      unmatchedPath,
     );
     return response;
   }

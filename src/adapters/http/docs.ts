@@ -21,7 +21,7 @@ import { MAX_BODY_BYTES } from "../../domain/limits.ts";
 import { precompressPackageFile } from "../../web/precompress.ts" with { type: "macro" };
 import { type EncodedAsset, encodedAnswer, encodedAsset } from "./content-encoding.ts";
 import type { OpenApiOperation } from "./openapi-document.ts";
-import { PLAIN_TEMPLATE, type Responder } from "./responder.ts";
+import { type FailureMapper, PLAIN_TEMPLATE, type Responder } from "./responder.ts";
 
 /**
  * @elysiajs/openapi 1.4.16 bundles @sinclair/typemap, which on import replaces TypeBox's global
@@ -120,8 +120,9 @@ function asset(responder: Responder, path: string, compressed: { gzip: string; b
 }
 
 /** Mounts `/docs`, `/docs/json` and the two Swagger UI assets; `components` are the document's. */
-export const docsRoutes = (responder: Responder, components: OpenApiOperation) =>
+export const docsRoutes = (responder: Responder, fail: FailureMapper, components: OpenApiOperation) =>
   new Elysia({ name: "docs-routes", normalize: false })
+    .onError(({ request, error }) => fail(request, PLAIN_TEMPLATE, error))
     // The plugin's document answers through the Responder too: exactly `application/json` like
     // every JSON answer (CONTRACT §1.2; Elysia's default would add `;charset=utf-8`).
     .mapResponse(({ route, request, responseValue }) => {

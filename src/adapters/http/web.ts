@@ -11,7 +11,7 @@
 import { Elysia } from "elysia";
 import { bundleWebAssets } from "../../web/bundle.ts" with { type: "macro" };
 import { type EncodedAsset, encodedAnswer, encodedAsset } from "./content-encoding.ts";
-import type { Responder } from "./responder.ts";
+import { type FailureMapper, PLAIN_TEMPLATE, type Responder } from "./responder.ts";
 
 const ASSETS = bundleWebAssets();
 /** The page, its stylesheet and script in every coding, ready before the first request (issue 13). */
@@ -51,7 +51,7 @@ const PAGE_HEADERS = {
 };
 
 /** Mounts `/` and its three assets, answered through the Responder (common headers included). */
-export const webRoutes = (responder: Responder) => {
+export const webRoutes = (responder: Responder, fail: FailureMapper) => {
   const serve = (body: string, contentType: string) => {
     const headers = { ...PAGE_HEADERS, "content-type": contentType };
     return ({ request }: { request: Request }) => responder.page(request, body, headers);
@@ -65,6 +65,7 @@ export const webRoutes = (responder: Responder) => {
     };
   };
   return new Elysia({ name: "web-routes", normalize: false })
+    .onError(({ request, error }) => fail(request, PLAIN_TEMPLATE, error))
     .get(WEB_PAGE_PATH, serveEncoded(HTML, "text/html; charset=utf-8"), { detail: { hide: true } })
     .get(SCRIPT_PATH, serveEncoded(JS, "text/javascript; charset=utf-8"), { detail: { hide: true } })
     .get(STYLE_PATH, serveEncoded(CSS, "text/css; charset=utf-8"), { detail: { hide: true } })
