@@ -12,12 +12,17 @@ export interface Ran {
 /** `nettools ARGS…` with only PATH (plus `env`) in its environment, in `cwd`, fed `stdin`. */
 export async function runNettools(
   args: string[],
-  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
+  options: { stdin?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<Ran> {
   const child = Bun.spawn([process.execPath, CLI, ...args], {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: { PATH: process.env.PATH ?? "", ...options.env },
-    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+    stdin:
+      options.stdin === undefined
+        ? "ignore"
+        : typeof options.stdin === "string"
+          ? new TextEncoder().encode(options.stdin)
+          : options.stdin,
     stdout: "pipe",
     stderr: "pipe",
   });

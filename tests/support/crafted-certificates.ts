@@ -7,6 +7,8 @@
  *   them (the bundle of issue 24's attack: 22 certificates ran 18–45 s at about 1 GB).
  * - {@link sameNameP521Cas}: self-issued P-521 CAs sharing one name, each with its own key, so
  *   every certificate is a candidate issuer of every other (n² ECDSA P-521 checks).
+ * - {@link rootAndLeaf}: a root and a leaf with the validity and SANs a test needs (expiry against
+ *   the real clock, which fixed fixtures cannot give).
  *
  * Certificates are real and correctly signed (ECDSA with SHA-512), so the CLI's real verifier
  * checks them. The DER is written with tests/adapters/der-builder.ts.
@@ -17,6 +19,9 @@ const ECDSA_WITH_SHA512 = "1.2.840.10045.4.3.4";
 const BASIC_CONSTRAINTS = "2.5.29.19";
 const SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
 const AUTHORITY_KEY_IDENTIFIER = "2.5.29.35";
+const SUBJECT_ALT_NAME = "2.5.29.17";
+const EXTENDED_KEY_USAGE = "2.5.29.37";
+const SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
 
 type Curve = "P-256" | "P-521";
 
@@ -66,6 +71,23 @@ interface CertificateSpec {
   ca: boolean;
   subjectKeyId?: string;
   authorityKeyId?: string;
+  /** Default 2020-01-01 to 2049-12-31. */
+  validity?: { notBefore: Date; notAfter: Date };
+  /** subjectAltName entries: DNS names, or IPv4 addresses as `ip:192.0.2.1`. */
+  sans?: string[];
+}
+
+/** UTCTime (years 1950–2049, RFC 5280 §4.1.2.5.1) of an instant, to the second. */
+function utcTimeOf(date: Date): Uint8Array<ArrayBuffer> {
+  const iso = date.toISOString();
+  return utcTime(
+    `${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`,
+  );
+}
+
+function generalName(entry: string): Uint8Array<ArrayBuffer> {
+  if (entry.startsWith("ip:")) return tlv(0x87, Uint8Array.from(entry.slice(3).split(".").map(Number)));
+  return tlv(0x82, new TextEncoder().encode(entry));
 }
 
 /** One certificate as DER, signed with ECDSA and SHA-512 by `signer`. */
@@ -77,6 +99,10 @@ async function certificate(spec: CertificateSpec): Promise<Uint8Array<ArrayBuffe
   if (spec.subjectKeyId !== undefined) {
     extensions.push(extension(SUBJECT_KEY_IDENTIFIER, tlv(0x04, keyId(spec.subjectKeyId))));
   }
+  // A server's leaf as clients want it (CONTRACT §8.1): extendedKeyUsage serverAuth.
+  if (!spec.ca) extensions.push(extension(EXTENDED_KEY_USAGE, seq(oid(SERVER_AUTH))));
+  if (spec.sans !== undefined)
+    extensions.push(extension(SUBJECT_ALT_NAME, seq(...spec.sans.map(generalName))));
   if (spec.authorityKeyId !== undefined) {
     extensions.push(extension(AUTHORITY_KEY_IDENTIFIER, seq(tlv(0x80, keyId(spec.authorityKeyId)))));
   }
@@ -87,7 +113,9 @@ async function certificate(spec: CertificateSpec): Promise<Uint8Array<ArrayBuffe
     integer(serial),
     algorithm,
     cn(spec.issuer),
-    seq(utcTime("200101000000Z"), utcTime("491231235959Z")),
+    spec.validity === undefined
+      ? seq(utcTime("200101000000Z"), utcTime("491231235959Z"))
+      : seq(utcTimeOf(spec.validity.notBefore), utcTimeOf(spec.validity.notAfter)),
     cn(spec.subject),
     spec.key.spki,
     tlv(0xa3, seq(...extensions)),
@@ -164,4 +192,38 @@ export async function sameNameP521Cas(count: number): Promise<string> {
     );
   }
   return pemOf(ders);
+}
+
+/**
+ * A root and a leaf it issued, as two PEM texts: the leaf valid from `notBefore` to `notAfter`
+ * with the given SANs (for expiry and hostname rules against the real clock).
+ */
+export async function rootAndLeaf(options: {
+  notBefore: Date;
+  notAfter: Date;
+  sans: string[];
+}): Promise<{ rootPem: string; leafPem: string }> {
+  const rootKey = await newKey("P-256");
+  const leafKey = await newKey("P-256");
+  const root = await certificate({
+    serial: 1,
+    subject: "Crafted Root",
+    issuer: "Crafted Root",
+    key: rootKey,
+    signer: rootKey,
+    ca: true,
+    subjectKeyId: "root",
+  });
+  const leaf = await certificate({
+    serial: 2,
+    subject: "crafted.example",
+    issuer: "Crafted Root",
+    key: leafKey,
+    signer: rootKey,
+    ca: false,
+    authorityKeyId: "root",
+    validity: { notBefore: options.notBefore, notAfter: options.notAfter },
+    sans: options.sans,
+  });
+  return { rootPem: pemOf([root]), leafPem: pemOf([leaf]) };
 }
