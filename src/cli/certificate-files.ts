@@ -125,8 +125,9 @@ export class CertificateBundleText {
       this.notices.push(
         `${source}: a PEM PKCS#7 bundle (block ${block}, line ${blockLine}); its ${countOf(certificates.length)} were read in stored order`,
       );
-      const madeFrom = `the PKCS#7 bundle at line ${blockLine}`;
-      this.addPiece(certificates.map(pemBlock).join(""), source, null, madeFrom);
+      // Without its last line break: the rest of the block's END line follows on that line.
+      const converted = certificates.map(pemBlock).join("").slice(0, -1);
+      this.addPiece(converted, source, null, `the PKCS#7 bundle at line ${blockLine}`);
     }
     this.addPiece(body.slice(done), source, line, null);
   }

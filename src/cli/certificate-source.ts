@@ -100,6 +100,7 @@ async function readFromServer(
   if (!target.ok) throw new UsageError(target.message);
   deadline.doing({ doing: `connecting to ${connect}` });
   const fetched = await fetchServerCertificates(target.target, Math.max(1, deadline.remainingMs()));
+  deadline.check();
   if (!fetched.ok) {
     run.io.stderr(`${run.err.red("error")}: ${connect}: ${fetched.message}\n`);
     return { exit: EXIT.failure };

@@ -98,6 +98,14 @@ export class Deadline implements WorkBudget {
     return this.stopped !== null;
   }
 
+  /**
+   * Throws `WorkAbandoned` once the budget is spent: called by the command after each step that
+   * may end past it, so that nothing is printed or written after the one line.
+   */
+  check(): void {
+    if (this.exhausted()) throw new WorkAbandoned();
+  }
+
   /** Says what the command is doing now (`connecting to example.com:443`), for the stop line. */
   doing(stage: Stage): void {
     if ("doing" in stage) this.stage = stage.doing;
@@ -166,7 +174,13 @@ export class Deadline implements WorkBudget {
     if (this.checksRequested === 0) where = `while ${this.stage}`;
     else if (this.checksDone < this.checksRequested) {
       where = `after ${this.checksDone} of ${this.checksRequested} signature checks`;
-    } else where = `after all ${this.checksRequested} signature checks, ${this.afterChecks}`;
+    } else {
+      const all =
+        this.checksRequested === 1
+          ? "the only signature check"
+          : `all ${this.checksRequested} signature checks`;
+      where = `after ${all}, ${this.afterChecks}`;
+    }
     return `${limit} ${where}; no verdict`;
   }
 

@@ -120,6 +120,7 @@ async function inspect(
     request,
     run.client === null ? deadline : undefined,
   );
+  deadline.check();
   if (!result.ok) return reportInputError(run, result, source);
   const answer = address?.identity ? bundleAddressAnswer(address.identity, result.value) : null;
   const words = answer?.words ?? bundleNameWords(result.value);

@@ -1,7 +1,6 @@
 import { privateKeyRefusal } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
-import { WorkAbandoned } from "../../domain/errors.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { replaceFile } from "../atomic-file.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
@@ -168,6 +167,7 @@ async function build(
     request,
     run.client === null ? deadline : undefined,
   );
+  deadline.check();
   if (!result.ok) return reportInputError(run, result, texts, source.pem);
   const rules: ExitRules = {
     strict: values.strict === true,
@@ -196,7 +196,7 @@ async function build(
     return EXIT.findings;
   }
   // Nothing is written once the budget is spent: the command is reporting that it stopped.
-  if (deadline.exhausted()) throw new WorkAbandoned();
+  deadline.check();
   const written = { ...rules, written: true };
   const code = chainExit(result.value, written);
   if (values.output === undefined) io.stdout(result.value.fullchainPem);
