@@ -32,9 +32,7 @@ export const SOURCE_HELP = `Where the certificates come from:
   --save FILE           with --connect: write the list as sent, as PEM
   --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
-                        $NETTOOLS_ROOTS, skipped with a notice where it cannot be used)
-  --timeout SECONDS     the whole command's time budget, connection included (default 10): a run
-                        that reaches it stops with one line saying how far it got, exit 3`;
+                        $NETTOOLS_ROOTS, skipped with a notice where it cannot be used)`;
 
 export const SOURCE_OPTIONS = {
   connect: { type: "string" },

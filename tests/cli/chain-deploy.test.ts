@@ -175,7 +175,7 @@ describe("exit statuses, pinned (CONTRACT §7.1)", () => {
     ["expiring, --fix --expires-within 30", ["--fix", "--expires-within", "30"], "expiring", 1],
     ["expired", [], "expired", 1],
     ["expired, --fix (EXPIRED is not repaired by writing)", ["--fix"], "expired", 1],
-  ] as const)("%s: exit %d", async (_label, extra, bundle, exit) => {
+  ] as const)("%s (%j, %s): exit %d", async (_label, extra, bundle, exit) => {
     const ran = await nettools([
       "chain",
       "--roots",
