@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { certPath, certPem, chainNames, chainPath } from "../fixtures/fixtures.ts";
 import { rootAndLeaf } from "../support/crafted-certificates.ts";
-import { CLI, type Ran, runNettools } from "./run.ts";
+import { CLI, type Ran, runNettools, runProcess } from "./run.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "nettools-deploy-"));
 const nettools = (args: string[], env: Record<string, string> = {}): Promise<Ran> =>
@@ -40,18 +40,10 @@ async function deployScript(
   const command = [process.execPath, CLI, "chain", "--fix", "-o", "fullchain.pem", ...args]
     .map(quote)
     .join(" ");
-  const child = Bun.spawn(["bash", "-c", `${command} && echo deployable`], {
+  const { code, stdout, stderr } = await runProcess(["bash", "-c", `${command} && echo deployable`], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "" },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [stdout, stderr, status] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  return { status, stdout, stderr };
+  return { status: code, stdout, stderr };
 }
 
 describe("chain --fix -o fullchain.pem … && echo deployable", () => {

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crossSigningRing, sameNameP521Cas } from "../support/crafted-certificates.ts";
-import { CLI } from "./run.ts";
+import { CLI, type Measured, runProcess } from "./run.ts";
 
 const MB = 1024 * 1024;
 /** What the process may add to the budget: starting Bun and loading the CLI on a busy machine. */
@@ -26,37 +26,8 @@ beforeAll(async () => {
   writeFileSync(sameName, await sameNameP521Cas(500));
 }, 60_000);
 
-interface Measured {
-  code: number;
-  stdout: string;
-  stderr: string;
-  wallMs: number;
-  maxRssBytes: number;
-}
-
-/** Runs the CLI and measures its wall time and peak resident size (getrusage of the child). */
-async function measured(args: string[]): Promise<Measured> {
-  const started = performance.now();
-  const child = Bun.spawn([process.execPath, CLI, ...args], {
-    env: { PATH: process.env.PATH ?? "" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
-  const wallMs = performance.now() - started;
-  return {
-    code,
-    stdout,
-    stderr,
-    wallMs,
-    maxRssBytes: child.resourceUsage()?.maxRSS ?? Number.POSITIVE_INFINITY,
-  };
-}
+/** The CLI run and measured (wall time, peak resident size). */
+const measured = (args: string[]): Promise<Measured> => runProcess([process.execPath, CLI, ...args]);
 
 function expectStoppedInBudget(ran: Measured, seconds: number): void {
   expect(ran.code).toBe(3);
