@@ -1,0 +1,111 @@
+/**
+ * reverse-zones and cidr-subnets over HTTP (CONTRACT §8.8–8.9) through app.handle: the shared
+ * rules of §1 for both rows, issues with `path` only, INSUFFICIENT_SPACE as 400 with its issue,
+ * the schema's bounds on `newbits`, and the largest reverse-zones answer (128 names).
+ */
+import { describe, expect, test } from "bun:test";
+import { call, errorOf, jsonOf, testApp } from "./helpers.ts";
+
+const { app } = testApp();
+
+const POSTS: [string, unknown][] = [
+  ["/v1/reverse-zones", { cidr: "192.168.0.0/17" }],
+  ["/v1/cidr-subnets", { prefix: "10.1.0.0/16", newbits: [4, 4, 8, 4] }],
+];
+
+describe("both rows follow the shared rules", () => {
+  test.each(POSTS)("%s answers 200 JSON, with CORS and a request id, cacheable", async (path, body) => {
+    const response = await call(app, "POST", path, { json: body });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+    expect(response.headers.get("cache-control")).toBeNull();
+  });
+
+  test.each(POSTS)("%s: wrong media type 415, GET 405, unknown field 400 at [extra]", async (path, body) => {
+    expect((await call(app, "POST", path, { body: JSON.stringify(body) })).status).toBe(415);
+    const wrongMethod = await call(app, "GET", path);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toContain("POST");
+    const extra = await call(app, "POST", path, { json: { ...(body as object), extra: 1 } });
+    expect(extra.status).toBe(400);
+    expect((await errorOf(extra)).issues).toEqual([
+      { message: 'Unknown field "extra" is not allowed.', path: ["extra"] },
+    ]);
+  });
+});
+
+describe("reverse-zones", () => {
+  test("192.168.0.0/17: the largest answer, 128 zones of three octets", async () => {
+    const result = (await jsonOf(await call(app, "POST", "/v1/reverse-zones", { json: POSTS[0]![1] }))) as {
+      cidr: string;
+      zones: string[];
+    };
+    expect(result.cidr).toBe("192.168.0.0/17");
+    expect(result.zones.length).toBe(128);
+    expect(result.zones[0]).toBe("0.168.192.in-addr.arpa.");
+    expect(result.zones[127]).toBe("127.168.192.in-addr.arpa.");
+  });
+
+  test('an invalid block: one issue at ["cidr"], no legacy locators', async () => {
+    const response = await call(app, "POST", "/v1/reverse-zones", { json: { cidr: "fe80::1%eth0" } });
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.issues?.length).toBe(1);
+    expect(error.issues?.[0]?.path).toEqual(["cidr"]);
+    expect(Object.keys(error.issues?.[0] ?? {})).toEqual(["message", "path"]);
+  });
+});
+
+describe("cidr-subnets", () => {
+  test("Terraform's example", async () => {
+    expect(await jsonOf(await call(app, "POST", "/v1/cidr-subnets", { json: POSTS[1]![1] }))).toEqual({
+      prefix: "10.1.0.0/16",
+      cidrs: ["10.1.0.0/20", "10.1.16.0/20", "10.1.32.0/24", "10.1.48.0/20"],
+    });
+  });
+
+  test("no room: 400 INSUFFICIENT_SPACE with the argument's issue", async () => {
+    const response = await call(app, "POST", "/v1/cidr-subnets", {
+      json: { prefix: "10.0.0.0/24", newbits: [1, 1, 1] },
+    });
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.code).toBe("INSUFFICIENT_SPACE");
+    expect(error.message).toBe(
+      "newbits argument 3: not enough remaining address space for a subnet with a prefix of 25 bits after 10.0.0.128/25.",
+    );
+    expect(error.issues).toEqual([{ message: error.message.slice(0, -1), path: ["newbits", 2] }]);
+  });
+
+  test('newbits outside 1–32 are refused by the schema at ["newbits", i]; the family\'s bound by the use case', async () => {
+    const schema = await errorOf(
+      await call(app, "POST", "/v1/cidr-subnets", { json: { prefix: "10.0.0.0/8", newbits: [8, 0, 33] } }),
+    );
+    expect(schema.code).toBe("INVALID_INPUT");
+    expect(schema.issues?.map((issue) => issue.path)).toEqual([
+      ["newbits", 1],
+      ["newbits", 2],
+    ]);
+    const family = await errorOf(
+      await call(app, "POST", "/v1/cidr-subnets", { json: { prefix: "10.0.0.0/8", newbits: [8, 25] } }),
+    );
+    expect(family.issues).toEqual([
+      {
+        message:
+          "newbits argument 2 (25): would extend prefix to 33 bits, which is too long for an IPv4 address",
+        path: ["newbits", 1],
+      },
+    ]);
+  });
+
+  test('more than 1000 newbits: 400 at ["newbits"]', async () => {
+    const response = await call(app, "POST", "/v1/cidr-subnets", {
+      json: { prefix: "::/0", newbits: Array.from({ length: 1001 }, () => 32) },
+    });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).issues?.[0]?.path).toEqual(["newbits"]);
+  });
+});
