@@ -1,9 +1,9 @@
 /**
  * TypeBox schemas of the planning operations (CONTRACT §8.8–8.9): reverse-zones (the reverse DNS
  * zones of a block) and cidr-subnets (Terraform's `cidrsubnets`). Like schemas.ts, the one source
- * for request validation and for the OpenAPI document. The bound that depends on the prefix's
- * family (its length plus each `newbits` at most 32 or 128) cannot be said in JSON Schema and is the
- * use case's (an issue at `["newbits", i]`).
+ * for request validation and for the OpenAPI document. The range of each `newbits` (1 to 32, and
+ * the prefix length plus it at most 32 or 128, which depends on the prefix's family) is the use
+ * case's, so that every such issue at `["newbits", i]` reads in Terraform's words.
  */
 import { Type } from "@sinclair/typebox";
 import { MAX_ENTRY_LENGTH, MAX_TOOLBOX_ENTRIES, MIN_ENTRY_LENGTH } from "../domain/limits.ts";
@@ -36,9 +36,8 @@ export const CidrSubnetsRequest = Type.Object(
     prefix: entryField("The block to pack from: a CIDR or an address; host bits are cleared."),
     newbits: Type.Array(
       Type.Integer({
-        minimum: 1,
-        maximum: 32,
-        description: "Bits added to the prefix length for this block (Terraform's newbits).",
+        description:
+          "Bits added to the prefix length for this block (Terraform's newbits): 1 to 32. The use case checks the range, in Terraform's words, with the family's bound.",
       }),
       {
         maxItems: MAX_TOOLBOX_ENTRIES,

@@ -129,7 +129,7 @@ describe("every zone name is Python's reverse_pointer, cut to the zone, plus a d
 
   test(`${cases.length} blocks`, () => {
     cases.forEach((cidr, i) => {
-      expect({ cidr, ...reverseZones(cidr) }).toEqual({ cidr, ...answers[i]! });
+      expect({ input: cidr, ...reverseZones(cidr) }).toEqual({ input: cidr, ...answers[i]! });
     });
   });
 });

@@ -161,15 +161,18 @@ describe("against go-cidr's algorithm, transcribed on bigint", () => {
         continue;
       }
       if (theirs.ok) {
-        expect({ prefix, newbits: c.newbits, ...cidrSubnets({ prefix, newbits: c.newbits }) }).toEqual({
-          prefix: formatCidr(
-            c.family,
-            c.value & ~((1n << BigInt(width(c.family) - c.prefixLength)) - 1n),
-            c.prefixLength,
-          ),
-          newbits: c.newbits,
-          cidrs: theirs.cidrs,
-        });
+        expect({ input: prefix, newbits: c.newbits, ...cidrSubnets({ prefix, newbits: c.newbits }) }).toEqual(
+          {
+            input: prefix,
+            prefix: formatCidr(
+              c.family,
+              c.value & ~((1n << BigInt(width(c.family) - c.prefixLength)) - 1n),
+              c.prefixLength,
+            ),
+            newbits: c.newbits,
+            cidrs: theirs.cidrs,
+          },
+        );
       } else {
         const error = rejection(() => cidrSubnets({ prefix, newbits: c.newbits }));
         expect({ prefix, newbits: c.newbits, code: error.code, message: error.message }).toEqual({

@@ -80,25 +80,29 @@ describe("cidr-subnets", () => {
     expect(error.issues).toEqual([{ message: error.message.slice(0, -1), path: ["newbits", 2] }]);
   });
 
-  test('newbits outside 1–32 are refused by the schema at ["newbits", i]; the family\'s bound by the use case', async () => {
-    const schema = await errorOf(
-      await call(app, "POST", "/v1/cidr-subnets", { json: { prefix: "10.0.0.0/8", newbits: [8, 0, 33] } }),
+  test("newbits outside 1–32 or past the family's width: issues at [\"newbits\", i], in Terraform's words", async () => {
+    const error = await errorOf(
+      await call(app, "POST", "/v1/cidr-subnets", {
+        json: { prefix: "10.0.0.0/8", newbits: [8, 0, 33, 25] },
+      }),
     );
-    expect(schema.code).toBe("INVALID_INPUT");
-    expect(schema.issues?.map((issue) => issue.path)).toEqual([
-      ["newbits", 1],
-      ["newbits", 2],
-    ]);
-    const family = await errorOf(
-      await call(app, "POST", "/v1/cidr-subnets", { json: { prefix: "10.0.0.0/8", newbits: [8, 25] } }),
-    );
-    expect(family.issues).toEqual([
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.issues).toEqual([
+      { message: "newbits argument 2 (0): must extend prefix by at least one bit", path: ["newbits", 1] },
+      {
+        message: "newbits argument 3 (33): may not extend prefix by more than 32 bits",
+        path: ["newbits", 2],
+      },
       {
         message:
-          "newbits argument 2 (25): would extend prefix to 33 bits, which is too long for an IPv4 address",
-        path: ["newbits", 1],
+          "newbits argument 4 (25): would extend prefix to 33 bits, which is too long for an IPv4 address",
+        path: ["newbits", 3],
       },
     ]);
+    const notInteger = await errorOf(
+      await call(app, "POST", "/v1/cidr-subnets", { json: { prefix: "10.0.0.0/8", newbits: [1.5] } }),
+    );
+    expect(notInteger.issues?.map((issue) => issue.path)).toEqual([["newbits", 0]]);
   });
 
   test('more than 1000 newbits: 400 at ["newbits"]', async () => {
