@@ -27,10 +27,10 @@ export const subnets: Command = {
   async run(args, io) {
     const { values, positionals, tokens } = parse(args, {});
     if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    if (positionals.length === 0)
+    const [prefix, ...bits] = positionals;
+    if (prefix === undefined)
       throw new UsageError("subnets needs a PREFIX and NEWBITS: subnets 10.1.0.0/16 4 4 8 4");
-    const [prefix, ...bits] = positionals as [string, ...string[]];
+    const run = makeRun(io, values);
     const newbits = bits.map((text) => {
       if (!/^(0|[1-9][0-9]{0,5})$/.test(text)) {
         throw new UsageError(`each NEWBITS must be a whole number of bits such as 4 or 8, not "${text}"`);
