@@ -1,4 +1,4 @@
-import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { cidrLines } from "../render.ts";
@@ -17,6 +17,7 @@ prefix length and the last block given, in Terraform's words.
 Where Terraform answers differently: leading-zero octets (010.1.0.0/16) are refused here and read
 as decimal by Terraform; a PREFIX at 0.0.0.0 or :: packs from there, where Terraform wraps around
 and reports no space; IPv4-mapped prefixes (::ffff:10.0.0.0/104) are IPv6 here, IPv4 to Go.
+--plain is accepted (the output is always one CIDR a line); not with --json.
 ${COMMON_HELP}
 
 Example: nettools subnets 10.1.0.0/16 4 4 8 4`;
@@ -25,7 +26,7 @@ export const subnets: Command = {
   name: "subnets",
   help: HELP,
   async run(args, io) {
-    const { values, positionals, tokens } = parse(args, {});
+    const { values, positionals, tokens } = parse(args, { ...PLAIN_OPTION });
     if (values.help) return printHelp(io, HELP);
     const [prefix, ...bits] = positionals;
     if (prefix === undefined)
