@@ -21,6 +21,12 @@ import {
   CidrSplitResult,
 } from "./cidr-toolbox-schemas.ts";
 import {
+  CidrSubnetsRequest,
+  CidrSubnetsResult,
+  ReverseZonesRequest,
+  ReverseZonesResult,
+} from "./planning-schemas.ts";
+import {
   CidrCoverRequest,
   CidrCoverResult,
   CidrSubtractRequest,
@@ -192,6 +198,22 @@ export const OPERATIONS = {
     path: "/v1/cidr-allocate",
     request: CidrAllocateRequest,
     result: CidrAllocateResult,
+    policy: JSON_ANSWER,
+  },
+  reverseZones: {
+    id: "reverseZones",
+    method: "POST",
+    path: "/v1/reverse-zones",
+    request: ReverseZonesRequest,
+    result: ReverseZonesResult,
+    policy: JSON_ANSWER,
+  },
+  cidrSubnets: {
+    id: "cidrSubnets",
+    method: "POST",
+    path: "/v1/cidr-subnets",
+    request: CidrSubnetsRequest,
+    result: CidrSubnetsResult,
     policy: JSON_ANSWER,
   },
   ip: {
