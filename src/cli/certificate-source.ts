@@ -3,41 +3,35 @@
  * or a live server with `--connect` (CONTRACT §7.3); and the caller's own roots from `--roots
  * FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key text.
  */
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
-import { pemBlock } from "../domain/certificates/chain.ts";
 import type { Run } from "./args.ts";
 import { prepareCertificateFile, prepareCertificateText } from "./certificate-files.ts";
-import { EXIT, UsageError } from "./io.ts";
-import { fetchServerCertificates, parseTarget } from "./tls-certificates.ts";
+import {
+  CONNECT_HELP,
+  CONNECT_OPTIONS,
+  type ConnectValues,
+  readServerCertificates,
+  refuseConnectOnlyOptions,
+} from "./connect-source.ts";
+import { UsageError } from "./io.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:
   FILE | -              PEM text (stdin for "-"); a DER certificate or a DER/PEM PKCS#7 (.p7b)
                         file is read directly; a private key in the file (a leaf+key file) is set
                         aside with a one-line notice giving its position, never its text
-  --connect HOST[:PORT] the list a TLS server sends (port 443 by default), exactly as sent: wire
-                        order, extra and repeated certificates kept. Read from a TLS 1.2 handshake
-                        at the record layer (no trust check, so broken chains are read too); a
-                        server that only speaks TLS 1.3 is read with "openssl s_client -showcerts"
-                        when openssl is installed. Failures are one line, exit 3
-  --servername NAME     with --connect: the SNI name to send (default HOST unless an IP address)
-  --save FILE           with --connect: write the list as sent, as PEM
+${CONNECT_HELP}
   --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
                         $NETTOOLS_ROOTS)`;
 
 export const SOURCE_OPTIONS = {
-  connect: { type: "string" },
-  servername: { type: "string" },
-  save: { type: "string" },
+  ...CONNECT_OPTIONS,
   roots: { type: "string" },
 } as const;
 
-export interface SourceValues {
-  connect?: string | undefined;
-  servername?: string | undefined;
-  save?: string | undefined;
+export interface SourceValues extends ConnectValues {
   roots?: string | undefined;
 }
 
@@ -56,32 +50,9 @@ export async function readCertificateSource(
 ): Promise<CertificateSource | { exit: number }> {
   if (values.connect !== undefined) {
     if (positionals.length > 0) throw new UsageError(`${command} takes either FILE or --connect, not both`);
-    const target = parseTarget(values.connect, values.servername);
-    if (!target.ok) throw new UsageError(target.message);
-    const fetched = await fetchServerCertificates(target.target);
-    if (!fetched.ok) {
-      run.io.stderr(`${run.err.red("error")}: ${values.connect}: ${fetched.message}\n`);
-      return { exit: EXIT.failure };
-    }
-    const pem = fetched.value.ders.map(pemBlock).join("");
-    if (values.save !== undefined) {
-      try {
-        await writeFile(values.save, pem);
-      } catch (error) {
-        run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
-        return { exit: EXIT.failure };
-      }
-    }
-    const sent = fetched.value.ders.length;
-    run.io.stderr(
-      `${values.connect} sent ${sent === 1 ? "1 certificate" : `${sent} certificates`} (read ${fetched.value.via === "openssl-s_client" ? "with openssl s_client" : "from its TLS 1.2 handshake"})\n`,
-    );
-    const host = target.target.host;
-    return { pem, defaultHostname: values.servername?.trim() || host };
+    return readServerCertificates(run, { ...values, connect: values.connect });
   }
-  if (values.save !== undefined || values.servername !== undefined) {
-    throw new UsageError("--save and --servername go with --connect");
-  }
+  refuseConnectOnlyOptions(values);
   if (positionals.length !== 1)
     throw new UsageError(`${command} needs exactly one file, "-" for stdin, or --connect`);
   const name = positionals[0]!;
