@@ -94,6 +94,17 @@ export function firstLine(data: Uint8Array): Uint8Array {
   return end === -1 ? data : data.subarray(0, end);
 }
 
+/** True when an answer begins as plain text (a printable ASCII byte): a greeting, an HTTP status line. */
+export function startsAsPlainText(said: Uint8Array): boolean {
+  const first = said[0];
+  return first !== undefined && first >= 0x20 && first < 0x7f;
+}
+
+/** What to quote of an answer: its first line when it begins as plain text, else its bytes. */
+export function quotable(said: Uint8Array): Uint8Array {
+  return startsAsPlainText(said) ? firstLine(said) : said;
+}
+
 /** Most bytes one reply (a multi-line greeting, XMPP features, a handshake packet) may take. */
 const MAX_REPLY_BYTES = 64 * 1024;
 
@@ -486,13 +497,15 @@ export function upgrade(connection: PlainConnection, startTls: StartTls): Promis
 }
 
 /**
- * Which `--starttls PROTO` a plain-text greeting suggests: 220 smtp (ftp when it names FTP and not SMTP),
- * `+OK` pop3, `* OK` imap; null for anything else.
+ * Which `--starttls PROTO` a plain-text greeting suggests: 220 smtp or ftp (one of them when the
+ * greeting names it), `+OK` pop3, `* OK` imap; none for anything else.
  */
-export function guessProtocol(greeting: string): StartTlsProtocol | null {
-  if (/^220(?:[ -]|$)/.test(greeting))
-    return /ftp/i.test(greeting) && !/smtp/i.test(greeting) ? "ftp" : "smtp";
-  if (greeting.startsWith("+OK")) return "pop3";
-  if (/^\* OK\b/i.test(greeting)) return "imap";
-  return null;
+export function guessProtocol(greeting: string): StartTlsProtocol[] {
+  if (/^220(?:[ -]|$)/.test(greeting)) {
+    if (/smtp/i.test(greeting)) return ["smtp"];
+    return /ftp/i.test(greeting) ? ["ftp"] : ["smtp", "ftp"];
+  }
+  if (greeting.startsWith("+OK")) return ["pop3"];
+  if (/^\* OK\b/i.test(greeting)) return ["imap"];
+  return [];
 }

@@ -28,8 +28,10 @@ import {
   guessProtocol,
   IMPLICIT_TLS_PORTS,
   NotTheProtocol,
+  quotable,
   quote,
   type StartTls,
+  startsAsPlainText,
   UpgradeRefused,
   upgrade,
 } from "./starttls.ts";
@@ -372,12 +374,15 @@ function tooLarge(ders: Uint8Array[], maxPemLength: number): string | null {
  * plain text), and without `--starttls` a hint naming it, with the protocol its greeting suggests.
  */
 function notTlsMessage(first: Uint8Array, startTls: StartTls | null): string {
-  const plainText = first.length > 0 && first[0]! >= 0x20 && first[0]! < 0x7f;
-  const said = quote(plainText ? firstLine(first) : first);
+  const plainText = startsAsPlainText(first);
+  const said = quote(quotable(first));
   if (startTls !== null) return `${NOT_TLS} after STARTTLS: ${said}`;
   if (!plainText) return `${NOT_TLS}: ${said}`;
-  const guess = guessProtocol(Buffer.from(firstLine(first)).toString("latin1"));
-  const hint = guess === null ? "--starttls PROTO upgrades a plain-text protocol" : `try --starttls ${guess}`;
+  const guesses = guessProtocol(Buffer.from(firstLine(first)).toString("latin1"));
+  const hint =
+    guesses.length === 0
+      ? "--starttls PROTO upgrades a plain-text protocol"
+      : `try ${guesses.map((protocol) => `--starttls ${protocol}`).join(" or ")}`;
   return `${NOT_TLS}: ${said} (plain text: ${hint})`;
 }
 
@@ -410,7 +415,7 @@ async function readTls12Certificates(read: Read): Promise<RecordLayerResult> {
     const failed = (message: string): RecordLayerResult => ({ ok: false, message, tls12Refused: false });
     if (error instanceof UpgradeRefused) return failed(`the server refused STARTTLS: ${quote(error.said)}`);
     if (error instanceof NotTheProtocol)
-      return failed(`the server did not speak ${startTls?.protocol}: ${quote(error.said)}`);
+      return failed(`the server did not speak ${startTls?.protocol}: ${quote(quotable(error.said))}`);
     if (error instanceof ConnectionFailure) {
       // A few plain-text bytes and then a close: not TLS, and the words say what it is.
       if (error.kind === "ended" && reader.notTls())

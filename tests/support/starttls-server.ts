@@ -92,7 +92,10 @@ class Plain {
 const TLS_NS = "urn:ietf:params:xml:ns:xmpp-tls";
 
 /** The server's side of each protocol's plain part; resolves true when it is time for TLS. */
-const DIALOGUES: Record<StartTlsProtocol, (plain: Plain, offer: boolean, heard: string[]) => Promise<boolean>> = {
+const DIALOGUES: Record<
+  StartTlsProtocol,
+  (plain: Plain, offer: boolean, heard: string[]) => Promise<boolean>
+> = {
   smtp: (plain, offer, heard) => smtpLike(plain, offer, heard, "EHLO"),
   lmtp: (plain, offer, heard) => smtpLike(plain, offer, heard, "LHLO"),
   async pop3(plain, offer) {
@@ -111,7 +114,9 @@ const DIALOGUES: Record<StartTlsProtocol, (plain: Plain, offer: boolean, heard: 
       if (command?.toUpperCase() === "CAPABILITY") {
         plain.write(`* CAPABILITY ${capabilities}\r\n${tag} OK CAPABILITY completed\r\n`);
       } else if (command?.toUpperCase() === "STARTTLS") {
-        plain.write(offer ? `${tag} OK Begin TLS negotiation now\r\n` : `${tag} BAD STARTTLS not supported\r\n`);
+        plain.write(
+          offer ? `${tag} OK Begin TLS negotiation now\r\n` : `${tag} BAD STARTTLS not supported\r\n`,
+        );
         return offer;
       } else plain.write(`${tag} BAD unknown command\r\n`);
     }
@@ -148,7 +153,9 @@ const DIALOGUES: Record<StartTlsProtocol, (plain: Plain, offer: boolean, heard: 
     return request !== null && request[3] === 1 && (request.readUInt16LE(4) & 0x0800) !== 0;
   },
   async ldap(plain, offer) {
-    const request = await plain.read((data) => (data.length >= 2 && data.length >= 2 + data[1]! ? 2 + data[1]! : null));
+    const request = await plain.read((data) =>
+      data.length >= 2 && data.length >= 2 + data[1]! ? 2 + data[1]! : null,
+    );
     if (request === null || !request.toString("latin1").includes("1.3.6.1.4.1.1466.20037")) return false;
     const diagnostic = Buffer.from(offer ? "" : "unsupported extended operation", "latin1");
     const result = Buffer.concat([
@@ -184,7 +191,8 @@ async function xmppLike(plain: Plain, offer: boolean, heard: string[], kind: str
   const to = /\bto=(['"])([^'"]*)\1/.exec(header.toString("latin1"))?.[2] ?? "";
   heard.push(`to='${to}'`);
   const starttls = `<starttls xmlns='${TLS_NS}'><required/></starttls>`;
-  const sasl = "<mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms>";
+  const sasl =
+    "<mechanisms xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><mechanism>PLAIN</mechanism></mechanisms>";
   plain.write(
     `<?xml version='1.0'?><stream:stream xmlns='jabber:${kind}' xmlns:stream='http://etherx.jabber.org/streams' id='fake1' from='${to}' version='1.0'>` +
       `<stream:features>${offer ? starttls : sasl}</stream:features>`,
