@@ -30,8 +30,9 @@ export const CONNECT_HELP = `  --connect HOST[:PORT] the list a TLS server sends
   --servername NAME     with --connect: the SNI name to send (default HOST unless an IP address)
   --save FILE           with --connect: write the list as sent, as PEM
   --starttls PROTO      with --connect: upgrade a plain connection first (alias --start-tls);
-                        PROTO is ${PROTOCOLS}
-                        (psql = postgres), openssl's names; PORT defaults to the protocol's
+                        PROTO and its default PORT (openssl's names): smtp 25, lmtp 24,
+                        pop3 110, imap 143, ftp 21, postgres 5432 (or psql), mysql 3306,
+                        ldap 389, xmpp 5222, xmpp-server 5269; a refusal is one line, exit 3
   --identity NAME       with --starttls: the EHLO/LHLO name (default localhost) or the XMPP "to"
                         (default --servername, else HOST)`;
 

@@ -127,6 +127,13 @@ function nettoolsBeside(
   });
 }
 
+/** `nettools cert --json ARGS…` under Node: its stderr and the certificates' fingerprints, in order. */
+async function certificatesRead(major: number, args: string[]) {
+  const answer = await nettoolsBeside(major, ["cert", "--json", ...args]);
+  const parsed = JSON.parse(answer.stdout) as { certificates: { fingerprintSha256: string }[] };
+  return { stderr: answer.stderr, fingerprints: parsed.certificates.map((entry) => entry.fingerprintSha256) };
+}
+
 const servers: (TlsServer | FakeServer)[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
@@ -250,19 +257,16 @@ describe("the nettools npm package", () => {
           args: ["-tls1_3"],
         });
         servers.push(server);
-        const answer = await nettoolsBeside(major, [
-          "cert",
-          "--json",
+        const read = await certificatesRead(major, [
           "--connect",
           `127.0.0.1:${server.port}`,
           "--servername",
           "chain.example.com",
         ]);
-        expect(answer.stderr).toBe(
-          `127.0.0.1:${server.port} sent 5 certificates (read with openssl s_client)\n`,
-        );
-        const parsed = JSON.parse(answer.stdout) as { certificates: { fingerprintSha256: string }[] };
-        expect(parsed.certificates.map((entry) => entry.fingerprintSha256)).toEqual(fingerprints(SENT_PEM));
+        expect(read).toEqual({
+          stderr: `127.0.0.1:${server.port} sent 5 certificates (read with openssl s_client)\n`,
+          fingerprints: fingerprints(SENT_PEM),
+        });
       }, 60_000);
 
       test("--starttls: every protocol's fake server read in wire order; one that does not offer it refused", async () => {
@@ -276,20 +280,17 @@ describe("the nettools npm package", () => {
             offer: false,
           });
           servers.push(offering, refusing);
-          const read = await nettoolsBeside(major, [
-            "cert",
-            "--json",
+          const read = await certificatesRead(major, [
             "--connect",
             `127.0.0.1:${offering.port}`,
             "--starttls",
             protocol,
           ]);
-          expect([protocol, read.stderr]).toEqual([
+          expect({ protocol, ...read }).toEqual({
             protocol,
-            `127.0.0.1:${offering.port} sent 5 certificates (read from its TLS 1.2 handshake after STARTTLS (${protocol}))\n`,
-          ]);
-          const parsed = JSON.parse(read.stdout) as { certificates: { fingerprintSha256: string }[] };
-          expect(parsed.certificates.map((entry) => entry.fingerprintSha256)).toEqual(fingerprints(SENT_PEM));
+            stderr: `127.0.0.1:${offering.port} sent 5 certificates (read from its TLS 1.2 handshake after STARTTLS (${protocol}))\n`,
+            fingerprints: fingerprints(SENT_PEM),
+          });
           const refused = await nettoolsBeside(major, [
             "chain",
             "--connect",
@@ -314,19 +315,16 @@ describe("the nettools npm package", () => {
           tls13Only: true,
         });
         servers.push(server);
-        const answer = await nettoolsBeside(major, [
-          "cert",
-          "--json",
+        const read = await certificatesRead(major, [
           "--connect",
           `127.0.0.1:${server.port}`,
           "--starttls",
           "smtp",
         ]);
-        expect(answer.stderr).toBe(
-          `127.0.0.1:${server.port} sent 5 certificates (read with openssl s_client -starttls smtp)\n`,
-        );
-        const parsed = JSON.parse(answer.stdout) as { certificates: { fingerprintSha256: string }[] };
-        expect(parsed.certificates.map((entry) => entry.fingerprintSha256)).toEqual(fingerprints(SENT_PEM));
+        expect(read).toEqual({
+          stderr: `127.0.0.1:${server.port} sent 5 certificates (read with openssl s_client -starttls smtp)\n`,
+          fingerprints: fingerprints(SENT_PEM),
+        });
       }, 60_000);
 
       test("serve says it needs Bun, exit code 2", () => {

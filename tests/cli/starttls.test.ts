@@ -413,6 +413,16 @@ describe("the CLI", () => {
     expect(ran.stderr).toContain("127.0.0.1:25");
   }, 30_000);
 
+  test("the help names every protocol with its default port", async () => {
+    for (const command of ["cert", "chain"]) {
+      const help = (await runNettools([command, "--help"])).stdout.replace(/\s+/g, " ");
+      for (const [name, port] of Object.entries(STARTTLS_DEFAULT_PORTS))
+        expect(help).toContain(` ${name} ${port}`);
+      expect(help).toContain("--start-tls");
+      expect(help).toContain("--identity NAME");
+    }
+  });
+
   test("usage errors: exit 2", async () => {
     const cases: [string[], string][] = [
       [["--connect", "127.0.0.1:1", "--starttls", "gopher"], '--starttls: "gopher" is not one of'],
