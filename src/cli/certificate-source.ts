@@ -1,7 +1,8 @@
 /**
  * Where the certificates of `cert` and `chain` come from: a file (PEM, DER, PKCS#7, leaf+key), stdin,
- * or a live server with `--connect` (CONTRACT §7.3, §8.3: connect-source.ts); and the caller's own roots from `--roots
- * FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key text.
+ * or a live server with `--connect` (CONTRACT §7.3, §8.3; connect-source.ts); and the caller's own
+ * roots from `--roots FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each,
+ * never key text.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";

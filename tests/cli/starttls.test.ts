@@ -209,6 +209,90 @@ describe("an answer that is not the protocol: did not speak PROTO", () => {
   });
 });
 
+describe("protocol corners, each server scripted byte for byte", () => {
+  /**
+   * A server that answers the client's n-th packet with `replies[n]` (a greeting first when
+   * `greeting` is given) and ends the connection with "OK" when a TLS ClientHello comes: that
+   * answer proves the upgrade was accepted.
+   */
+  async function scripted(replies: (string | Buffer)[], greeting?: string | Buffer) {
+    return plainServer((socket) => {
+      if (greeting !== undefined) socket.write(greeting);
+      let packets = 0;
+      socket.on("data", (data: Buffer) => {
+        if (data[0] === 0x16) socket.end("OK");
+        else socket.write(replies[packets++] ?? "");
+      });
+    });
+  }
+  const upgraded = failure('the server did not answer with TLS after STARTTLS: "OK"');
+
+  test("smtp: a multi-line greeting and EHLO answer", async () => {
+    const port = await scripted(
+      ["250-one\r\n250-STARTTLS\r\n250 two\r\n", "220 go\r\n"],
+      "220-first\r\n220 second\r\n",
+    );
+    expect(await read(port, "smtp")).toEqual(upgraded);
+  });
+
+  test("smtp: a greeting other than 220 is a refusal; a reply that is not SMTP is not smtp", async () => {
+    expect(await read(await scripted([], "554 5.7.1 no service here\r\n"), "smtp")).toEqual(
+      failure('the server refused STARTTLS: "554 5.7.1 no service here"'),
+    );
+    expect(await read(await scripted(["250 ok\r\n", "hello there\r\n"], "220 hi\r\n"), "smtp")).toEqual(
+      failure('the server did not speak smtp: "hello there"'),
+    );
+  });
+
+  test("imap: a PREAUTH greeting allows no STARTTLS", async () => {
+    expect(await read(await scripted([], "* PREAUTH logged in already\r\n"), "imap")).toEqual(
+      failure('the server refused STARTTLS: "* PREAUTH logged in already"'),
+    );
+  });
+
+  test("postgres: an ErrorResponse is quoted by its message field", async () => {
+    const fields = Buffer.from("SFATAL\0C28000\0Mno pg_hba.conf entry for host\0\0", "latin1");
+    const error = Buffer.concat([Buffer.from([0x45, 0, 0, 0, fields.length + 4]), fields]);
+    expect(await read(await scripted([error]), "postgres")).toEqual(
+      failure('the server refused STARTTLS: "no pg_hba.conf entry for host"'),
+    );
+  });
+
+  test("mysql: an ERR packet instead of the handshake is quoted by its message", async () => {
+    const payload = Buffer.concat([
+      Buffer.from([0xff, 0x6a, 0x04]),
+      Buffer.from("Host '10.0.0.9' is not allowed", "latin1"),
+    ]);
+    const packet = Buffer.concat([Buffer.from([payload.length, 0, 0, 0]), payload]);
+    expect(await read(await scripted([], packet), "mysql")).toEqual(
+      failure(`the server refused STARTTLS: "Host '10.0.0.9' is not allowed"`),
+    );
+  });
+
+  test("ldap: lengths in the long form (as Active Directory writes them) are read", async () => {
+    // LDAPMessage { 1, ExtendedResponse { success, "", "" } } with 4-byte lengths throughout.
+    const result = Buffer.from([0x0a, 0x01, 0x00, 0x04, 0x84, 0, 0, 0, 0, 0x04, 0x84, 0, 0, 0, 0]);
+    const response = Buffer.concat([
+      Buffer.from([0x02, 0x01, 0x01, 0x78, 0x84, 0, 0, 0, result.length]),
+      result,
+    ]);
+    const message = Buffer.concat([Buffer.from([0x30, 0x84, 0, 0, 0, response.length]), response]);
+    expect(await read(await scripted([message]), "ldap")).toEqual(upgraded);
+  });
+
+  test("xmpp: double-quoted attributes, and a <failure/> after <starttls/>", async () => {
+    const features =
+      '<?xml version="1.0"?><stream:stream xmlns="jabber:client" xmlns:stream="http://etherx.jabber.org/streams" version="1.0">' +
+      '<stream:features><starttls xmlns="urn:ietf:params:xml:ns:xmpp-tls"/></stream:features>';
+    const failed = '<failure xmlns="urn:ietf:params:xml:ns:xmpp-tls"/></stream:stream>';
+    expect(await read(await scripted([features, failed]), "xmpp")).toEqual(
+      failure(`the server refused STARTTLS: "<failure xmlns="urn:ietf:params:xml:ns:xmpp-tls"/>"`),
+    );
+    const proceed = "<proceed xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>";
+    expect(await read(await scripted([features, proceed]), "xmpp")).toEqual(upgraded);
+  });
+});
+
 describe("one deadline, closes, and the implicit-TLS ports", () => {
   test("timed out after N s waiting for the greeting", async () => {
     const port = await plainServer(() => {});
