@@ -63,13 +63,14 @@ export async function readCertificateSource(
 ): Promise<CertificateSource | { exit: number }> {
   if (values.connect !== undefined) {
     if (positionals.length > 0) throw new UsageError(`${command} takes either FILE or --connect, not both`);
-    deadline.doing({ doing: `reading the certificates ${values.connect} sends` });
-    const read = await readServerCertificates(
-      run,
-      { ...values, connect: values.connect },
-      Date.now() + Math.max(1, deadline.remainingMs()),
+    const connect = values.connect;
+    deadline.doing({ doing: `reading the certificates ${connect} sends` });
+    const read = await deadline.timedBy(() =>
+      readServerCertificates(run, { ...values, connect }, Date.now() + Math.max(1, deadline.remainingMs())),
     );
-    deadline.check();
+    // A failed read has said why in its one line (a timeout included); a list read in time is
+    // inspected within what is left of the budget.
+    if (!("exit" in read)) deadline.check();
     return read;
   }
   refuseConnectOnlyOptions(values);
@@ -217,7 +218,9 @@ export function hostnameFor(
 ): { request?: string; address?: string } {
   const name = given ?? source.defaultHostname ?? undefined;
   if (name === undefined) return {};
-  if (bundleOnly && looksLikeAddress(name)) return { address: name };
+  // `cert` checks an address given with -H against the leaf's IP SANs (CONTRACT §7.6); a
+  // `--connect` HOST that is an address is no hostname to check (§7.3: skipped by `cert`).
+  if (bundleOnly && looksLikeAddress(name)) return given === undefined ? {} : { address: name };
   return { request: name };
 }
 
