@@ -42,6 +42,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter | null;
   /** The certificate admission queue's settings; the longest a request may take is `deadlineMs`. */
   admission?: Partial<AdmissionOptions>;
+  /** Access-log lines carry the client's address (LOG_CLIENT_ADDRESS; off when absent). */
+  logClientAddress?: boolean;
 }
 
 /**
@@ -72,6 +74,7 @@ export function buildApp(deps: AppDeps) {
     log: deps.logger,
     clientAddress: deps.clientAddress,
     rateLimiter: deps.rateLimiter ?? null,
+    logClientAddress: deps.logClientAddress ?? false,
   });
   /** Every method and path served (HEAD implied by GET), for tests that walk the routes. */
   const routes = [...traffic.paths].flatMap(([path, methods]) =>

@@ -17,6 +17,11 @@ export interface Config {
   trustedProxyHeader: ForwardingHeader;
   cors: CorsPolicy;
   logLevel: LogLevel;
+  /**
+   * Every access-log line carries `clientAddress` (LOG_CLIENT_ADDRESS, off by default: an address
+   * is personal data; CONTRACT §6).
+   */
+  logClientAddress: boolean;
   shutdownTimeoutMs: number;
   /**
    * After SIGTERM, how long to keep serving normally (with `Connection: close`) before the drain
@@ -94,6 +99,13 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     );
   }
 
+  const logClientRaw = (env.LOG_CLIENT_ADDRESS ?? "").trim().toLowerCase();
+  if (!["", "true", "false"].includes(logClientRaw)) {
+    throw new ConfigError(
+      `LOG_CLIENT_ADDRESS must be true or false, not ${JSON.stringify(env.LOG_CLIENT_ADDRESS)}.`,
+    );
+  }
+
   const workersRaw = (env.WORKERS ?? "1").trim().toLowerCase();
   const workers =
     workersRaw === "auto" ? Math.max(1, cpuCount) : integer({ WORKERS: workersRaw }, "WORKERS", 1, 1, 64);
@@ -136,6 +148,7 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     trustedProxyHeader: headerRaw,
     cors: parseCors(env.CORS_ORIGINS),
     logLevel,
+    logClientAddress: logClientRaw === "true",
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     shutdownDelayMs: integer(env, "SHUTDOWN_DELAY_MS", 0, 0, 600_000),
     workers,

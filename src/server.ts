@@ -184,6 +184,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     logger: metrics === null ? logger : withRequestMetrics(logger, metrics),
     cors: config.cors,
     clientAddress,
+    logClientAddress: config.logClientAddress,
     ...realCertificateDeps(),
     rateLimiter:
       config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),

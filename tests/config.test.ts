@@ -22,6 +22,7 @@ describe("configuration", () => {
       host: "0.0.0.0",
       cors: { kind: "any" },
       logLevel: "info",
+      logClientAddress: false,
       shutdownTimeoutMs: 10_000,
       shutdownDelayMs: 0,
       workers: 1,
@@ -66,6 +67,17 @@ describe("configuration", () => {
     expect(trusted.contains(address("10.200.0.1"))).toBe(true);
     expect(trusted.contains(address("11.0.0.1"))).toBe(false);
     expect(() => loadConfig({ TRUSTED_PROXIES: "010.0.0.0/8" }, 1)).toThrow(ConfigError);
+  });
+
+  test("LOG_CLIENT_ADDRESS is true or false, off when unset or empty", () => {
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: "true" }, 1).logClientAddress).toBe(true);
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: " TRUE " }, 1).logClientAddress).toBe(true);
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: "false" }, 1).logClientAddress).toBe(false);
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: "" }, 1).logClientAddress).toBe(false);
+    for (const bad of ["yes", "1", "on"])
+      expect(() => loadConfig({ LOG_CLIENT_ADDRESS: bad }, 1)).toThrow(
+        "LOG_CLIENT_ADDRESS must be true or false",
+      );
   });
 
   test("LOG_LEVEL and TRUSTED_PROXY_HEADER accept only their values", () => {
