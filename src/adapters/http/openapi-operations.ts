@@ -10,6 +10,7 @@ import { certificateBundleDoc } from "./certificate-docs.ts";
 import { certificateChainDoc } from "./chain-docs.ts";
 import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
+import { csrDoc } from "./operation-docs/csr.ts";
 
 const health: OperationDoc = {
   summary: "Liveness and readiness probe",
@@ -343,4 +344,5 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrContains: cidrContainsDoc,
   cidrAllocate: cidrAllocateDoc,
   ip: ipDoc,
+  csr: csrDoc,
 };
