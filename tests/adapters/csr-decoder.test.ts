@@ -16,7 +16,7 @@ import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { readCertificationRequest } from "../../src/domain/certificates/csr.ts";
 import type { CertificationRequestData } from "../../src/domain/certificates/request-model.ts";
-import { KEYS_DIR, keyFixture, keyFixturePath } from "../fixtures/key-fixtures.ts";
+import { keyFixture, keyFixturePath } from "../fixtures/key-fixtures.ts";
 import { concat, extension, ia5, oid, seq, set, tlv } from "./der-builder.ts";
 
 const decoder = new DerCertificateDecoder();
@@ -88,7 +88,8 @@ function opensslSan(san: { type: string; value: string }): string | null {
   return `IP Address:${groups.map((g) => g.toUpperCase().replace(/^0+(?=.)/, "")).join(":")}`;
 }
 
-const REQUESTS = readdirSync(join((keyFixturePath("requests/p256.pem"), KEYS_DIR), "requests"))
+// keyFixturePath runs the generator first.
+const REQUESTS = readdirSync(keyFixturePath("requests"))
   .filter((name) => name.endsWith(".pem"))
   .sort();
 
