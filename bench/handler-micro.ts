@@ -1,7 +1,8 @@
 /**
  * In-process micro-benchmark of whole API requests: each workload's exact request goes through
- * the handler Bun's router calls (the edge's route: body read, JSON, schema, use case, response
- * with the contract's headers, access log into memory), without sockets. CPU µs per request, the
+ * the Elysia application's `handle` (its router, the traffic wrapper, the route's handler: body
+ * read, JSON, schema, use case, response with the contract's headers, access log into memory),
+ * without sockets. CPU µs per request, the
  * median of its rounds: what one request costs the server's single JavaScript thread, which is
  * what bounds WORKERS=1's requests per second. The Request object is made per call, as Bun does.
  *   node_modules/.bin/bun bench/handler-micro.ts [name-filter]
@@ -18,7 +19,7 @@ const dataDir = new URL("./data/", import.meta.url);
 const body = (name: string): string => readFileSync(new URL(name, dataDir), "utf8");
 
 let logged = 0;
-const { edge } = buildApp({
+const { handle } = buildApp({
   logger: createJsonLogger("info", (chunk) => {
     logged += chunk.length;
   }),
@@ -39,8 +40,6 @@ const cases: Record<string, { path: string; body: string | null }> = {
 const calls: Record<string, () => Promise<number>> = {};
 for (const [name, { path, body: text }] of Object.entries(cases)) {
   const method = text === null ? "GET" : "POST";
-  const handler = edge.routes[path]?.[method];
-  if (handler === undefined) throw new Error(`no ${method} ${path}`);
   const url = `http://127.0.0.1${path}`;
   const init: RequestInit =
     text === null
@@ -51,7 +50,7 @@ for (const [name, { path, body: text }] of Object.entries(cases)) {
           headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) },
         };
   calls[name] = async () => {
-    const response = await handler(new Request(url, init), undefined as never);
+    const response = await handle(new Request(url, init));
     if (response.status !== 200)
       throw new Error(`${name}: status ${response.status}: ${await response.text()}`);
     return (await response.arrayBuffer()).byteLength;

@@ -1,31 +1,21 @@
 /**
- * Composition root: binds each operation of the wire contract to its use case (src/use-cases.ts,
- * with the API's limits), builds the API's handlers from the operations table, declares them with
- * the page and the docs on one Elysia application, and hands everything to the serving edge. It
- * wires; the rules live in the modules it wires: the shared HTTP rules in src/adapters/http/
- * (edge, responder, json-body, admission with its deadline), the wire contract in src/contract/.
+ * Composition root of the server: wires the adapters once, at start, and is never called per
+ * request. It binds each operation of the wire contract to its use case (src/use-cases.ts, with
+ * the API's limits), builds the Responder with its failure mapper, the admission lanes (which own
+ * the request deadline), one route per row of the operations table, the page and the docs, and
+ * hands them to the one Elysia application (src/adapters/http/application.ts) that serves them.
  */
-import { Elysia } from "elysia";
-import {
-  type AdmissionOptions,
-  certificateLanes,
-  DEFAULT_ADMISSION,
-  withDeadline,
-} from "./adapters/http/admission.ts";
-import { apiRouteDeclarations, apiRoutes, type ContextOf } from "./adapters/http/api-routes.ts";
+import { type AdmissionOptions, certificateLanes, DEFAULT_ADMISSION } from "./adapters/http/admission.ts";
+import { apiRoutes } from "./adapters/http/api-routes.ts";
+import { type EdgeLog, httpApplication } from "./adapters/http/application.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
-import { Edge } from "./adapters/http/edge.ts";
 import { DEFAULT_DEADLINE_MS } from "./adapters/http/limits.ts";
+import { documentComponents } from "./adapters/http/openapi-document.ts";
+import { OPERATION_DOCS } from "./adapters/http/openapi-operations.ts";
 import type { RateLimiter } from "./adapters/http/rate-limit.ts";
-import {
-  type CorsPolicy,
-  PLAIN_TEMPLATE,
-  Responder,
-  type ResponseTemplate,
-} from "./adapters/http/responder.ts";
+import { type CorsPolicy, failureMapper, Responder } from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
-import { HttpError, INTERNAL_ERROR } from "./contract/errors.ts";
-import { DomainError } from "./domain/errors.ts";
+import { OPERATION_LIST } from "./contract/operations.ts";
 import type {
   CertificateDecoder,
   ClientAddressSource,
@@ -33,14 +23,13 @@ import type {
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
-import type { Logger } from "./process/logger.ts";
 import { bindUseCases } from "./use-cases.ts";
 
 export type { CorsPolicy } from "./adapters/http/responder.ts";
 
 /** Everything the application needs from the outside world. */
 export interface AppDeps {
-  logger: Logger;
+  logger: EdgeLog;
   cors: CorsPolicy;
   clientAddress: ClientAddressSource;
   clock: Clock;
@@ -57,62 +46,38 @@ export interface AppDeps {
 
 /**
  * Builds the whole application. Tests call `buildApp(fakes).handle(new Request(...))`;
- * `server.ts` serves `edge.routes` and `edge.fallback` with Bun.serve.
+ * `server.ts` calls `app.listen`.
  */
 export function buildApp(deps: AppDeps) {
   const responder = new Responder(deps.cors, deps.newRequestId ?? (() => crypto.randomUUID()));
-  const admission: AdmissionOptions = {
-    ...DEFAULT_ADMISSION,
-    deadlineMs: DEFAULT_DEADLINE_MS,
-    ...deps.admission,
-  };
-  const lanes = certificateLanes(admission);
-  const useCases = bindUseCases({ clock: deps.clock, decoder: deps.decoder, roots: deps.roots }, "api");
-  const contextOf: ContextOf = (request, clock) =>
-    clock === null
-      ? { observeClient: () => deps.clientAddress.clientAddress(request), verifier: deps.verifier }
-      : {
-          observeClient: () => deps.clientAddress.clientAddress(request),
-          verifier: withDeadline(deps.verifier, clock),
-          budget: { exhausted: () => clock.expired() },
-        };
-
-  /** The one error mapper (CONTRACT §1.1): envelopes for rejections, a logged generic 500 otherwise. */
-  const fail = (request: Request, template: ResponseTemplate, error: unknown): Response => {
-    if (error instanceof DomainError || error instanceof HttpError)
-      return responder.error(request, template, error);
-    const response = responder.error(request, template, INTERNAL_ERROR);
-    deps.logger.log({
-      level: "error",
-      msg: "unexpected error",
-      requestId: response.headers.get("x-request-id") ?? "",
-      errorName: error instanceof Error ? error.name : typeof error,
-    });
-    return response;
-  };
-
-  const api = apiRoutes(useCases, contextOf, responder, lanes.laneOf, fail);
-  // The docs and the page are Elysia plugins with handlers of their own: their failures reach
-  // the same mapper through an error hook that only their routes carry.
-  const pages = new Elysia({ name: "pages", normalize: false })
-    .onError(({ error, request }) => fail(request, PLAIN_TEMPLATE, error))
-    .use(docsRoutes())
-    .use(webRoutes());
-  const site = new Elysia({ normalize: false }).use(apiRouteDeclarations(api)).use(pages);
-
-  const edge = new Edge({
-    api,
-    site,
+  const fail = failureMapper(responder, deps.logger);
+  const lanes = certificateLanes(
+    { ...DEFAULT_ADMISSION, deadlineMs: DEFAULT_DEADLINE_MS, ...deps.admission },
+    deps.verifier,
+  );
+  const api = apiRoutes({
+    useCases: bindUseCases({ clock: deps.clock, decoder: deps.decoder, roots: deps.roots }, "api"),
+    docs: OPERATION_DOCS,
     responder,
-    logger: deps.logger,
+    fail,
+    lanes,
+    clientAddress: deps.clientAddress,
+    verifier: deps.verifier,
+  });
+  const { app, traffic } = httpApplication({
+    api,
+    plugins: [docsRoutes(responder, fail, documentComponents(OPERATION_LIST)), webRoutes(responder, fail)],
+    responder,
+    fail,
+    log: deps.logger,
     clientAddress: deps.clientAddress,
     rateLimiter: deps.rateLimiter ?? null,
   });
   /** Every method and path served (HEAD implied by GET), for tests that walk the routes. */
-  const routes = [...edge.paths].flatMap(([path, methods]) =>
+  const routes = [...traffic.paths].flatMap(([path, methods]) =>
     methods.filter((method) => method !== "HEAD").map((method) => ({ path, method })),
   );
-  return { handle: edge.handle, edge, routes };
+  return { handle: app.handle, app, traffic, routes, api };
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -102,11 +102,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * Starts serving; resolves with an exit code only when the process should exit (a failed
- * start, a supervisor that finished); a running server keeps the process alive and exits by
- * itself on SIGTERM/SIGINT.
- */
 /** Route path → operation id, for the metrics' `operation` label. */
 function operationOfRoute(): Map<string, string> {
   return new Map(OPERATION_LIST.map((operation) => [operation.path, operation.id]));
@@ -134,6 +129,11 @@ function startMetrics(
   }
 }
 
+/**
+ * Starts serving; resolves with an exit code only when the process should exit (a failed
+ * start, a supervisor that finished); a running server keeps the process alive and exits by
+ * itself on SIGTERM/SIGINT.
+ */
 export async function runServer(config: Config, options: RunOptions): Promise<number | "running"> {
   const logger = createJsonLogger(config.logLevel, (chunk) => process.stdout.write(chunk));
   const isWorker = isWorkerProcess(process.env);
@@ -180,7 +180,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     config.trustedProxies,
     config.trustedProxyHeader,
   );
-  const { edge } = buildApp({
+  const { app, traffic } = buildApp({
     logger: metrics === null ? logger : withRequestMetrics(logger, metrics),
     cors: config.cors,
     clientAddress,
@@ -205,7 +205,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   const shutdown = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    edge.beginClosing();
+    traffic.beginClosing();
     metrics?.beginDraining();
     logger.log({ level: "info", msg: `${why}: draining in-flight requests` });
     if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
@@ -215,7 +215,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       void server?.stop(true);
       process.exit(0);
     }, config.shutdownTimeoutMs);
-    await drained(() => edge.activity, Math.min(DRAIN_MAX_LISTEN_MS, config.shutdownTimeoutMs / 2));
+    await drained(() => traffic.activity, Math.min(DRAIN_MAX_LISTEN_MS, config.shutdownTimeoutMs / 2));
     await server?.stop(false);
     clearTimeout(forced);
     logger.log({ level: "info", msg: "stopped" });
@@ -228,20 +228,20 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   process.on("SIGINT", () => void shutdown("SIGINT received"));
 
   try {
-    // Bun.serve directly: the edge's routes go to Bun's native router, everything else to the
-    // edge's fallback; a second single-process instance on the same port fails loudly instead
-    // of silently sharing it (reusePort only for supervised workers).
-    server = Bun.serve({
+    // Elysia listens: it hands the routes to Bun's native router and everything else to its own.
+    // A second single-process instance on the same port fails loudly instead of silently sharing
+    // it (reusePort only for supervised workers).
+    app.listen({
       port: config.port,
       hostname: config.host,
-      routes: edge.routes,
-      fetch: edge.fallback,
       maxRequestBodySize: TRANSPORT_BODY_LIMIT,
       // Closes idle keep-alive connections and bodies that stop arriving (docs/reliability.md).
       idleTimeout: config.idleTimeoutSeconds,
       reusePort: isWorker,
       development: false,
     });
+    server = app.server;
+    if (server === null) throw new Error("the application did not start its server");
   } catch (error) {
     process.stderr.write(`network-tools-api: ${describeListenError(error, config.host, config.port)}\n`);
     await metricsListener?.stop(true);

@@ -8,6 +8,13 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { OPERATION_LIST } from "../src/contract/operations.ts";
+import type { SignatureVerifier } from "../src/domain/ports.ts";
+import { createMemoryLogger } from "../src/process/logger.ts";
+import { chain } from "./domain/certificate-helpers.ts";
+import { bundleOf, fakeDecoder } from "./fakes/certificates.ts";
+import { loopbackClient } from "./fakes/client-address.ts";
+import { testApp } from "./http/helpers.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const DOMAIN = join(ROOT, "src/domain");
@@ -160,10 +167,18 @@ describe("the edge's arrows", () => {
     }
   });
 
-  test("nothing imports Elysia's internals: only the package's public entry points", () => {
+  test("nothing imports Elysia's internals: no elysia/* subpath, and a plugin only by its declared exports", () => {
     for (const file of sourceFiles(SRC)) {
       for (const [specifier] of importsOf(file)) {
-        expect(`${file}: ${specifier}`).not.toMatch(/: elysia\/|: @elysiajs\/[^/]+\//);
+        expect(`${file}: ${specifier}`).not.toMatch(/: elysia\//);
+        const plugin = /^(@elysiajs\/[^/]+)(\/.+)?$/.exec(specifier);
+        if (plugin?.[2] === undefined) continue;
+        const manifest = JSON.parse(
+          readFileSync(join(ROOT, "node_modules", plugin[1] ?? "", "package.json"), "utf8"),
+        ) as { exports?: Record<string, unknown> };
+        expect(`${file}: ${specifier} is a declared export`).toBe(
+          `${file}: ${specifier} is ${Object.hasOwn(manifest.exports ?? {}, `.${plugin[2]}`) ? "a declared" : "not an"} export`,
+        );
       }
     }
   });
@@ -211,5 +226,87 @@ describe("the edge's arrows", () => {
     ]) {
       expect(sourceFiles(join(SRC, folder)).length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("one Elysia application serves everything (docs/architecture.md, ADR 13)", () => {
+  test("every row of the operations table is a route of the application, answered by the row's handler", async () => {
+    const { app, api } = testApp().app;
+    for (const row of OPERATION_LIST) {
+      const route = app.routes.find(
+        (candidate) => candidate.method === row.method && candidate.path === row.path,
+      );
+      expect(route === undefined ? `${row.id}: missing` : `${row.id}: declared`).toBe(`${row.id}: declared`);
+      const declared = api.find((candidate) => candidate.operation.id === row.id);
+      expect((route?.hooks as { detail?: { operationId?: string } } | undefined)?.detail?.operationId).toBe(
+        row.id,
+      );
+      expect(declared?.detail.operationId).toBe(row.id);
+    }
+    // The route's handler is the row's: a GET row answered by calling the route's handler itself.
+    const health = app.routes.find((route) => route.path === "/v1/health");
+    const handler = health?.handler as (context: { request: Request }) => Response;
+    const answer = handler({ request: new Request("http://localhost/v1/health") });
+    expect(await answer.text()).toBe('{"status":"ok"}');
+  });
+
+  test("nothing outside the HTTP adapter serves routes with Bun.serve; the metrics listener alone calls it", () => {
+    for (const file of sourceFiles(SRC)) {
+      const text = readFileSync(file, "utf8");
+      const serves = /\bBun\.serve\s*\(/.test(text);
+      const relative = file.slice(SRC.length + 1);
+      expect(`${relative}: ${serves ? "calls Bun.serve" : "no"}`).toBe(
+        `${relative}: ${relative === "process/metrics-listener.ts" ? "calls Bun.serve" : "no"}`,
+      );
+      if (serves) expect(text).not.toMatch(/\broutes\s*:/);
+    }
+  });
+
+  test("no function of the composition root (src/app.ts) runs while a request is answered", async () => {
+    const stacks: string[] = [];
+    const remember = () => stacks.push(new Error("where").stack ?? "");
+    const certs = chain();
+    const verifier: SignatureVerifier = {
+      verify: async () => {
+        remember();
+        return { outcome: "verified" };
+      },
+    };
+    const logger = createMemoryLogger();
+    const { app } = testApp({
+      decoder: fakeDecoder([certs.root, certs.intermediate, certs.leaf]),
+      verifier,
+      clientAddress: {
+        clientAddress: () => {
+          remember();
+          return loopbackClient.clientAddress();
+        },
+      },
+      logger: {
+        ...logger,
+        access: (...args: Parameters<typeof logger.access>) => {
+          remember();
+          logger.access(...args);
+        },
+      },
+    });
+    const post = (path: string, body: unknown) =>
+      app.handle(
+        new Request(`http://localhost${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    expect(
+      (await post("/v1/certificate-bundle", { pem: bundleOf([certs.leaf, certs.intermediate]) })).status,
+    ).toBe(200);
+    expect((await post("/v1/cidr-cover", { inputs: ["10.0.0.1"] })).status).toBe(200);
+    expect((await app.handle(new Request("http://localhost/v1/public-ip"))).status).toBe(200);
+    expect((await app.handle(new Request("http://localhost/v1/nope"))).status).toBe(404);
+    // Stacks were taken in the verifier, the client-address port and the access log.
+    expect(stacks.length).toBeGreaterThanOrEqual(6);
+    for (const stack of stacks) expect(stack).not.toContain("/src/app.ts");
+    expect(stacks.some((stack) => stack.includes("/src/adapters/http/"))).toBe(true);
   });
 });

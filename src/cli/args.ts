@@ -6,7 +6,8 @@
 import { parseArgs } from "node:util";
 import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
-import { linesOf, type Sourced } from "./input.ts";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "./deadline.ts";
+import { linesOf, type Sourced, withoutBom } from "./input.ts";
 import { type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";
 
@@ -39,6 +40,17 @@ export interface Run {
   client: Client | null;
   out: Style;
   err: Style;
+  /** `--timeout SECONDS`: the budget of the whole command (CONTRACT §7.3), 10 by default. */
+  timeoutSeconds: number;
+}
+
+/** What a command's run needs besides its parsed values. */
+export interface RunNeeds {
+  /**
+   * Why this run must stay in this process (`cert --roots`), if it must: `--server` is then an
+   * error, and a NETTOOLS_SERVER default is skipped with a notice (CONTRACT §7.6).
+   */
+  inProcessOnly?: string | undefined;
 }
 
 type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
@@ -58,52 +70,84 @@ export function parse<O extends OptionSpec>(args: string[], options: O) {
   }
 }
 
-/** The shared run options from parsed values: output mode, styles, and a client for --server. */
+/**
+ * The shared run options from parsed values: output mode, styles, the time budget, and a client
+ * for --server (else NETTOOLS_SERVER). An environment default never makes a command fail
+ * (CONTRACT §7.6): a NETTOOLS_SERVER that is not a URL, or that this run cannot use, is skipped
+ * with one notice on stderr; the same value given as `--server` is an error.
+ */
 export function makeRun(
   io: Io,
   values: { server?: string; timeout?: string; json?: boolean; plain?: boolean },
+  needs: RunNeeds = {},
 ): Run {
   if (values.json && values.plain) throw new UsageError("--json and --plain cannot be used together");
-  const server = values.server ?? io.env.NETTOOLS_SERVER;
-  let timeoutMs: number | undefined;
-  if (values.timeout !== undefined) {
-    timeoutMs = Number(values.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-      throw new UsageError(
-        `--timeout must be a positive whole number of milliseconds, not "${values.timeout}"`,
-      );
+  const timeoutSeconds =
+    values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseTimeout(values.timeout);
+  const err = chooseStyle(io.stderrIsTty, io.env);
+  const notice = (text: string) => io.stderr(`${err.dim("notice")}: ${text}\n`);
+  let server = values.server;
+  if (server !== undefined) {
+    if (needs.inProcessOnly !== undefined) throw new UsageError(`${needs.inProcessOnly}: drop --server`);
+    if (!isHttpUrl(server))
+      throw new UsageError(`--server must be an http:// or https:// URL, not "${server}"`);
+  } else {
+    const fromEnvironment = io.env.NETTOOLS_SERVER;
+    if (fromEnvironment !== undefined && fromEnvironment !== "") {
+      if (needs.inProcessOnly !== undefined) {
+        notice(`NETTOOLS_SERVER is not used for this run: ${needs.inProcessOnly}`);
+      } else if (!isHttpUrl(fromEnvironment)) {
+        notice("NETTOOLS_SERVER is not used: it is not an http:// or https:// URL; running in this process");
+      } else server = fromEnvironment;
     }
   }
-  let client: Client | null = null;
-  if (server !== undefined && server !== "") {
-    if (!/^https?:\/\//i.test(server))
-      throw new UsageError(`--server must be an http:// or https:// URL, not "${server}"`);
-    client = createClient({ baseUrl: server, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-  }
+  const client =
+    server === undefined || server === ""
+      ? null
+      : createClient({ baseUrl: server, timeoutMs: Math.round(timeoutSeconds * 1000) });
   return {
     io,
     json: values.json === true,
     plain: values.plain === true,
     client,
     out: chooseStyle(io.stdoutIsTty, io.env),
-    err: chooseStyle(io.stderrIsTty, io.env),
+    err,
+    timeoutSeconds,
   };
 }
 
-/** Reads stdin once, however many inputs name "-". */
+function isHttpUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+/** `--timeout SECONDS`: a number of seconds above 0 (fractions allowed), at most a day. */
+function parseTimeout(text: string): number {
+  const seconds = /^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS)) {
+    throw new UsageError(
+      `--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, not "${text}"`,
+    );
+  }
+  return seconds;
+}
+
+/** Reads stdin once, however many inputs name "-" (a byte-order mark at its start dropped). */
 export function stdinOnce(io: Io): () => Promise<string> {
   let text: Promise<string> | null = null;
   return () => {
-    text ??= io.readStdin();
+    text ??= io.readStdin().then(withoutBom);
     return text;
   };
 }
 
-/** The text of a file, or of stdin for "-"; an unreadable file is a UsageError naming it. */
+/**
+ * The text of a file, or of stdin for "-", without a UTF-8 byte-order mark at its start (CONTRACT
+ * §7.6); an unreadable file is a UsageError naming it.
+ */
 export async function readSource(name: string, io: Io, stdin: () => Promise<string>): Promise<string> {
   if (name === "-") return stdin();
   try {
-    return await io.readFile(name);
+    return withoutBom(await io.readFile(name));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read ${name}: ${reason}`);

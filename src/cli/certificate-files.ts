@@ -1,78 +1,281 @@
 /**
- * Files people have, read by the CLI before a certificate operation (CONTRACT §7, issue 17): the
- * file never leaves the machine, so the CLI can accept more than the API's PEM text.
+ * Files people have, read by the CLI before a certificate operation (CONTRACT §7.6, issue 17):
+ * the file never leaves the machine, so the CLI accepts more than the API's PEM text, and reads
+ * it the same way from a FILE argument and from stdin (by content, never by name).
  *
- * - A DER certificate file is read directly.
+ * - A DER certificate, or several one after another, is read directly.
  * - A PKCS#7 / CMS SignedData (`.p7b`, `.p7c`), DER or PEM (`PKCS7`, `CMS` labels), gives its
  *   certificates, in the order it stores them.
- * - A private key in a PEM file (HAProxy's leaf+key `crt` file) is set aside: the block is removed
- *   before anything is sent or inspected, and a notice names its position (block and line), never
- *   its text.
+ * - A private key in a PEM file (HAProxy's leaf+key `crt` file) is set aside: the block is blanked
+ *   (its lines kept, so later line numbers stay the file's) before anything is sent or inspected,
+ *   and a notice names its position (block and line), never its text.
+ * - A UTF-8 byte-order mark at the start is ignored.
+ * - Other binary data is refused here, naming the offset and at most 16 bytes in hex: binary
+ *   bytes never reach the terminal.
  * Anything else is passed on as text, so the API's PEM rules report it exactly.
+ *
+ * Several files make one bundle ({@link CertificateBundleText}), in the order given (Apache's
+ * `cert.pem chain.pem`); a line of the bundle maps back to its file and line, for messages.
  */
 import { children, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "../adapters/crypto/der.ts";
 import { pemBlock } from "../domain/certificates/chain.ts";
 
 /** PKCS#7 signedData (RFC 2315 §9.1, RFC 5652 §5.1). */
 const OID_SIGNED_DATA = "1.2.840.113549.1.7.2";
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+/** Most bytes an error about binary input shows, in hex. */
+export const MAX_BINARY_BYTES_SHOWN = 16;
 
-export interface PreparedCertificates {
-  /** PEM text to inspect. */
-  pem: string;
-  /** One line each: what was recognised or set aside (positions only, never key text). */
-  notices: string[];
+/** Binary input that is no certificate encoding: where it starts, never the bytes as text. */
+export class BinaryInputError extends Error {
+  constructor(
+    readonly source: string,
+    readonly offset: number,
+    readonly hex: string,
+  ) {
+    super(
+      `${source}: binary data, not a certificate (PEM, DER or PKCS#7): byte ${offset} onwards reads ${hex}`,
+    );
+    this.name = "BinaryInputError";
+  }
 }
 
-/** How the bytes of a certificate file are read into PEM text for the API. */
-export function prepareCertificateFile(bytes: Uint8Array, name: string): PreparedCertificates {
-  if (bytes[0] === 0x30) {
-    const fromPkcs7 = pkcs7Certificates(bytes);
-    if (fromPkcs7 !== null) {
+/** A run of lines of the bundle text and where they came from. */
+interface Piece {
+  /** Line of the bundle text where the piece starts (1-based). */
+  firstLine: number;
+  lineCount: number;
+  /** The file as named on the command line (`stdin` for `-`). */
+  source: string;
+  /** Line of the file the piece starts at, when the piece is the file's own text; else null. */
+  sourceLine: number | null;
+  /** What the piece was made from, when converted: `a DER certificate`, `a PKCS#7 bundle`. */
+  madeFrom: string | null;
+}
+
+/** Where a line of the bundle text came from. */
+export interface LineOrigin {
+  source: string;
+  /** The file's own line, or null for text made from DER or PKCS#7. */
+  line: number | null;
+  madeFrom: string | null;
+}
+
+/** The PEM text of one or several certificate files, read as one bundle in order. */
+export class CertificateBundleText {
+  private text = "";
+  private lines = 0;
+  private readonly pieces: Piece[] = [];
+  /** One line each: what was recognised or set aside (positions only, never key text). */
+  readonly notices: string[] = [];
+
+  /** The bundle as PEM text, each file starting on a line of its own. */
+  get pem(): string {
+    return this.text;
+  }
+
+  /**
+   * Adds one file's bytes (`source` names it in messages).
+   * @throws BinaryInputError for binary data that is no DER certificate or PKCS#7.
+   */
+  addFile(bytes: Uint8Array, source: string): void {
+    const start = startsWithBom(bytes) ? UTF8_BOM.length : 0;
+    const der = derCertificates(bytes, start);
+    if (der !== null) {
+      this.notices.push(`${source}: ${der.description}`);
+      this.addPiece(der.certificates.map(pemBlock).join(""), source, null, der.madeFrom);
+      return;
+    }
+    const offset = binaryOffset(bytes, start);
+    if (offset >= 0) {
+      const shown = bytes.subarray(offset, offset + MAX_BINARY_BYTES_SHOWN);
+      throw new BinaryInputError(source, offset, hexBytes(shown));
+    }
+    this.addText(new TextDecoder().decode(bytes.subarray(start)), source);
+  }
+
+  /** Adds PEM text: PKCS#7 blocks become their certificates, private keys are blanked. */
+  addText(text: string, source: string): void {
+    const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+    let block = 0;
+    let done = 0;
+    let line = 1;
+    for (const match of body.matchAll(BLOCK)) {
+      const [whole, label] = match as unknown as [string, string];
+      const at = match.index;
+      block++;
+      const before = body.slice(done, at);
+      this.addPiece(before, source, line, null);
+      line += lineBreaks(before);
+      const blockLine = line;
+      line += lineBreaks(whole);
+      done = at + whole.length;
+      if (label.includes("PRIVATE KEY")) {
+        this.notices.push(
+          `${source}: a private key (block ${block}, line ${blockLine}) was set aside: it is not read, sent or shown`,
+        );
+        this.addPiece("\n".repeat(lineBreaks(whole)), source, blockLine, null);
+        continue;
+      }
+      const certificates = label === "PKCS7" || label === "CMS" ? pkcs7OfPem(whole) : null;
+      if (certificates === null) {
+        this.addPiece(whole, source, blockLine, null);
+        continue;
+      }
+      this.notices.push(
+        `${source}: a PEM PKCS#7 bundle (block ${block}, line ${blockLine}); its ${countOf(certificates.length)} were read in stored order`,
+      );
+      // Without its last line break: the rest of the block's END line follows on that line.
+      const converted = certificates.map(pemBlock).join("").slice(0, -1);
+      this.addPiece(converted, source, null, `the PKCS#7 bundle at line ${blockLine}`);
+    }
+    this.addPiece(body.slice(done), source, line, null);
+  }
+
+  /** Where line `line` (1-based) of {@link pem} came from; null past its end. */
+  origin(line: number): LineOrigin | null {
+    for (const piece of this.pieces) {
+      if (line < piece.firstLine || line >= piece.firstLine + Math.max(1, piece.lineCount)) continue;
       return {
-        pem: fromPkcs7.map(pemBlock).join(""),
-        notices: [`${name}: a DER PKCS#7 bundle; its ${countOf(fromPkcs7.length)} were read in stored order`],
+        source: piece.source,
+        line: piece.sourceLine === null ? null : piece.sourceLine + (line - piece.firstLine),
+        madeFrom: piece.madeFrom,
       };
     }
-    return { pem: pemBlock(bytes), notices: [`${name}: a DER file, read as one certificate`] };
+    return null;
   }
-  return prepareCertificateText(new TextDecoder().decode(bytes), name);
+
+  /** `chain.pem:12`, or `cert.der (a DER certificate)` for converted text. */
+  place(line: number): string | null {
+    const origin = this.origin(line);
+    if (origin === null) return null;
+    if (origin.line !== null) return `${origin.source}:${origin.line}`;
+    return `${origin.source} (${origin.madeFrom ?? "converted"})`;
+  }
+
+  private addPiece(text: string, source: string, sourceLine: number | null, madeFrom: string | null): void {
+    if (text === "") return;
+    // A file not ending in a line break must not run into the next file's first line.
+    if (this.text !== "" && !this.text.endsWith("\n") && this.isNewFile(source)) this.append("\n");
+    const piece: Piece = { firstLine: this.lines + 1, lineCount: 0, source, sourceLine, madeFrom };
+    this.pieces.push(piece);
+    this.append(text);
+    piece.lineCount = this.lines + 1 - piece.firstLine + (text.endsWith("\n") ? 0 : 1);
+  }
+
+  private isNewFile(source: string): boolean {
+    return this.pieces.at(-1)?.source !== source;
+  }
+
+  private append(text: string): void {
+    this.text += text;
+    this.lines += lineBreaks(text);
+  }
 }
 
 const BLOCK = /-----BEGIN ([^-\r\n]{1,64})-----[\s\S]*?-----END \1-----/g;
 
-/**
- * PEM text with PKCS#7 blocks replaced by their certificates and private keys removed (a notice
- * each). Line numbers in notices are 1-based lines of the original text.
- */
-export function prepareCertificateText(text: string, name: string): PreparedCertificates {
-  const notices: string[] = [];
-  let block = 0;
-  const pem = text.replace(BLOCK, (whole: string, label: string, offset: number) => {
-    block++;
-    const line = text.slice(0, offset).split(/\r\n|\r|\n/).length;
-    if (label.includes("PRIVATE KEY")) {
-      notices.push(
-        `${name}: a private key (block ${block}, line ${line}) was set aside: it is not read, sent or shown`,
-      );
-      return "";
+/** Line breaks in `text`: LF, CRLF or a lone CR, as the PEM scanner counts lines (CONTRACT §4.1). */
+function lineBreaks(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) count++;
+    else if (c === 13) {
+      count++;
+      if (text.charCodeAt(i + 1) === 10) i++;
     }
-    if (label === "PKCS7" || label === "CMS") {
-      const body = whole.slice(whole.indexOf("-----", 5) + 5, whole.lastIndexOf("-----END"));
-      const der = new Uint8Array(Buffer.from(body.replace(/\s+/g, ""), "base64"));
-      const certificates = pkcs7Certificates(der);
-      if (certificates === null) return whole;
-      notices.push(
-        `${name}: a PEM PKCS#7 bundle (block ${block}, line ${line}); its ${countOf(certificates.length)} were read in stored order`,
-      );
-      return certificates.map(pemBlock).join("");
-    }
-    return whole;
-  });
-  return { pem, notices };
+  }
+  return count;
 }
 
 function countOf(count: number): string {
   return count === 1 ? "1 certificate" : `${count} certificates`;
+}
+
+function startsWithBom(bytes: Uint8Array): boolean {
+  return bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+}
+
+/** `30 82 05 2a …`: bytes as lowercase hex pairs. */
+export function hexBytes(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join(" ");
+}
+
+/** The certificates of a DER PEM-less file, or null when the bytes are not DER SEQUENCEs. */
+function derCertificates(
+  bytes: Uint8Array,
+  start: number,
+): { certificates: Uint8Array[]; description: string; madeFrom: string } | null {
+  if (bytes[start] !== 0x30) return null;
+  const parts: Uint8Array[] = [];
+  let at = start;
+  while (at < bytes.length && bytes[at] === 0x30) {
+    const tlv = readTlv(bytes, at, bytes.length);
+    if (tlv === null) return null;
+    parts.push(bytes.subarray(tlv.start, tlv.end));
+    at = tlv.end;
+  }
+  // Only line breaks and spaces may follow (a DER file saved with a trailing newline).
+  for (; at < bytes.length; at++) if (![0x0a, 0x0d, 0x20, 0x09].includes(bytes[at]!)) return null;
+  const fromPkcs7 = parts.length === 1 ? pkcs7Certificates(parts[0]!) : null;
+  if (fromPkcs7 !== null) {
+    return {
+      certificates: fromPkcs7,
+      description: `a DER PKCS#7 bundle; its ${countOf(fromPkcs7.length)} were read in stored order`,
+      madeFrom: "a DER PKCS#7 bundle",
+    };
+  }
+  return {
+    certificates: parts.map((part) => part.slice()),
+    description:
+      parts.length === 1
+        ? "a DER file, read as one certificate"
+        : `a DER file of ${parts.length} certificates, read in order`,
+    madeFrom: parts.length === 1 ? "a DER certificate" : "DER certificates",
+  };
+}
+
+/** The certificates of a PEM `PKCS7`/`CMS` block, or null when its base64 is not one. */
+function pkcs7OfPem(block: string): Uint8Array[] | null {
+  const body = block.slice(block.indexOf("-----", 5) + 5, block.lastIndexOf("-----END"));
+  return pkcs7Certificates(new Uint8Array(Buffer.from(body.replace(/\s+/g, ""), "base64")));
+}
+
+/**
+ * The offset of the first byte from `start` that is not text, or -1: a byte that is not part of
+ * valid UTF-8 (RFC 3629 §4: no overlong forms, no surrogates, nothing past U+10FFFF), or a control
+ * character other than tab, line feed, form feed and carriage return.
+ */
+export function binaryOffset(bytes: Uint8Array, start = 0): number {
+  let i = start;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f) return i;
+      i++;
+      continue;
+    }
+    let count: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) count = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      count = 2;
+      if (b === 0xe0) low = 0xa0;
+      if (b === 0xed) high = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      count = 3;
+      if (b === 0xf0) low = 0x90;
+      if (b === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k <= count; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += count + 1;
+  }
+  return -1;
 }
 
 /**

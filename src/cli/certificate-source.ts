@@ -1,21 +1,28 @@
 /**
- * Where the certificates of `cert` and `chain` come from: a file (PEM, DER, PKCS#7, leaf+key), stdin,
- * or a live server with `--connect` (CONTRACT §7.3); and the caller's own roots from `--roots
- * FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key text.
+ * Where the certificates of `cert` and `chain` come from: FILE arguments read as one bundle in
+ * order (PEM, DER, PKCS#7, leaf+key; stdin for "-", read by content), or a live server with
+ * `--connect` (CONTRACT §7.3, §7.6); and the caller's own roots from `--roots FILE|DIR` or
+ * NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key text or binary bytes.
  */
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { pemBlock } from "../domain/certificates/chain.ts";
+import { addressFormProblem } from "../domain/certificates/hostname.ts";
 import type { Run } from "./args.ts";
-import { prepareCertificateFile, prepareCertificateText } from "./certificate-files.ts";
+import { replaceFile } from "./atomic-file.ts";
+import { BinaryInputError, CertificateBundleText } from "./certificate-files.ts";
+import type { Deadline } from "./deadline.ts";
 import { EXIT, UsageError } from "./io.ts";
 import { fetchServerCertificates, parseTarget } from "./tls-certificates.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:
-  FILE | -              PEM text (stdin for "-"); a DER certificate or a DER/PEM PKCS#7 (.p7b)
-                        file is read directly; a private key in the file (a leaf+key file) is set
-                        aside with a one-line notice giving its position, never its text
+  FILE… | -             one or more files read as one bundle, in the order given (Apache's
+                        cert.pem chain.pem), or "-" for stdin. PEM, DER (one or several
+                        certificates) and DER or PEM PKCS#7 (.p7b) are recognised by content, from
+                        a file or from stdin alike; a byte-order mark is ignored; a private key in
+                        a file (a leaf+key file) is set aside with a one-line notice giving its
+                        position, never its text. Errors name the file and its line
   --connect HOST[:PORT] the list a TLS server sends (port 443 by default), exactly as sent: wire
                         order, extra and repeated certificates kept. Read from a TLS 1.2 handshake
                         at the record layer (no trust check, so broken chains are read too); a
@@ -25,7 +32,7 @@ export const SOURCE_HELP = `Where the certificates come from:
   --save FILE           with --connect: write the list as sent, as PEM
   --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
-                        $NETTOOLS_ROOTS)`;
+                        $NETTOOLS_ROOTS, skipped with a notice where it cannot be used)`;
 
 export const SOURCE_OPTIONS = {
   connect: { type: "string" },
@@ -43,68 +50,174 @@ export interface SourceValues {
 
 export interface CertificateSource {
   pem: string;
+  /** The files the PEM was read from, to name them in messages; null for `--connect`. */
+  text: CertificateBundleText | null;
   /** The hostname to check when none was given: `--servername`, else the `--connect` HOST. */
   defaultHostname: string | null;
 }
 
-/** Reads the certificates from the positional FILE/- or from `--connect`; exits 3 on a connection failure. */
+/**
+ * Reads the certificates from the FILE arguments (or `-`) or from `--connect`. Returns an exit
+ * code after printing one line for a connection failure (3) or binary input (2).
+ */
 export async function readCertificateSource(
   run: Run,
   positionals: readonly string[],
   values: SourceValues,
   command: string,
+  deadline: Deadline,
 ): Promise<CertificateSource | { exit: number }> {
   if (values.connect !== undefined) {
     if (positionals.length > 0) throw new UsageError(`${command} takes either FILE or --connect, not both`);
-    const target = parseTarget(values.connect, values.servername);
-    if (!target.ok) throw new UsageError(target.message);
-    const fetched = await fetchServerCertificates(target.target);
-    if (!fetched.ok) {
-      run.io.stderr(`${run.err.red("error")}: ${values.connect}: ${fetched.message}\n`);
-      return { exit: EXIT.failure };
-    }
-    const pem = fetched.value.ders.map(pemBlock).join("");
-    if (values.save !== undefined) {
-      try {
-        await writeFile(values.save, pem);
-      } catch (error) {
-        run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
-        return { exit: EXIT.failure };
-      }
-    }
-    const sent = fetched.value.ders.length;
-    run.io.stderr(
-      `${values.connect} sent ${sent === 1 ? "1 certificate" : `${sent} certificates`} (read ${fetched.value.via === "openssl-s_client" ? "with openssl s_client" : "from its TLS 1.2 handshake"})\n`,
-    );
-    const host = target.target.host;
-    return { pem, defaultHostname: values.servername?.trim() || host };
+    return readFromServer(run, values, values.connect, deadline);
   }
   if (values.save !== undefined || values.servername !== undefined) {
     throw new UsageError("--save and --servername go with --connect");
   }
-  if (positionals.length !== 1)
-    throw new UsageError(`${command} needs exactly one file, "-" for stdin, or --connect`);
-  const name = positionals[0]!;
-  let prepared: { pem: string; notices: string[] };
-  if (name === "-") prepared = prepareCertificateText(await run.io.readStdin(), "stdin");
-  else {
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(await readFile(name));
-    } catch (error) {
-      throw new UsageError(`cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    prepared = prepareCertificateFile(bytes, name);
+  if (positionals.length === 0) throw new UsageError(`${command} needs a FILE, "-" for stdin, or --connect`);
+  if (positionals.filter((name) => name === "-").length > 1) {
+    throw new UsageError('stdin ("-") can be read only once');
   }
-  for (const notice of prepared.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
-  return { pem: prepared.pem, defaultHostname: null };
+  const text = new CertificateBundleText();
+  for (const name of positionals) {
+    const bytes = name === "-" ? await stdinBytes(run) : await fileBytes(name, "");
+    const added = addOrReport(run, text, bytes, name === "-" ? "stdin" : name);
+    if (added !== null) return added;
+  }
+  for (const notice of text.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+  return { pem: text.pem, text, defaultHostname: null };
 }
 
-/** PEM text of the caller's roots (`--roots FILE|DIR`, else NETTOOLS_ROOTS), or undefined. */
-export async function readRoots(run: Run, values: SourceValues): Promise<string | undefined> {
+async function readFromServer(
+  run: Run,
+  values: SourceValues,
+  connect: string,
+  deadline: Deadline,
+): Promise<CertificateSource | { exit: number }> {
+  const target = parseTarget(connect, values.servername);
+  if (!target.ok) throw new UsageError(target.message);
+  deadline.doing({ doing: `connecting to ${connect}` });
+  const fetched = await fetchServerCertificates(target.target, Math.max(1, deadline.remainingMs()));
+  deadline.check();
+  if (!fetched.ok) {
+    run.io.stderr(`${run.err.red("error")}: ${connect}: ${fetched.message}\n`);
+    return { exit: EXIT.failure };
+  }
+  deadline.doing({ doing: "reading the certificates" });
+  const pem = fetched.value.ders.map(pemBlock).join("");
+  if (values.save !== undefined) {
+    try {
+      await replaceFile(values.save, pem);
+    } catch (error) {
+      run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
+      return { exit: EXIT.failure };
+    }
+  }
+  const sent = fetched.value.ders.length;
+  run.io.stderr(
+    `${connect} sent ${sent === 1 ? "1 certificate" : `${sent} certificates`} (read ${fetched.value.via === "openssl-s_client" ? "with openssl s_client" : "from its TLS 1.2 handshake"})\n`,
+  );
+  return { pem, text: null, defaultHostname: values.servername?.trim() || target.target.host };
+}
+
+/** stdin's bytes, as they came (DER is not text): the byte-level reader when the Io has one. */
+async function stdinBytes(run: Run): Promise<Uint8Array> {
+  if (run.io.bytes !== undefined) return run.io.bytes.readStdin();
+  return new TextEncoder().encode(await run.io.readStdin());
+}
+
+/** A file's bytes; an unreadable file is a UsageError naming it (after `origin`, e.g. `--roots: `). */
+async function fileBytes(name: string, origin: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(name));
+  } catch (error) {
+    throw new UsageError(
+      `${origin}cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** Adds a file to the bundle; binary input is one line and exit 2. */
+function addOrReport(
+  run: Run,
+  text: CertificateBundleText,
+  bytes: Uint8Array,
+  source: string,
+): { exit: number } | null {
+  try {
+    text.addFile(bytes, source);
+    return null;
+  } catch (error) {
+    if (!(error instanceof BinaryInputError)) throw error;
+    run.io.stderr(
+      `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${error.message}\n`,
+    );
+    return { exit: EXIT.invalidInput };
+  }
+}
+
+/** The caller's roots as read: their PEM, the files behind it, and whether they came from NETTOOLS_ROOTS. */
+export interface SuppliedRoots {
+  pem: string;
+  text: CertificateBundleText;
+  fromEnvironment: boolean;
+}
+
+/**
+ * The caller's roots: `--roots FILE|DIR`, else NETTOOLS_ROOTS; undefined for none. `unusable` says
+ * why this run cannot use roots at all (`cert --server`). A flag that cannot be used or read is
+ * an error; the environment default is then skipped with one notice (CONTRACT §7.6).
+ */
+export async function readRoots(
+  run: Run,
+  values: SourceValues,
+  unusable?: string,
+): Promise<SuppliedRoots | undefined | { exit: number }> {
+  const fromEnvironment = values.roots === undefined;
   const spec = values.roots ?? run.io.env.NETTOOLS_ROOTS;
   if (spec === undefined || spec === "") return undefined;
-  const origin = values.roots === undefined ? "NETTOOLS_ROOTS" : "--roots";
+  const skip = (why: string) => {
+    run.io.stderr(`${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${why}\n`);
+    return undefined;
+  };
+  if (unusable !== undefined) {
+    if (fromEnvironment) return skip(unusable);
+    throw new UsageError(`--roots cannot be used here: ${unusable}`);
+  }
+  try {
+    const text = await readRootFiles(spec, fromEnvironment ? "NETTOOLS_ROOTS: " : "--roots: ");
+    return { pem: text.pem, text, fromEnvironment };
+  } catch (error) {
+    if (fromEnvironment && (error instanceof UsageError || error instanceof BinaryInputError)) {
+      return skip(error.message.replace(/^NETTOOLS_ROOTS: /, ""));
+    }
+    if (error instanceof BinaryInputError) {
+      run.io.stderr(
+        `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: --roots: ${error.message}\n`,
+      );
+      return { exit: EXIT.invalidInput };
+    }
+    throw error;
+  }
+}
+
+/**
+ * One line for a roots text the operation refused: the first problem at its file and line, and
+ * how many more there were.
+ */
+export function rootsProblem(
+  error: { message: string; issues?: readonly { message: string; location?: { line: number } }[] },
+  text: CertificateBundleText,
+): string {
+  const first = error.issues?.[0];
+  if (first === undefined) return error.message;
+  const place = first.location === undefined ? null : text.place(first.location.line);
+  const more = (error.issues?.length ?? 1) - 1;
+  return `${place === null ? "" : `${place}: `}${first.message}${more > 0 ? ` (and ${more} more problems)` : ""}`;
+}
+
+/** The files of `--roots FILE|DIR` as one text (a DIR's *.pem, *.crt and *.cer, by name). */
+async function readRootFiles(spec: string, origin: string): Promise<CertificateBundleText> {
   let files: string[];
   try {
     const info = await stat(spec);
@@ -116,26 +229,42 @@ export async function readRoots(run: Run, values: SourceValues): Promise<string 
       : [spec];
   } catch (error) {
     throw new UsageError(
-      `${origin}: cannot read ${spec}: ${error instanceof Error ? error.message : String(error)}`,
+      `${origin}cannot read ${spec}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  let pem = "";
-  for (const file of files) {
-    const prepared = prepareCertificateFile(new Uint8Array(await readFile(file)), file);
-    pem += prepared.pem.endsWith("\n") || prepared.pem === "" ? prepared.pem : `${prepared.pem}\n`;
-  }
-  if (pem.trim() === "") throw new UsageError(`${origin}: ${spec} holds no certificate`);
-  return pem;
+  const text = new CertificateBundleText();
+  for (const file of files) text.addFile(await fileBytes(file, origin), file);
+  if (text.pem.trim() === "") throw new UsageError(`${origin}${spec} holds no certificate`);
+  return text;
 }
 
-/** The hostname to check: the option, else the connection's default; `cert` skips an IP address. */
+/**
+ * The hostname to check: the option, else the connection's default. With `bundleOnly` (cert: the
+ * bundle operation takes DNS names only) an address is left out of the request: the CLI checks it
+ * itself against the leaf's IP SANs (src/cli/hostname-answer.ts).
+ */
 export function hostnameFor(
   given: string | undefined,
   source: CertificateSource,
-  addressAllowed: boolean,
-): string | undefined {
+  bundleOnly: boolean,
+): { request?: string; address?: string } {
   const name = given ?? source.defaultHostname ?? undefined;
-  if (name === undefined) return undefined;
-  if (!addressAllowed && isIP(name) !== 0) return undefined;
-  return name;
+  if (name === undefined) return {};
+  if (bundleOnly && looksLikeAddress(name)) return { address: name };
+  return { request: name };
+}
+
+/**
+ * Text the chain would read as an address, or as an address in a form it refuses (brackets, a
+ * zone, a prefix length): `cert` answers these itself instead of sending them to the bundle
+ * operation, which takes DNS names only.
+ */
+function looksLikeAddress(text: string): boolean {
+  const trimmed = text.trim();
+  return (
+    isIP(trimmed) !== 0 ||
+    /^[0-9.]+$/.test(trimmed) ||
+    addressFormProblem(trimmed) !== null ||
+    trimmed.split(":").length > 2
+  );
 }

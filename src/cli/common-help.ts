@@ -2,8 +2,10 @@
 export const COMMON_HELP = `
 Common options:
   --server URL    call the API at URL through the typed client instead of running in-process
-                  (default: $NETTOOLS_SERVER when set)
-  --timeout MS    with --server: limit for each request (default 10000)
+                  (default: $NETTOOLS_SERVER when set; skipped with a notice where it cannot be
+                  used)
+  --timeout SECONDS  the whole command's time budget (default 10): with --server, the request;
+                  in-process, the certificate checks (a run that reaches it: one line, exit 3)
   --json          print exactly the API's JSON result (or its error envelope) on stdout
   -h, --help      show this help
 

@@ -15,14 +15,21 @@ export function emptySourced(): Sourced {
   return { entries: [], origins: [] };
 }
 
+/** `text` without a UTF-8 byte-order mark at its start (Windows editors write one; CONTRACT §7.6). */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /**
- * The entries of a text, one a line: blank lines and lines starting with `#` are skipped but
- * counted, so `name:line` is the line an editor shows. A `#` ends the entry and starts a comment
+ * The entries of a text, one a line: the one reader of every CLI list input (CONTRACT §7.6), so
+ * every command reads a list file the same way. A byte-order mark at the start is ignored; lines
+ * end at LF, CRLF or a lone CR; blank lines and lines starting with `#` are skipped but counted,
+ * so `name:line` is the line an editor shows. A `#` ends the entry and starts a comment
  * (`10.0.0.0/8  # office`), as in the lists aggregate6, grepcidr and iprange read: no address or
  * CIDR contains `#`. Surrounding whitespace is kept (the domain trims it, as the API does).
  */
 export function linesOf(text: string, name: string, into: Sourced = emptySourced()): Sourced {
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines = withoutBom(text).split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
     const comment = line.indexOf("#");

@@ -169,7 +169,15 @@ export function renderFindings(
   return out || `${style.green(none)}\n`;
 }
 
-export function renderCertificates(result: CertificateBundleResultType, style: Style): string {
+/**
+ * The bundle result for a terminal. `hostname` replaces the words of the hostname row when the CLI
+ * checked the name itself (an address, CONTRACT §7.6) or knows more (the SAN that matched).
+ */
+export function renderCertificates(
+  result: CertificateBundleResultType,
+  style: Style,
+  hostname?: string,
+): string {
   const certificates = table(
     ["#", "LINE", "SUBJECT", "NOT AFTER", "CA", "SELF-SIGNATURE"],
     result.certificates.map((c) => [
@@ -195,8 +203,9 @@ export function renderCertificates(result: CertificateBundleResultType, style: S
         style,
       )
     : `${style.dim("(no issuer in the bundle for any certificate)")}\n`;
-  const hostname =
-    result.hostname === null ? "not checked" : `${result.hostname.expected}: ${result.hostname.status}`;
+  const hostnameWords =
+    hostname ??
+    (result.hostname === null ? "not checked" : `${result.hostname.expected}: ${result.hostname.status}`);
   const leaves = result.leafIndexes.length ? result.leafIndexes.map((i) => `#${i}`).join(", ") : "none";
   const summary = table(
     null,
@@ -204,7 +213,7 @@ export function renderCertificates(result: CertificateBundleResultType, style: S
       ["evaluated at", result.evaluatedAt],
       ["possible leaves", leaves],
       ["selected leaf", result.selectedLeafIndex === null ? "-" : `#${result.selectedLeafIndex}`],
-      ["hostname", hostname],
+      ["hostname", hostnameWords],
     ],
     style,
   );
@@ -223,16 +232,24 @@ function describeIssuePath(path: readonly (string | number)[] | undefined): stri
   return `${text}: `;
 }
 
-/** The offending line of `source` with the located span underlined (the user's own input, local only). */
-export function excerpt(source: string, location: NonNullable<ErrorIssue["location"]>, style: Style): string {
+/**
+ * The offending line of `source` with the located span underlined (the user's own input, local
+ * only). `lineShift` is added to the line numbers shown, for a source made of several files.
+ */
+export function excerpt(
+  source: string,
+  location: NonNullable<ErrorIssue["location"]>,
+  style: Style,
+  lineShift = 0,
+): string {
   const found = locateLine(source, location);
   if (found === null) return "";
   const limit = 100;
   const shown = found.text.length > limit ? `${found.text.slice(0, limit)}…` : found.text;
   const from = Math.min(found.from, limit);
   const width = Math.max(1, Math.min(found.to, limit) - from);
-  const gutter = `${found.line} | `;
-  const through = found.endLine > found.line ? style.dim(` (through line ${found.endLine})`) : "";
+  const gutter = `${found.line + lineShift} | `;
+  const through = found.endLine > found.line ? style.dim(` (through line ${found.endLine + lineShift})`) : "";
   return `    ${style.dim(gutter)}${shown}\n    ${" ".repeat(gutter.length + from)}${style.red("^".repeat(width))}${through}\n`;
 }
 

@@ -24,6 +24,7 @@ import type { CertificateData } from "../domain/certificates/model.ts";
 import { RequestRootStore, readSuppliedRoots } from "../domain/certificates/trust-anchors.ts";
 import { DomainError } from "../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
+import type { SignatureVerifier, WorkBudget } from "../domain/ports.ts";
 import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
 import type { Run } from "./args.ts";
 import { type GivenLists, renderInputError } from "./input-errors.ts";
@@ -44,9 +45,10 @@ let suppliedRoots: CertificateData[] = [];
 /**
  * Adds the caller's roots (PEM text) to the reference root store of in-process runs (CONTRACT
  * §7.2: the bundle operation has no `roots` field, so only a local `cert` run can apply them).
- * Returns the error envelope of bad roots text (issues with path ["roots"]), or null.
+ * Returns the error envelope of bad roots text (issues with path ["roots"]), or null. With
+ * `checkOnly` the roots are read and judged but not applied (a default that may be skipped).
  */
-export async function supplyRoots(pem: string): Promise<ApiResult<never> | null> {
+export async function supplyRoots(pem: string, checkOnly = false): Promise<ApiResult<never> | null> {
   const read = await readSuppliedRoots(pem, deps().decoder, LOCAL_CERTIFICATE_LIMITS);
   if (read.issues.length > 0) {
     const error = new DomainError("INVALID_INPUT", read.issues[0]!.message, read.issues);
@@ -54,7 +56,7 @@ export async function supplyRoots(pem: string): Promise<ApiResult<never> | null>
       Object.assign(error, { message: `The roots have ${read.issues.length} problems.` });
     return { ok: false, status: 400, error: envelopeOf(error).error };
   }
-  suppliedRoots = read.roots;
+  if (!checkOnly) suppliedRoots = read.roots;
   return null;
 }
 const LOCAL_CONTEXT: UseCaseContext = {
@@ -83,11 +85,24 @@ function checkLocally(schema: TSchema | null, request: unknown, legacyLocators: 
   if (failures.length > 0) throw schemaRejection(failures, legacyLocators);
 }
 
-/** Runs operation `id` with `request`: in this process, or through the client with --server. */
+/**
+ * The bound of an in-process run (src/cli/deadline.ts, CONTRACT §7.3): the verifier it wraps and
+ * the budget the path search asks.
+ */
+export interface LocalWorkBound extends WorkBudget {
+  verifier(inner: SignatureVerifier): SignatureVerifier;
+}
+
+/**
+ * Runs operation `id` with `request`: in this process, or through the client with --server.
+ * `bound` limits an in-process run's signature checks and path search; it may throw the domain's
+ * `WorkAbandoned`, which the bound's owner catches.
+ */
 export async function runOperation<Id extends OperationId>(
   run: Run,
   id: Id,
   request: RequestOf<Id>,
+  bound?: LocalWorkBound,
 ): Promise<ApiResult<ResultOf<Id>>> {
   if (run.client !== null) {
     const call = run.client[id] as (...args: unknown[]) => Promise<ApiResult<ResultOf<Id>>>;
@@ -113,7 +128,15 @@ export async function runOperation<Id extends OperationId>(
       "local",
     );
     const useCase = localUseCases[id] as (input: RequestOf<Id>, context: UseCaseContext) => unknown;
-    return { ok: true, status: 200, value: (await useCase(request, LOCAL_CONTEXT)) as ResultOf<Id> };
+    const context: UseCaseContext =
+      bound === undefined
+        ? LOCAL_CONTEXT
+        : {
+            observeClient: LOCAL_CONTEXT.observeClient,
+            verifier: bound.verifier(deps().verifier),
+            budget: bound,
+          };
+    return { ok: true, status: 200, value: (await useCase(request, context)) as ResultOf<Id> };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return { ok: false, status: STATUS_OF[error.code], error: envelopeOf(error).error };

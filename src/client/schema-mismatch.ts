@@ -7,7 +7,7 @@
  * the same issues. It runs only once a body has already failed the check, so it favours clear
  * answers over speed: for `anyOf` it reports the alternative that comes closest (fewest issues).
  */
-import { hasFormat } from "./formats.ts";
+import { hasFormat } from "../contract/formats.ts";
 
 /** What did not match: a sentence and where (a path from the body's root, like the server's issues). */
 export interface MismatchIssue {

@@ -15,7 +15,7 @@
 import { FormatRegistry, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
-import { FORMATS } from "./formats.ts";
+import { FORMATS } from "../contract/formats.ts";
 import { type JsonSchema, type MismatchIssue, mismatchesOf } from "./schema-mismatch.ts";
 
 export type { MismatchIssue } from "./schema-mismatch.ts";

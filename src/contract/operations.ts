@@ -2,10 +2,10 @@
  * The operations table: every API operation once, with its method, path, request and result
  * schemas and the policy the serving edge applies to it. The routes, the OpenAPI document, the
  * typed client, the CLI and the page are all derived from this table, and no other module states
- * any of these facts. The use case behind each operation is bound to it in the composition root
- * (src/app.ts) and, for local runs, in the CLI (src/cli/operations.ts), so this module stays free
- * of the domain's use cases and bundles for the browser. A new operation is one row here, one
- * use-case binding, and its docs prose (src/adapters/http/openapi-operations.ts).
+ * any of these facts. The use case behind each operation is bound to it in src/use-cases.ts (for
+ * the server and for the CLI's local runs alike), so this module stays free of the domain's use
+ * cases and bundles for the browser. A new operation is one row here, one use-case binding, and
+ * its docs prose (one file per operation, registered in src/adapters/http/openapi-operations.ts).
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import { CertificateBundleRequest, CertificateBundleResult } from "./certificate-schemas.ts";
@@ -31,6 +31,9 @@ import {
   RangeToCidrsRequest,
   RangeToCidrsResult,
 } from "./schemas.ts";
+
+/** The version of the interface this table describes (spec part 9), shown in the OpenAPI document. */
+export const INTERFACE_VERSION = "0.5.0";
 
 /** How an operation's 200 answer is represented. */
 export type Representation =

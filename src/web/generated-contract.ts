@@ -4,7 +4,7 @@
  * the error envelope's schema (src/contract/schemas.ts) and the checker module (validate.ts) —
  * with one generated module. It holds each result schema as plain JSON Schema, its checker as
  * the standalone JavaScript `TypeCompiler.Code` emits (whose only free function, `format`, is
- * src/client/formats.ts) and the issues finder src/client/schema-mismatch.ts. Nothing is
+ * src/contract/formats.ts) and the issues finder src/client/schema-mismatch.ts. Nothing is
  * compiled at run time, so the bundle needs no TypeBox and runs under a CSP without
  * `unsafe-eval`. It lives beside the page's build, not in src/client/, because it is build
  * tooling (Bun's bundler, Node's path), which the client itself must never import.
@@ -41,7 +41,7 @@ function checkerCode(schema: TSchema): string {
 function generatedContract(): string {
   const schemas = new Map<TSchema, string>();
   const lines: string[] = [
-    `import { hasFormat as format } from ${JSON.stringify(join(HERE, "../client/formats.ts"))};`,
+    `import { hasFormat as format } from ${JSON.stringify(join(HERE, "../contract/formats.ts"))};`,
     `import { mismatchesOf } from ${JSON.stringify(join(HERE, "../client/schema-mismatch.ts"))};`,
   ];
   const nameOf = (schema: TSchema): string => {

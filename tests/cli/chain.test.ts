@@ -54,15 +54,16 @@ function opensslVerify(fullchain: string, root: string): { ok: boolean; output: 
 }
 
 describe("nettools chain --fix on each chain fixture, checked by openssl", () => {
-  // complete: alone; withRoot: with --roots chain-root (the intermediates are all there).
-  const expectations: Record<string, { exit: number; complete: boolean; withRoot: boolean }> = {
-    "chain-ordered": { exit: 1, complete: false, withRoot: true },
-    "chain-with-root": { exit: 0, complete: true, withRoot: true },
-    "chain-misordered": { exit: 1, complete: false, withRoot: true },
-    "chain-leaf-only": { exit: 1, complete: false, withRoot: false },
-    "chain-int-first": { exit: 1, complete: false, withRoot: false },
-    "chain-unrelated-between": { exit: 1, complete: false, withRoot: true },
-    "chain-everything": { exit: 1, complete: true, withRoot: true },
+  // complete: alone; withRoot: with --roots chain-root (the intermediates are all there);
+  // asSent: the exit status of `chain` without --fix with --roots (the bundle as sent is judged).
+  const expectations: Record<string, { complete: boolean; withRoot: boolean; asSent: number }> = {
+    "chain-ordered": { complete: false, withRoot: true, asSent: 0 },
+    "chain-with-root": { complete: true, withRoot: true, asSent: 0 },
+    "chain-misordered": { complete: false, withRoot: true, asSent: 1 },
+    "chain-leaf-only": { complete: false, withRoot: false, asSent: 1 },
+    "chain-int-first": { complete: false, withRoot: false, asSent: 1 },
+    "chain-unrelated-between": { complete: false, withRoot: true, asSent: 0 },
+    "chain-everything": { complete: true, withRoot: true, asSent: 1 },
   };
   test("the fixtures are the ones listed", () => {
     expect(
@@ -72,19 +73,35 @@ describe("nettools chain --fix on each chain fixture, checked by openssl", () =>
     ).toEqual(Object.keys(expectations).sort());
   });
   for (const [name, expected] of Object.entries(expectations)) {
-    test(`${name}: exit ${expected.exit}; with --roots the fix verifies under the root`, async () => {
+    test(`${name}: the exit status judges the chain written; an incomplete chain is not written`, async () => {
       const alone = await nettools(["chain", "--fix", chainPath(name)]);
-      expect(alone.code).toBe(expected.exit);
-      expect(alone.stdout).toMatch(/^(-----BEGIN CERTIFICATE-----\n[\s\S]*?-----END CERTIFICATE-----\n)+$/);
-      expect(alone.stderr).toContain(expected.complete ? "Chain complete" : "Chain incomplete");
-      const withRoot = await nettools(["chain", "--fix", "--roots", certPath("chain-root"), chainPath(name)]);
-      const leafFirst = pemToDers(withRoot.stdout)[0]!;
-      expect(Buffer.from(leafFirst).equals(Buffer.from(pemToDers(certPem("chain-leaf"))[0]!))).toBe(true);
+      expect(alone.code).toBe(expected.complete ? 0 : 1);
+      if (expected.complete) {
+        expect(alone.stdout).toMatch(/^(-----BEGIN CERTIFICATE-----\n[\s\S]*?-----END CERTIFICATE-----\n)+$/);
+        expect(alone.stderr).toContain("Deployable: wrote the chain to stdout");
+      } else {
+        expect(alone.stdout).toBe("");
+        expect(alone.stderr).toContain("Nothing written: ");
+      }
+      const roots = ["--roots", certPath("chain-root")];
+      const asSent = await nettools(["chain", ...roots, chainPath(name)]);
+      expect(asSent.code).toBe(expected.asSent);
+      const withRoot = await nettools(["chain", "--fix", ...roots, chainPath(name)]);
       if (!expected.withRoot) {
         expect(withRoot.stderr).toContain("Chain incomplete");
         expect(withRoot.code).toBe(1);
+        expect(withRoot.stdout).toBe("");
+        // --partial writes it anyway, leaf first, and still exits 1.
+        const partial = await nettools(["chain", "--fix", "--partial", ...roots, chainPath(name)]);
+        expect(partial.code).toBe(1);
+        expect(pemToDers(partial.stdout)[0]).toEqual(pemToDers(certPem("chain-leaf"))[0]!);
+        expect(partial.stderr).toContain("not fit to deploy as is: the chain is incomplete");
         return;
       }
+      // Every complete chain here has only problems that writing repairs: the file is deployable.
+      expect(withRoot.code).toBe(0);
+      const leafFirst = pemToDers(withRoot.stdout)[0]!;
+      expect(Buffer.from(leafFirst).equals(Buffer.from(pemToDers(certPem("chain-leaf"))[0]!))).toBe(true);
       expect(withRoot.stderr).toContain("Chain complete");
       const verdict = opensslVerify(withRoot.stdout, certPath("chain-root"));
       expect(verdict.output).toContain("OK");
@@ -92,7 +109,7 @@ describe("nettools chain --fix on each chain fixture, checked by openssl", () =>
       // The fix leaves the root out and is itself a clean chain: a second pass finds nothing to fix.
       const again = join(scratch, `${name}-fixed.pem`);
       writeFileSync(again, withRoot.stdout);
-      const second = await nettools(["chain", "--roots", certPath("chain-root"), again]);
+      const second = await nettools(["chain", ...roots, again]);
       expect(second.code).toBe(0);
       expect(second.stdout).toContain("No problems.");
     }, 30_000);
@@ -106,7 +123,7 @@ describe("nettools chain --fix on each chain fixture, checked by openssl", () =>
         env: { NETTOOLS_ROOTS: certPath("chain-root") },
       },
     );
-    expect(ran.code).toBe(1); // misordered: WRONG_ORDER is an error, the fix is still written
+    expect(ran.code).toBe(0); // misordered: WRONG_ORDER is an error of the bundle, repaired in the file
     expect(ran.stdout).toBe("");
     const written = readFileSync(out, "utf8");
     const names = ["chain-leaf", "chain-int2", "chain-int1", "chain-root"];
@@ -271,12 +288,16 @@ describe("--connect (CONTRACT §7.3)", () => {
         "--roots",
         certPath("chain-root"),
       ]);
-      // Only [leaf, int2, int1, root] holds every intermediate; the others stay incomplete (exit 1).
+      // Only [leaf, int2, int1, root] holds every intermediate; the others stay incomplete (exit 1,
+      // nothing written).
       if (rest.includes("chain-int1")) {
         expect(fixed.code).toBe(0);
         expect(opensslVerify(fixed.stdout, certPath("chain-root")).ok).toBe(true);
-      } else expect(fixed.code).toBe(1);
-      expect(pemToDers(fixed.stdout)[0]).toEqual(pemToDers(certPem("chain-leaf"))[0]!);
+        expect(pemToDers(fixed.stdout)[0]).toEqual(pemToDers(certPem("chain-leaf"))[0]!);
+      } else {
+        expect(fixed.code).toBe(1);
+        expect(fixed.stdout).toBe("");
+      }
     }, 60_000);
   }
 

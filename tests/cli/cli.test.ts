@@ -221,7 +221,7 @@ describe("cert", () => {
     const line = pem.slice(0, secondBegin).split("\n").length;
     const ran = await nettools(["cert", file("typo.pem", broken)]);
     expect(ran.code).toBe(2);
-    expect(ran.stderr).toContain(`line ${line}: PEM blocks labelled "CERTIFICAT" are not accepted`);
+    expect(ran.stderr).toContain(`typo.pem:${line}: PEM blocks labelled "CERTIFICAT" are not accepted`);
     expect(ran.stderr).toContain(`${line} | -----BEGIN CERTIFICAT-----`);
     expect(ran.stderr).toMatch(/\n\s+\^{26} \(through line \d+\)\n/);
     const json = await nettools(["cert", "--json", file("typo.pem", broken)]);
@@ -371,7 +371,7 @@ describe("network and server failures exit 3", () => {
     const ran = await nettools([
       "cover",
       "--timeout",
-      "200",
+      "0.2",
       "--server",
       `http://127.0.0.1:${fake.port}`,
       "10.0.0.1",

@@ -9,15 +9,31 @@ export interface Ran {
   stderr: string;
 }
 
-/** `nettools ARGS…` with only PATH (plus `env`) in its environment, in `cwd`, fed `stdin`. */
-export async function runNettools(
-  args: string[],
-  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
-): Promise<Ran> {
-  const child = Bun.spawn([process.execPath, CLI, ...args], {
+/** A run measured: its wall time and the peak resident size of the process (getrusage). */
+export interface Measured extends Ran {
+  wallMs: number;
+  maxRssBytes: number;
+}
+
+export interface RunOptions {
+  stdin?: string | Uint8Array;
+  /** Added to an environment that holds only PATH. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** `COMMAND…` as a child process with only PATH (plus `env`) in its environment, in `cwd`, fed `stdin`. */
+export async function runProcess(command: string[], options: RunOptions = {}): Promise<Measured> {
+  const started = performance.now();
+  const child = Bun.spawn(command, {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: { PATH: process.env.PATH ?? "", ...options.env },
-    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+    stdin:
+      options.stdin === undefined
+        ? "ignore"
+        : typeof options.stdin === "string"
+          ? new TextEncoder().encode(options.stdin)
+          : options.stdin,
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -26,6 +42,14 @@ export async function runNettools(
     new Response(child.stderr).text(),
     child.exited,
   ]);
+  const wallMs = performance.now() - started;
+  const maxRssBytes = child.resourceUsage()?.maxRSS ?? Number.POSITIVE_INFINITY;
+  return { code, stdout, stderr, wallMs, maxRssBytes };
+}
+
+/** `nettools ARGS…` as {@link runProcess} runs a command. */
+export async function runNettools(args: string[], options: RunOptions = {}): Promise<Ran> {
+  const { code, stdout, stderr } = await runProcess([process.execPath, CLI, ...args], options);
   return { code, stdout, stderr };
 }
 
@@ -47,17 +71,9 @@ export async function postForText(baseUrl: string, path: string, body: unknown):
 export async function runOnTerminal(args: string[], cwd: string): Promise<Ran> {
   const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
   const command = [process.execPath, CLI, ...args].map(quote).join(" ");
-  const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+  const { code, stdout, stderr } = await runProcess(["script", "-qec", command, "/dev/null"], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    env: { NO_COLOR: "1" },
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
   return { code, stdout: stdout.replaceAll("\r\n", "\n"), stderr };
 }

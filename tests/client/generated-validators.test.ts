@@ -1,7 +1,7 @@
 /**
  * The build-time validators (issue 19) against TypeBox, the slow obvious model: for every result
  * schema of the operations table and the error envelope, the standalone checker that
- * `TypeCompiler.Code` emits (given only src/client/formats.ts) and the mismatch finder
+ * `TypeCompiler.Code` emits (given only src/contract/formats.ts) and the mismatch finder
  * (src/client/schema-mismatch.ts) must accept exactly what TypeBox's `Value.Check` accepts.
  * Values are drawn from the schema itself, each part sometimes swapped for a wrong one, so both
  * matching and nearly matching bodies are tried.
@@ -11,8 +11,8 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import fc from "fast-check";
-import { hasFormat } from "../../src/client/formats.ts";
 import { type JsonSchema, mismatchesOf } from "../../src/client/schema-mismatch.ts";
+import { hasFormat } from "../../src/contract/formats.ts";
 import "../../src/client/validate.ts"; // registers the formats with TypeBox
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";

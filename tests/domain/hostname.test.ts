@@ -1,10 +1,13 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import {
+  addressFormProblem,
   asciiLowercase,
   dnsNameMatches,
   matchHostname,
   validateHostname,
 } from "../../src/domain/certificates/hostname.ts";
+import { validateIdentity } from "../../src/domain/certificates/identity.ts";
 
 const label63 = "a".repeat(63);
 /** 63 + 1 + 63 + 1 + 63 + 1 + 61 = 253 characters. */
@@ -77,6 +80,77 @@ describe("validateHostname: rejected with a message saying why", () => {
     expect(result.issues[0]!.path).toEqual(["hostname"]);
     expect(result.issues[0]!.message).toContain(why);
     expect(result.issues[0]!.location).toBeUndefined();
+  });
+});
+
+describe("addresses in forms no hostname field takes (CONTRACT §7.3 'Hostnames in messages')", () => {
+  const forms: [string, string, string][] = [
+    ["[2001:db8::1]", "give the address without brackets (2001:db8::1)", "brackets"],
+    ["[2001:db8::1]:443", "give the address without brackets and without a port (2001:db8::1)", "brackets"],
+    ["[192.0.2.1]", "give the address without brackets (192.0.2.1)", "brackets"],
+    ["fe80::1%eth0", "zone indexes are not accepted; give the address alone (fe80::1)", "zone"],
+    ["FE80::1%25", "zone indexes are not accepted; give the address alone (fe80::1)", "zone"],
+    ["2001:db8::1/128", "a hostname has no prefix length; give the address alone (2001:db8::1)", "prefix"],
+    ["192.0.2.1/32", "a hostname has no prefix length; give the address alone (192.0.2.1)", "prefix"],
+  ];
+
+  test.each(forms)("%j, where addresses are accepted (the chain): names the accepted form", (raw, words) => {
+    const result = validateHostname(raw, { addressesAccepted: true });
+    expect(result.expected).toBeNull();
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]!.path).toEqual(["hostname"]);
+    expect(result.issues[0]!.message).toEndWith(words);
+    expect(result.issues[0]!.message).not.toContain("not an IP address");
+    expect(result.issues[0]!.message).not.toContain("URL");
+    // The chain's identity parser says the same.
+    expect(validateIdentity(raw).issues.map((issue) => issue.message)).toEqual([result.issues[0]!.message]);
+  });
+
+  test.each(forms)("%j, where only DNS names are accepted (the bundle): not an IP address", (raw) => {
+    expect(validateHostname(raw).issues.map((issue) => issue.message)).toEqual([
+      "hostname must be a DNS name, not an IP address",
+    ]);
+  });
+
+  test.each(["[example.com]", "example.com/24", "eth0%fe80::1", "a/b", "[]", "10.0.0.1/1234"])(
+    "%j is not an address in another form",
+    (raw) => {
+      expect(addressFormProblem(raw)).toBeNull();
+    },
+  );
+
+  test("text that looks like an address but is none: neither a DNS name nor an address, with the reason", () => {
+    for (const raw of ["1:2:3", "2001:db8::g", "[foo]"]) {
+      const [issue] = validateIdentity(raw).issues;
+      expect(issue!.message).toStartWith("hostname is neither a DNS name nor a valid IP address: ");
+    }
+  });
+
+  test("property: any address in brackets, with a prefix length or (IPv6) a zone is named by its form", () => {
+    const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((o) => o.join("."));
+    const v6 = fc
+      .array(fc.nat(0xffff), { minLength: 8, maxLength: 8 })
+      .map((groups) => groups.map((g) => g.toString(16)).join(":"));
+    fc.assert(
+      fc.property(
+        fc.oneof(v4, v6),
+        fc.nat(128),
+        fc.stringMatching(/^[a-z0-9]{1,8}$/),
+        (address, bits, zone) => {
+          const canonical = validateIdentity(address).expected;
+          expect(canonical?.kind).toBe("ip");
+          const text = canonical?.kind === "ip" ? canonical.text : "";
+          expect(addressFormProblem(`[${address}]`)).toEndWith(`without brackets (${text})`);
+          expect(addressFormProblem(`${address}/${bits}`)).toEndWith(
+            `no prefix length; give the address alone (${text})`,
+          );
+          const zoned = addressFormProblem(`${address}%${zone}`);
+          if (address.includes(":"))
+            expect(zoned).toEndWith(`not accepted; give the address alone (${text})`);
+          else expect(zoned).toBeNull();
+        },
+      ),
+    );
   });
 });
 

@@ -69,8 +69,8 @@ describe("a closed stdout (| head -1)", () => {
     ["cert (exit 1: the chain's findings)", () => ["cert", chainPath("missing-intermediate")]],
     ["chain (exit 1: incomplete)", () => ["chain", chainPath("missing-intermediate")]],
     [
-      "chain --fix (the corrected PEM on stdout)",
-      () => ["chain", "--fix", chainPath("missing-intermediate")],
+      "chain --fix --partial (the incomplete chain's PEM on stdout)",
+      () => ["chain", "--fix", "--partial", chainPath("missing-intermediate")],
     ],
     ["myip", () => ["myip", "--server", server.url]],
     ["--help", () => ["--help"]],

@@ -18,7 +18,7 @@
  */
 import { HttpError } from "../../contract/errors.ts";
 import { WorkAbandoned } from "../../domain/errors.ts";
-import type { SignatureVerifier } from "../../domain/ports.ts";
+import type { SignatureVerifier, WorkBudget } from "../../domain/ports.ts";
 
 export interface AdmissionOptions {
   /** Jobs running at once. */
@@ -52,12 +52,24 @@ export interface JobClock {
    * end before the answer is due. A refusal fails the job (`expired()` is true from then on).
    */
   startUnit(): boolean;
+  /** A started unit has ended: the queue learns a unit's cost from the time units run, only. */
+  endUnit(): void;
+}
+
+/**
+ * What an admitted certificate job works with, built here from the clock this queue owns: a
+ * verifier that starts no check past the deadline ({@link withDeadline}) and the same deadline as a
+ * budget for the path search around the checks (it throws WorkAbandoned when the budget is out).
+ */
+export interface AdmittedWork {
+  readonly verifier: SignatureVerifier;
+  readonly budget: WorkBudget;
 }
 
 /** Whatever runs admitted work: a lane that knows its job's size. */
 export interface Admission {
   /** Runs `job`; `elapsedMs` is how long the request had already taken (reading its body). */
-  run<T>(job: (clock: JobClock) => Promise<T>, elapsedMs?: number): Promise<T>;
+  run<T>(job: (work: AdmittedWork) => Promise<T>, elapsedMs?: number): Promise<T>;
 }
 
 /**
@@ -72,6 +84,9 @@ export function answerMarginMs(deadlineMs: number): number {
 /**
  * The measured wall time of one unit of work in a queue, as a moving average over finished jobs
  * (each weighs 30 %): with other jobs sharing the crypto threads, it is what a unit costs now.
+ * A job's sample is the time during which at least one of its units was running, divided by its
+ * units: the work around them (the path search between checks) is not a unit's cost, or an idle
+ * server would refuse a search-heavy request it had just answered (CONTRACT §1.7).
  * Unknown (an estimate of 0) until the first job that did any work has finished. An estimate ages:
  * it halves for every second without a new measurement, so that a queue which refuses every job
  * as too slow for the time left admits one again, and measures anew, once the load has passed.
@@ -113,6 +128,15 @@ export function overloaded(message: string, retryAfterSeconds: number): HttpErro
   return HttpError.retryAfter("OVERLOADED", message, retryAfterSeconds);
 }
 
+/** The refusal of a job that could not get a slot within `maxWaitMs` (also the docs' example). */
+export function busyRefusal(maxWaitMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(maxWaitMs / 1000));
+  return overloaded(
+    `The service is busy with other certificate inspections and could not start this one in time; retry after ${seconds} s.`,
+    seconds,
+  );
+}
+
 interface Waiter {
   start: () => void;
   timer: ReturnType<typeof setTimeout>;
@@ -137,11 +161,7 @@ export class AdmissionQueue {
   }
 
   private busy(): HttpError {
-    const seconds = Math.max(1, Math.ceil(this.options.maxWaitMs / 1000));
-    return overloaded(
-      `The service is busy with other certificate inspections and could not start this one in time; retry after ${seconds} s.`,
-      seconds,
-    );
+    return busyRefusal(this.options.maxWaitMs);
   }
 
   /**
@@ -183,6 +203,10 @@ export class AdmissionQueue {
     }
     let refused = false;
     let unitsStarted = 0;
+    // Time during which at least one unit runs: units overlap on the crypto threads.
+    let unitsRunning = 0;
+    let busySince = 0;
+    let busyMs = 0;
     const clock: JobClock = {
       expired: () => refused || this.now() > deadline,
       startUnit: () => {
@@ -191,10 +215,13 @@ export class AdmissionQueue {
           return false;
         }
         unitsStarted += 1;
+        if (unitsRunning++ === 0) busySince = this.now();
         return true;
       },
+      endUnit: () => {
+        if (unitsRunning > 0 && --unitsRunning === 0) busyMs += this.now() - busySince;
+      },
     };
-    const started = this.now();
     const work = (async () => {
       let result: T;
       try {
@@ -211,7 +238,9 @@ export class AdmissionQueue {
     // The slot is held until the job really ends, even after its refusal has been sent.
     void work.then(
       () => {
-        if (!refused) this.unitCost.record(this.now() - started, unitsStarted);
+        // Units still counted as running (a job that never said they ended) run until now.
+        if (unitsRunning > 0) busyMs += this.now() - busySince;
+        if (!refused) this.unitCost.record(busyMs, unitsStarted);
         this.release();
       },
       () => this.release(),
@@ -278,18 +307,26 @@ function blockCount(pem: string): number {
  * larger ones share `options.concurrency` slots. A bundle of n blocks is admitted for its worst
  * case, n² signature checks (n self-checks and n·(n−1) candidate links).
  */
-export function certificateLanes(options: AdmissionOptions) {
+export function certificateLanes(options: AdmissionOptions, verifier: SignatureVerifier) {
   const small = new AdmissionQueue({ ...options, concurrency: Math.min(1, options.concurrency) });
   const large = new AdmissionQueue(options);
-  /** The lane of a validated certificate-bundle body, sized for it. */
+  const admitted =
+    <T>(job: (work: AdmittedWork) => Promise<T>) =>
+    (clock: JobClock) =>
+      job({ verifier: withDeadline(verifier, clock), budget: { exhausted: () => clock.expired() } });
+  /** The lane of a validated certificate body (its `pem`), sized for it. */
   const laneOf = (input: unknown): Admission => {
     const blocks = blockCount((input as { pem: string }).pem);
     const lane = blocks <= SMALL_BUNDLE_BLOCKS ? small : large;
-    return { run: (job, elapsedMs) => lane.run(job, Math.max(1, blocks * blocks), elapsedMs) };
+    return {
+      run: (job, elapsedMs) => lane.run(admitted(job), Math.max(1, blocks * blocks), elapsedMs),
+    };
   };
-  // The request deadline travels with the lanes: the body reader bounds a body's arrival by it.
-  return { small, large, laneOf: Object.assign(laneOf, { deadlineMs: options.deadlineMs }) };
+  return { small, large, laneOf, deadlineMs: options.deadlineMs };
 }
+
+/** The admission lanes of the certificate operations, as {@link certificateLanes} builds them. */
+export type CertificateLanes = ReturnType<typeof certificateLanes>;
 
 /**
  * A verifier that starts no check that would end past its request's deadline (CONTRACT §1.7):
@@ -298,10 +335,13 @@ export function certificateLanes(options: AdmissionOptions) {
  */
 export function withDeadline(verifier: SignatureVerifier, clock: JobClock): SignatureVerifier {
   return {
-    verify: (child, issuer) =>
-      clock.startUnit()
-        ? verifier.verify(child, issuer)
-        : Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" }),
+    verify: (child, issuer) => {
+      if (!clock.startUnit())
+        return Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" });
+      const check = verifier.verify(child, issuer);
+      check.then(clock.endUnit, clock.endUnit);
+      return check;
+    },
   };
 }
 

@@ -1,30 +1,26 @@
 /**
- * The API's request handlers, one per row of the operations table (src/contract/operations.ts):
- * each reads and validates its body (size, media type, UTF-8 JSON, then the request schema,
- * stopping at 101 problems), runs the bound use case (through the admission queue when the row
- * says `queued`), and answers in the row's representation. Every answer, errors included, is built
- * by the Responder with the row's headers; a handler never throws, so it needs no framework hook.
- *
- * The same table declares the routes on the Elysia application (`apiRouteDeclarations`), which is
- * what @elysiajs/openapi documents; the serving edge hands these handlers to Bun's router itself.
+ * The API's routes, one per row of the operations table (src/contract/operations.ts). Each route
+ * is declared on the Elysia application (application.ts) with its handler and its complete OpenAPI
+ * operation (`detail`, built here from the row and its prose), so @elysiajs/openapi writes the
+ * whole document from the routes. The handler reads and validates the body (size, media type,
+ * UTF-8 JSON, then the request schema, stopping at 101 problems; `parse: "none"` leaves the body
+ * to it), runs the bound use case (through the admission lanes when the row says `queued`), and
+ * answers in the row's representation. Every answer, errors included, is built by the Responder
+ * with the row's headers; failures go to the one failure mapper beside it, so a handler never
+ * throws.
  */
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
-import { Elysia } from "elysia";
 import { schemaRejection } from "../../contract/envelope.ts";
 import { OPERATION_LIST, type Operation, type OperationId, textBodyOf } from "../../contract/operations.ts";
+import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.ts";
 import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
-import type { Admission, JobClock } from "./admission.ts";
+import type { CertificateLanes } from "./admission.ts";
 import { readJsonBody } from "./json-body.ts";
-import { type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
-
-/**
- * The admission a `queued` request goes through, chosen (and sized) from its validated input;
- * `deadlineMs` is the request deadline (IDLE_TIMEOUT_SECONDS), which also bounds a body's arrival.
- */
-export type AdmissionLanes = ((input: unknown) => Admission) & { readonly deadlineMs: number };
+import { type OpenApiOperation, type OperationDocs, operationObjectOf } from "./openapi-document.ts";
+import { type FailureMapper, type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
 
 /**
  * How long a POST body may take to arrive: the request deadline less a quarter of it, at most
@@ -39,17 +35,27 @@ export function bodyTimeLimitMs(deadlineMs: number): number {
 /** A request handler of the edge: a Fetch request in, a response out, never a rejection. */
 export type RequestHandler = (request: Request) => Response | Promise<Response>;
 
-/** What each run needs from the edge: the context of one request, given its deadline clock. */
-export type ContextOf = (request: Request, clock: JobClock | null) => UseCaseContext;
+/** What the API's handlers are built from, once, by the composition root. */
+export interface ApiRouteDeps {
+  readonly useCases: UseCases;
+  readonly docs: OperationDocs;
+  readonly responder: Responder;
+  readonly fail: FailureMapper;
+  /** The admission lanes of `queued` operations; their deadline also bounds a body's arrival. */
+  readonly lanes: CertificateLanes;
+  /** The port the public-ip operations observe the client through. */
+  readonly clientAddress: ClientAddressSource;
+  /** The verifier of work that is not queued (queued work gets a deadline-aware one from its lane). */
+  readonly verifier: SignatureVerifier;
+}
 
-/** The one error mapper: a rejection to its envelope, anything else to a logged 500. */
-export type FailureMapper = (request: Request, template: ResponseTemplate, error: unknown) => Response;
-
-/** One operation, ready to serve: its row and its handler. */
+/** One operation, ready to declare: its row, its handler and its OpenAPI operation. */
 export interface ApiRoute {
   readonly operation: Operation<OperationId>;
   readonly template: ResponseTemplate;
   readonly handle: RequestHandler;
+  /** The complete OpenAPI operation object of the row, for the route's `detail`. */
+  readonly detail: OpenApiOperation;
 }
 
 /** Reads the body under CONTRACT §1 and checks it against the operation's request schema. */
@@ -130,12 +136,10 @@ function containerDepth(node: TSchema): number {
 function handlerFor(
   operation: Operation<OperationId>,
   template: ResponseTemplate,
-  run: (input: unknown, context: UseCaseContext) => unknown,
-  contextOf: ContextOf,
-  responder: Responder,
-  admission: AdmissionLanes,
-  fail: FailureMapper,
+  deps: ApiRouteDeps,
 ): RequestHandler {
+  const { responder, fail, lanes, clientAddress, verifier } = deps;
+  const run = deps.useCases[operation.id] as (input: unknown, context: UseCaseContext) => unknown;
   const representation = operation.policy.representation;
   const respond = (request: Request, result: unknown): Response =>
     representation === "text" ||
@@ -147,14 +151,31 @@ function handlerFor(
       ? null
       : bodyReader(operation.request, {
           legacyLocators: operation.legacyLocators === true,
-          timeLimitMs: bodyTimeLimitMs(admission.deadlineMs),
+          timeLimitMs: bodyTimeLimitMs(lanes.deadlineMs),
         });
-  const queued = operation.policy.admission === "queued";
-  if (read === null && !queued) {
+  const contextOf = (request: Request): UseCaseContext => ({
+    observeClient: () => clientAddress.clientAddress(request),
+    verifier,
+  });
+  if (operation.policy.admission === "queued") {
+    return async (request) => {
+      const arrival = performance.now();
+      try {
+        const input = read === null ? undefined : await read(request);
+        const result = await lanes
+          .laneOf(input)
+          .run(async (work) => run(input, { ...contextOf(request), ...work }), performance.now() - arrival);
+        return respond(request, result);
+      } catch (error) {
+        return fail(request, template, error);
+      }
+    };
+  }
+  if (read === null) {
     // A GET answered on the request's own turn: no promise unless the use case makes one.
     return (request) => {
       try {
-        const result = run(undefined, contextOf(request, null));
+        const result = run(undefined, contextOf(request));
         if (!(result instanceof Promise)) return respond(request, result);
         return result.then(
           (value) => respond(request, value),
@@ -166,15 +187,9 @@ function handlerFor(
     };
   }
   return async (request) => {
-    const arrival = performance.now();
     try {
-      const input = read === null ? undefined : await read(request);
-      let result = queued
-        ? admission(input).run(
-            (clock) => Promise.resolve(run(input, contextOf(request, clock))),
-            performance.now() - arrival,
-          )
-        : run(input, contextOf(request, null));
+      const input = await read(request);
+      let result = run(input, contextOf(request));
       if (result instanceof Promise) result = await result; // no extra turn for a synchronous use case
       return respond(request, result);
     } catch (error) {
@@ -183,36 +198,15 @@ function handlerFor(
   };
 }
 
-/** The handler of every operation of the table, in table order. */
-export function apiRoutes(
-  useCases: UseCases,
-  contextOf: ContextOf,
-  responder: Responder,
-  admission: AdmissionLanes,
-  fail: FailureMapper,
-): readonly ApiRoute[] {
+/** Every operation of the table, in table order, with its handler and its OpenAPI operation. */
+export function apiRoutes(deps: ApiRouteDeps): readonly ApiRoute[] {
   return OPERATION_LIST.map((operation) => {
     const template = templateOf(operation.policy);
-    const run = useCases[operation.id] as (input: unknown, context: UseCaseContext) => unknown;
     return {
       operation,
       template,
-      handle: handlerFor(operation, template, run, contextOf, responder, admission, fail),
+      handle: handlerFor(operation, template, deps),
+      detail: operationObjectOf(operation, deps.docs[operation.id]),
     };
   });
-}
-
-/**
- * The API's routes declared on an Elysia instance, so that @elysiajs/openapi documents them (the
- * schemas, examples and prose are completed from the table and the docs table). Each declared
- * route answers through its handler, so `app.handle` on the Elysia instance agrees with the edge.
- */
-export function apiRouteDeclarations(routes: readonly ApiRoute[]) {
-  const app = new Elysia({ name: "api-routes", normalize: false });
-  for (const { operation, handle } of routes) {
-    app.route(operation.method, operation.path, ({ request }: { request: Request }) => handle(request), {
-      detail: { operationId: operation.id },
-    });
-  }
-  return app;
 }

@@ -62,15 +62,14 @@ export function chooseCoding(header: string | null): Coding {
 }
 
 /**
- * The response for `asset` in the coding the request accepts; `headers` are the asset's own.
- * The edge adds the common headers afterwards and merges its own `Vary` (CORS `Origin`) into this
- * one (`Responder.decorate`).
+ * The body and headers of `asset` in the coding the request accepts; `headers` are the asset's
+ * own. The Responder adds the common headers and merges its own `Vary` (CORS `Origin`) into this one.
  */
-export function encodedResponse(
+export function encodedAnswer(
   request: Request,
   asset: EncodedAsset,
-  headers: Record<string, string>,
-): Response {
+  headers: Readonly<Record<string, string>>,
+): { body: Uint8Array<ArrayBuffer>; headers: Record<string, string> } {
   const coding = chooseCoding(request.headers.get("accept-encoding"));
   const body = asset[coding];
   const out: Record<string, string> = {
@@ -79,5 +78,5 @@ export function encodedResponse(
     "content-length": String(body.length),
   };
   if (coding !== "identity") out["content-encoding"] = coding;
-  return new Response(body, { headers: out });
+  return { body, headers: out };
 }

@@ -1,32 +1,24 @@
 /**
- * Completes the OpenAPI 3.1 document that @elysiajs/openapi generates from the routes' TypeBox
- * schemas, in this one place (docs/decisions/0004-openapi.md). The plugin emits each route's
- * request body and 200 schema inline; it cannot express the error responses every operation
- * shares, named components, examples, response headers or a second (text/plain) representation.
- * The schemas themselves are never rewritten, only moved into `components` and referenced.
+ * The OpenAPI 3.1 operation object of each row of the operations table, built once when its route
+ * is declared (src/adapters/http/api-routes.ts puts it in the route's `detail`, and
+ * @elysiajs/openapi writes the document from the routes; docs/decisions/0004-openapi.md), and the
+ * components every operation refers to: the row's request and result schemas by name, the one
+ * error envelope, the response headers. Facts come from the row (method, path, schemas, policy:
+ * no-store, rate limit, admission, representation); the prose and examples from its docs entry.
+ * The schemas themselves are never rewritten, only named and referenced.
  */
 
 import { envelopeOf } from "../../contract/envelope.ts";
 import { INTERNAL_ERROR, STATUS_OF, type WireErrorCode } from "../../contract/errors.ts";
-import {
-  OPERATION_LIST,
-  type Operation,
-  type OperationId,
-  schemaNamesOf,
-} from "../../contract/operations.ts";
+import { type Operation, type OperationId, schemaNamesOf } from "../../contract/operations.ts";
 import { ErrorResponse } from "../../contract/schemas.ts";
 import { MAX_BODY_BYTES, MAX_RESULT_CIDRS } from "../../domain/limits.ts";
+import { busyRefusal, DEFAULT_ADMISSION } from "./admission.ts";
 
 type JsonObject = Record<string, unknown>;
 
-/** The parts of an OpenAPI document this module reads and writes. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: JsonObject;
-  paths: Record<string, Record<string, JsonObject>>;
-  components?: JsonObject;
-  [key: string]: unknown;
-}
+/** An OpenAPI operation object (or any other part of the document), as plain JSON. */
+export type OpenApiOperation = JsonObject;
 
 /** One documented exchange: an optional request example and the response it gets. */
 export interface ExampleExchange {
@@ -64,7 +56,6 @@ export type OperationDocs = Readonly<Record<OperationId, OperationDoc>>;
 /** The schema of a text/plain answer: one address and a line feed. */
 const TEXT_ADDRESS_SCHEMA = { type: "string", pattern: "^[0-9A-Fa-f:.]+\\n$" };
 
-const API_PREFIX = "/v1/";
 const JSON_MEDIA_TYPE = "application/json";
 const TEXT_MEDIA_TYPE = "text/plain";
 const ERROR_COMPONENT = "ErrorResponse";
@@ -164,11 +155,7 @@ function foldLiteralUnions(value: unknown): unknown {
 }
 
 /** Every error status of an operation with the codes it can carry there, in status order. */
-export function errorCodesOf(
-  hasBody: boolean,
-  rateLimited: boolean,
-  doc: OperationDoc | undefined,
-): Map<number, WireErrorCode[]> {
+export function errorCodesOf(row: Operation, doc: OperationDoc): Map<number, WireErrorCode[]> {
   const codes = new Map<number, WireErrorCode[]>();
   const add = (code: WireErrorCode) => {
     const status = STATUS_OF[code];
@@ -176,7 +163,7 @@ export function errorCodesOf(
     if (!list.includes(code)) list.push(code);
     codes.set(status, list);
   };
-  if (hasBody) {
+  if (row.request !== null) {
     for (const code of [
       "INVALID_JSON",
       "INVALID_INPUT",
@@ -187,29 +174,38 @@ export function errorCodesOf(
     }
   }
   add("METHOD_NOT_ALLOWED");
-  if (rateLimited) add("RATE_LIMITED");
+  if (row.policy.rateLimited) add("RATE_LIMITED");
   add("INTERNAL_ERROR");
-  for (const [status, extra] of Object.entries(doc?.errors ?? {})) {
+  for (const [status, extra] of Object.entries(doc.errors ?? {})) {
     for (const code of extra ?? []) {
       if (STATUS_OF[code] !== Number(status)) {
-        throw new Error(`${doc?.summary}: ${code} is answered with ${STATUS_OF[code]}, not ${status}`);
+        throw new Error(`${doc.summary}: ${code} is answered with ${STATUS_OF[code]}, not ${status}`);
       }
       add(code);
     }
   }
+  if (row.policy.admission === "queued") add("OVERLOADED");
   return new Map([...codes].sort(([a], [b]) => a - b));
 }
 
-/** The examples every operation of its kind gets: 405 and 500, and for a JSON body 400, 413, 415. */
-export function commonExamples(
-  method: string,
-  path: string,
-  hasBody: boolean,
-  rateLimited: boolean,
-): Record<string, ExampleExchange> {
+/**
+ * The examples every operation of its kind gets: 405 and 500; 429 when it is rate-limited; 503
+ * when its work is queued; for a JSON body 400, 413 and 415.
+ */
+export function commonExamples(row: Operation): Record<string, ExampleExchange> {
+  const { method, path } = row;
   const allowed = method === "GET" ? "GET or HEAD" : method;
   const other = method === "GET" ? "POST" : "GET";
   const examples: Record<string, ExampleExchange> = {
+    ...(row.policy.admission === "queued"
+      ? {
+          overloaded: {
+            summary: "Other inspections hold the queue",
+            status: 503,
+            response: envelopeOf(busyRefusal(DEFAULT_ADMISSION.maxWaitMs)),
+          },
+        }
+      : {}),
     methodNotAllowed: {
       summary: `${other} instead of ${method}`,
       status: 405,
@@ -217,7 +213,7 @@ export function commonExamples(
         error: { code: "METHOD_NOT_ALLOWED", message: `${path} does not accept ${other}; use ${allowed}.` },
       },
     },
-    ...(rateLimited
+    ...(row.policy.rateLimited
       ? {
           rateLimited: {
             summary: "Over RATE_LIMIT_PER_MINUTE=60",
@@ -237,7 +233,7 @@ export function commonExamples(
       response: envelopeOf(INTERNAL_ERROR),
     },
   };
-  if (!hasBody) return examples;
+  if (row.request === null) return examples;
   return {
     invalidJson: {
       summary: "Body cut short",
@@ -287,105 +283,74 @@ function describeErrors(status: number, codes: readonly WireErrorCode[]): string
   return `${REASONS[status] ?? `Status ${status}`}, with the error envelope.\n\n${lines.join("\n")}`;
 }
 
-/** Request body and 200 body exactly as the operations table declares them (the routes carry no schemas). */
-function addSchemas(operation: JsonObject, row: Operation): void {
-  if (row.request !== null) {
-    operation.requestBody = {
-      required: true,
-      content: { [JSON_MEDIA_TYPE]: { schema: jsonSchemaOf(row.request) } },
-    };
-  }
-  const responses = (operation.responses ?? {}) as Record<string, JsonObject>;
-  responses["200"] = {
-    description: "",
-    content: { [JSON_MEDIA_TYPE]: { schema: jsonSchemaOf(row.result) } },
-  };
-  operation.responses = responses;
-}
-
-function completeOperation(
-  operation: JsonObject,
-  method: string,
-  path: string,
-  docs: OperationDocs,
-  schemas: JsonObject,
-): void {
-  const row = OPERATION_LIST.find((candidate) => candidate.method === method && candidate.path === path);
-  if (row !== undefined) addSchemas(operation, row);
-  const doc = row === undefined ? undefined : docs[row.id];
-  const names = row === undefined ? undefined : schemaNamesOf(row.id);
-  const policy = row?.policy;
-  const rateLimited = policy?.rateLimited ?? true;
-  const representation = policy?.representation ?? "json";
-  const requestBody = operation.requestBody as { content?: Record<string, JsonObject> } | undefined;
-  const requestMedia = requestBody?.content?.[JSON_MEDIA_TYPE];
-  const hasBody = requestMedia !== undefined;
+/**
+ * The complete OpenAPI operation of one row: id, prose and tag; the request body and the 200
+ * answer by their components' names, each with its examples; every error status the row can
+ * answer, with the codes and the headers it carries (`Allow`, `Retry-After`, no-store, `Vary`).
+ */
+export function operationObjectOf(row: Operation, doc: OperationDoc): OpenApiOperation {
+  const names = schemaNamesOf(row.id);
+  const { noStore, representation } = row.policy;
   // The operation's own examples first (Swagger UI shows the first), then the common ones.
-  const exchanges: Record<string, ExampleExchange> = { ...doc?.examples };
-  for (const [name, exchange] of Object.entries(commonExamples(method, path, hasBody, rateLimited)))
-    exchanges[name] ??= exchange;
-  if (row !== undefined) operation.operationId = row.id;
-  if (doc !== undefined) {
-    operation.summary = doc.summary;
-    if (doc.description !== undefined) operation.description = doc.description;
-    operation.tags = [doc.tag];
-  }
+  const exchanges: Record<string, ExampleExchange> = { ...doc.examples };
+  for (const [name, exchange] of Object.entries(commonExamples(row))) exchanges[name] ??= exchange;
 
-  if (requestBody !== undefined && requestMedia !== undefined) {
-    if (names !== undefined) {
-      schemas[names.request] = requestMedia.schema;
-      requestMedia.schema = ref("schemas", names.request);
-    }
+  const operation: OpenApiOperation = { operationId: row.id, summary: doc.summary };
+  if (doc.description !== undefined) operation.description = doc.description;
+  operation.tags = [doc.tag];
+  if (row.request !== null) {
     const requests: JsonObject = {};
     for (const [name, exchange] of Object.entries(exchanges)) {
       if (exchange.request !== undefined)
         requests[name] = { summary: exchange.summary, value: exchange.request };
     }
-    if (Object.keys(requests).length > 0) requestMedia.examples = requests;
-    requestBody.content = { [JSON_MEDIA_TYPE]: requestMedia };
+    operation.requestBody = {
+      required: true,
+      content: {
+        [JSON_MEDIA_TYPE]: {
+          schema: ref("schemas", names.request),
+          ...(Object.keys(requests).length > 0 ? { examples: requests } : {}),
+        },
+      },
+    };
   }
 
-  const responses = (operation.responses ?? {}) as Record<string, JsonObject>;
   const common = (): JsonObject => ({
     "X-Request-Id": ref("headers", "X-Request-Id"),
-    ...(policy?.noStore ? { "Cache-Control": ref("headers", "Cache-Control") } : {}),
+    ...(noStore ? { "Cache-Control": ref("headers", "Cache-Control") } : {}),
   });
-  const success = responses["200"];
-  if (success !== undefined) {
-    const content = (success.content ?? {}) as Record<string, JsonObject>;
-    const json = content[JSON_MEDIA_TYPE];
-    if (json !== undefined && names !== undefined) {
-      schemas[names.result] = json.schema;
-      json.schema = ref("schemas", names.result);
-    }
-    if (json !== undefined) {
-      const examples = examplesFor(exchanges, 200, JSON_MEDIA_TYPE);
-      if (examples !== undefined) json.examples = examples;
-    }
-    if (representation !== "json") {
-      const examples = examplesFor(exchanges, 200, TEXT_MEDIA_TYPE);
-      content[TEXT_MEDIA_TYPE] = {
-        schema: {
-          ...TEXT_ADDRESS_SCHEMA,
-          ...(doc?.textDescription ? { description: doc.textDescription } : {}),
-        },
-        ...(examples === undefined ? {} : { examples }),
-      };
-    }
-    // A text-only answer has no JSON representation at all.
-    if (representation === "text") delete content[JSON_MEDIA_TYPE];
-    success.description = doc?.resultDescription ?? "Success.";
-    success.headers = {
-      ...common(),
-      ...(representation === "json-or-text" ? { Vary: ref("headers", "Vary") } : {}),
+  const content: Record<string, JsonObject> = {};
+  // A text-only answer has no JSON representation at all.
+  if (representation !== "text") {
+    const examples = examplesFor(exchanges, 200, JSON_MEDIA_TYPE);
+    content[JSON_MEDIA_TYPE] = {
+      schema: ref("schemas", names.result),
+      ...(examples === undefined ? {} : { examples }),
     };
-    success.content = content;
   }
-
-  const completed: Record<string, JsonObject> = success === undefined ? {} : { "200": success };
-  for (const [status, codes] of errorCodesOf(hasBody, rateLimited, doc)) {
+  if (representation !== "json") {
+    const examples = examplesFor(exchanges, 200, TEXT_MEDIA_TYPE);
+    content[TEXT_MEDIA_TYPE] = {
+      schema: {
+        ...TEXT_ADDRESS_SCHEMA,
+        ...(doc.textDescription ? { description: doc.textDescription } : {}),
+      },
+      ...(examples === undefined ? {} : { examples }),
+    };
+  }
+  const responses: Record<string, JsonObject> = {
+    "200": {
+      description: doc.resultDescription,
+      content,
+      headers: {
+        ...common(),
+        ...(representation === "json-or-text" ? { Vary: ref("headers", "Vary") } : {}),
+      },
+    },
+  };
+  for (const [status, codes] of errorCodesOf(row, doc)) {
     const examples = examplesFor(exchanges, status, JSON_MEDIA_TYPE);
-    completed[String(status)] = {
+    responses[String(status)] = {
       description: describeErrors(status, codes),
       headers: {
         ...common(),
@@ -412,34 +377,26 @@ function completeOperation(
       },
     };
   }
-  operation.responses = completed;
+  operation.responses = responses;
+  return operation;
 }
 
 /**
- * Returns a completed copy of `generated`: named schema components, every error status with
- * the shared ErrorResponse component, response headers, text/plain where an operation has
- * it, and named examples. Only paths under /v1/ are kept.
+ * The components the operations refer to: each row's request and result schemas under their names
+ * (`CidrCoverRequest`, `CidrCoverResult`), the error envelope, the 404 answer of an unknown path and
+ * the response headers.
  */
-export function completeDocument(generated: OpenApiDocument, operations: OperationDocs): OpenApiDocument {
-  const document = structuredClone(generated);
-  const components = (document.components ?? {}) as JsonObject;
-  const schemas: JsonObject = { ...(components.schemas as JsonObject | undefined) };
-  for (const [path, item] of Object.entries(document.paths)) {
-    // Spec part 9: every API operation is under /v1; anything else (a page, an asset) is not one.
-    if (!path.startsWith(API_PREFIX)) {
-      delete document.paths[path];
-      continue;
-    }
-    for (const [method, operation] of Object.entries(item)) {
-      const verb = method.toUpperCase();
-      completeOperation(operation, verb, path, operations, schemas);
-    }
+export function documentComponents(rows: readonly Operation[]): JsonObject {
+  const schemas: JsonObject = {};
+  for (const row of rows) {
+    const names = schemaNamesOf(row.id);
+    if (row.request !== null) schemas[names.request] = jsonSchemaOf(row.request);
+    schemas[names.result] = jsonSchemaOf(row.result);
   }
   const errorResponse = jsonSchemaOf(ErrorResponse);
   errorResponse.description =
     "The one error envelope of every operation: `error.code` says what went wrong, `error.message` is one human sentence, `error.issues` (validation errors) locates each problem.";
-  document.components = {
-    ...components,
+  return {
     schemas: { ...schemas, [ERROR_COMPONENT]: errorResponse },
     responses: {
       NotFound: {
@@ -455,5 +412,4 @@ export function completeDocument(generated: OpenApiDocument, operations: Operati
     },
     headers: HEADERS,
   };
-  return document;
 }

@@ -8,8 +8,9 @@
  */
 
 import { envelopeOf } from "../../contract/envelope.ts";
-import { HttpError, type Rejection, STATUS_OF } from "../../contract/errors.ts";
+import { HttpError, INTERNAL_ERROR, type Rejection, STATUS_OF } from "../../contract/errors.ts";
 import type { OperationPolicy } from "../../contract/operations.ts";
+import { DomainError } from "../../domain/errors.ts";
 import { jsonArrayTextOf } from "../../domain/ip/text.ts";
 
 /** Who may call the API from a browser on another origin (CONTRACT §1.3). */
@@ -47,8 +48,8 @@ export class Responder {
   private readonly cors: CorsPolicy;
   /** Static header objects by template and media type, built once. */
   private readonly cache = new Map<ResponseTemplate, Map<string | null, Headers>>();
-  /** The last JSON body serialized, by value identity: constant results (health) serialize once. */
-  private lastBody: unknown = undefined;
+  /** The last frozen JSON body serialized, by identity: constant results (health) serialize once. */
+  private lastBody: object | undefined = undefined;
   private lastJson = "";
 
   constructor(cors: CorsPolicy, newRequestId: () => string) {
@@ -68,6 +69,11 @@ export class Responder {
       this.ids.set(request, id);
     }
     return id;
+  }
+
+  /** Gives `to` (a request rebuilt from `from`) the id already decided for `from`. */
+  shareRequestId(from: Request, to: Request): void {
+    this.ids.set(to, this.requestIdOf(from));
   }
 
   private staticHeaders(template: ResponseTemplate, contentType: string | null): Headers {
@@ -104,25 +110,35 @@ export class Responder {
     return headers;
   }
 
-  /** Adds the common headers to a response built elsewhere (the page, the docs), keeping its own. */
-  decorate(request: Request, headers: globalThis.Headers): void {
+  /**
+   * The answer of the page, the docs or an asset: its own headers (lower-case names), then every
+   * common one (CONTRACT §1.2–1.3), a common `Vary` (CORS `Origin`) merged into its own.
+   */
+  page(request: Request, body: BodyInit | null, own: Readonly<Record<string, string>>): Response {
+    const headers: Headers = { ...own };
     for (const [name, value] of Object.entries(this.headersFor(request, PLAIN_TEMPLATE, null))) {
-      const own = headers.get(name);
-      if (own === null) headers.set(name, value);
-      else if (name === "vary" && !own.toLowerCase().includes(value.toLowerCase()))
-        headers.set(name, `${own}, ${value}`);
+      const mine = headers[name];
+      if (mine === undefined) headers[name] = value;
+      else if (name === "vary") headers.vary = `${mine}, ${value}`;
     }
+    return new Response(body, { headers });
   }
 
+  /**
+   * A JSON answer. A frozen body that is the last one serialized (a constant result, such as
+   * health's) is not serialized again: it cannot have changed since.
+   */
   json(request: Request, template: ResponseTemplate, body: unknown, status = 200): Response {
-    if (body !== this.lastBody) {
-      this.lastJson = jsonOf(body);
-      this.lastBody = body;
+    let json: string;
+    if (body === this.lastBody) json = this.lastJson;
+    else {
+      json = jsonOf(body);
+      if (Object.isFrozen(body) && typeof body === "object" && body !== null) {
+        this.lastBody = body;
+        this.lastJson = json;
+      }
     }
-    return new Response(this.lastJson, {
-      status,
-      headers: this.headersFor(request, template, JSON_TYPE),
-    });
+    return new Response(json, { status, headers: this.headersFor(request, template, JSON_TYPE) });
   }
 
   text(request: Request, template: ResponseTemplate, body: string): Response {
@@ -180,4 +196,32 @@ export function jsonOf(body: unknown): string {
     out += `${out.length === 1 ? "" : ","}${JSON.stringify(key)}:${text}`;
   }
   return `${out}}`;
+}
+
+/** The one error mapper: a rejection to its envelope, anything else to a logged generic 500. */
+export type FailureMapper = (request: Request, template: ResponseTemplate, error: unknown) => Response;
+
+/** Where the failure mapper reports an unexpected error: its class name only, never its message. */
+export interface FailureLog {
+  log(record: { level: "error"; msg: string; requestId: string; errorName: string }): void;
+}
+
+/**
+ * The failure mapper of CONTRACT §1.1 and the spec's part 7: a DomainError or HttpError becomes its
+ * envelope; anything else a generic INTERNAL_ERROR, logged by class name (its message may quote
+ * input, CONTRACT §4.4). Every handler and the application's error hook answer through it.
+ */
+export function failureMapper(responder: Responder, log: FailureLog): FailureMapper {
+  return (request, template, error) => {
+    if (error instanceof DomainError || error instanceof HttpError)
+      return responder.error(request, template, error);
+    const response = responder.error(request, template, INTERNAL_ERROR);
+    log.log({
+      level: "error",
+      msg: "unexpected error",
+      requestId: responder.requestIdOf(request),
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
+    return response;
+  };
 }

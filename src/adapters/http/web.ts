@@ -10,7 +10,8 @@
  */
 import { Elysia } from "elysia";
 import { bundleWebAssets } from "../../web/bundle.ts" with { type: "macro" };
-import { type EncodedAsset, encodedAsset, encodedResponse } from "./content-encoding.ts";
+import { type EncodedAsset, encodedAnswer, encodedAsset } from "./content-encoding.ts";
+import { type FailureMapper, PLAIN_TEMPLATE, type Responder } from "./responder.ts";
 
 const ASSETS = bundleWebAssets();
 /** The page, its stylesheet and script in every coding, ready before the first request (issue 13). */
@@ -49,20 +50,24 @@ const PAGE_HEADERS = {
   "cache-control": "no-cache",
 };
 
-function serve(body: string, contentType: string) {
-  return () => new Response(body, { headers: { ...PAGE_HEADERS, "content-type": contentType } });
-}
-
-/** A compressible asset: brotli, gzip or plain, as the request's Accept-Encoding allows. */
-function serveEncoded(asset: EncodedAsset, contentType: string) {
-  const headers = { ...PAGE_HEADERS, "content-type": contentType };
-  return ({ request }: { request: Request }) => encodedResponse(request, asset, headers);
-}
-
-/** Mounts `/` and its three assets. */
-export const webRoutes = () =>
-  new Elysia({ name: "web-routes", normalize: false })
+/** Mounts `/` and its three assets, answered through the Responder (common headers included). */
+export const webRoutes = (responder: Responder, fail: FailureMapper) => {
+  const serve = (body: string, contentType: string) => {
+    const headers = { ...PAGE_HEADERS, "content-type": contentType };
+    return ({ request }: { request: Request }) => responder.page(request, body, headers);
+  };
+  /** A compressible asset: brotli, gzip or plain, as the request's Accept-Encoding allows. */
+  const serveEncoded = (asset: EncodedAsset, contentType: string) => {
+    const headers = { ...PAGE_HEADERS, "content-type": contentType };
+    return ({ request }: { request: Request }) => {
+      const answer = encodedAnswer(request, asset, headers);
+      return responder.page(request, answer.body, answer.headers);
+    };
+  };
+  return new Elysia({ name: "web-routes", normalize: false })
+    .onError(({ request, error }) => fail(request, PLAIN_TEMPLATE, error))
     .get(WEB_PAGE_PATH, serveEncoded(HTML, "text/html; charset=utf-8"), { detail: { hide: true } })
     .get(SCRIPT_PATH, serveEncoded(JS, "text/javascript; charset=utf-8"), { detail: { hide: true } })
     .get(STYLE_PATH, serveEncoded(CSS, "text/css; charset=utf-8"), { detail: { hide: true } })
     .get(ICON_PATH, serve(ASSETS.icon, "image/svg+xml"), { detail: { hide: true } });
+};

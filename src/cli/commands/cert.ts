@@ -3,37 +3,55 @@ import {
   missingIntermediateWarning,
   privateKeyRefusal,
 } from "../../client/certificate-answers.ts";
+import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
-import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
+  type CertificateSource,
   hostnameFor,
   readCertificateSource,
   readRoots,
+  rootsProblem,
   SOURCE_HELP,
   SOURCE_OPTIONS,
+  type SuppliedRoots,
 } from "../certificate-source.ts";
+import { Deadline } from "../deadline.ts";
+import {
+  bundleAddressAnswer,
+  bundleNameWords,
+  type HostnameAnswer,
+  readIdentity,
+} from "../hostname-answer.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { renderCertificates } from "../render.ts";
-import { report, runOperation, supplyRoots } from "../run-operation.ts";
+import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools cert [options] FILE | - | --connect HOST[:PORT]
+const HELP = `Usage: nettools cert [options] FILE… | - | --connect HOST[:PORT]
 
-Inspects a PEM bundle of certificates (FILE, or "-" for stdin): every certificate, candidate
-issuer links and their signatures, possible leaves, an optional hostname check, and findings
-grouped by severity. An observation only: not RFC 5280 path validation or a trust decision.
-Exits 1 when a finding has severity error, or when a certificate's issuer is neither in the
-bundle nor a known root (an intermediate is most likely missing; a warning line says which).
+Inspects a bundle of certificates (one or more FILEs read as one bundle, or "-" for stdin):
+every certificate, candidate issuer links and their signatures, possible leaves, an optional
+hostname check, and findings grouped by severity. An observation only: not RFC 5280 path
+validation or a trust decision. Exits 1 when a finding has severity error, when the hostname is
+not matched, or when a certificate's issuer is neither in the bundle nor a known root (an
+intermediate is most likely missing; a warning line says which).
 
 Options:
-  -H, --hostname NAME   check NAME against the leaf's DNS SANs
+  -H, --hostname NAME   check NAME against the leaf's DNS SANs; an IPv4 or IPv6 address is
+                        checked here against the leaf's IP SANs (the API's bundle operation
+                        takes DNS names only)
   --leaf-index N        the position of the leaf to check, when there are several
 ${SOURCE_HELP}
                         (--roots runs in this process only: the API's bundle operation has no
-                        roots field; with --connect to an IP address the hostname check is skipped)
+                        roots field, so NETTOOLS_ROOTS is skipped with --server)
 ${COMMON_HELP}
 
-Example: nettools cert --hostname example.com chain.pem`;
+Example: nettools cert --hostname example.com cert.pem chain.pem`;
+
+/** Why `cert` cannot send roots to a server. */
+const ROOTS_IN_PROCESS_ONLY = "--roots works in this process only: the API's bundle operation takes no roots";
 
 export const cert: Command = {
   name: "cert",
@@ -45,42 +63,116 @@ export const cert: Command = {
       ...SOURCE_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    const roots = await readRoots(run, values);
-    if (roots !== undefined) {
-      if (run.client !== null) {
-        throw new UsageError(
-          "--roots (or NETTOOLS_ROOTS) works in this process only: the API's bundle operation takes no roots",
-        );
-      }
-      const bad = await supplyRoots(roots);
-      if (bad !== null) return report(bad, run, renderCertificates, { source: roots });
+    const run = makeRun(io, values, {
+      inProcessOnly: values.roots === undefined ? undefined : ROOTS_IN_PROCESS_ONLY,
+    });
+    const leafIndex = values["leaf-index"];
+    if (leafIndex !== undefined && !/^\d+$/.test(leafIndex)) {
+      throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
     }
-    const source = await readCertificateSource(run, positionals, values, "cert");
-    if ("exit" in source) return source.exit;
-    const pem = source.pem;
-    // A private key is refused here, before any request, and no line of it is shown (no excerpt).
-    const refusal = privateKeyRefusal(pem);
-    if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCertificates);
-    const request: RequestOf<"certificateBundle"> = { pem };
-    const hostname = hostnameFor(values.hostname, source, false);
-    if (hostname !== undefined) request.hostname = hostname;
-    if (values["leaf-index"] !== undefined) {
-      if (!/^\d+$/.test(values["leaf-index"])) {
-        throw new UsageError(`--leaf-index must be a whole number, not "${values["leaf-index"]}"`);
-      }
-      request.leafIndex = Number(values["leaf-index"]);
-    }
-    const result = await runOperation(run, "certificateBundle", request);
-    const code = report(result, run, renderCertificates, { source: pem });
-    if (!result.ok) return code;
-    const missing = missingIntermediates(result.value.findings);
-    if (!run.json) {
-      for (const finding of missing)
-        io.stderr(`${run.err.yellow("warning")}: ${missingIntermediateWarning(finding)}\n`);
-    }
-    if (missing.length > 0 || result.value.findings.some((finding) => finding.severity === "error"))
-      return EXIT.findings;
-    return code;
+    const deadline = new Deadline(run.timeoutSeconds);
+    deadline.doing({ afterChecks: "before the findings were ready" });
+    const bounded = await deadline.run(() => inspect(run, values, positionals, deadline));
+    if (bounded.done) return bounded.value;
+    io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
+    return EXIT.failure;
   },
 };
+
+interface CertValues {
+  hostname?: string | undefined;
+  "leaf-index"?: string | undefined;
+  connect?: string | undefined;
+  servername?: string | undefined;
+  save?: string | undefined;
+  roots?: string | undefined;
+}
+
+async function inspect(
+  run: Run,
+  values: CertValues,
+  positionals: string[],
+  deadline: Deadline,
+): Promise<number> {
+  const io = run.io;
+  const roots = await readRoots(run, values, run.client === null ? undefined : SERVER_TAKES_NO_ROOTS);
+  if (roots !== undefined && "exit" in roots) return roots.exit;
+  if (roots !== undefined && !(await applyRoots(run, roots))) return EXIT.invalidInput;
+  const source = await readCertificateSource(run, positionals, values, "cert", deadline);
+  if ("exit" in source) return source.exit;
+  const pem = source.pem;
+  // A private key is refused here, before any request, and no line of it is shown (no excerpt).
+  const refusal = privateKeyRefusal(pem);
+  if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCertificates);
+  const request: RequestOf<"certificateBundle"> = { pem };
+  const hostname = hostnameFor(values.hostname, source, true);
+  if (hostname.request !== undefined) request.hostname = hostname.request;
+  const address = hostname.address === undefined ? null : readIdentity(hostname.address);
+  if (address?.issue) {
+    io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${address.issue}\n`);
+    return EXIT.invalidInput;
+  }
+  if (values["leaf-index"] !== undefined) request.leafIndex = Number(values["leaf-index"]);
+
+  const result = await runOperation(
+    run,
+    "certificateBundle",
+    request,
+    run.client === null ? deadline : undefined,
+  );
+  deadline.check();
+  if (!result.ok) return reportInputError(run, result, source);
+  const answer = address?.identity ? bundleAddressAnswer(address.identity, result.value) : null;
+  const words = answer?.words ?? bundleNameWords(result.value);
+  const code = report(result, run, (value, style) => renderCertificates(value, style, words));
+  const missing = missingIntermediates(result.value.findings);
+  if (!run.json) {
+    for (const finding of missing)
+      io.stderr(`${run.err.yellow("warning")}: ${missingIntermediateWarning(finding)}\n`);
+  }
+  if (answer !== null && (run.json || answer.matched === false)) io.stderr(addressLine(run, answer));
+  if (
+    missing.length > 0 ||
+    answer?.matched === false ||
+    result.value.findings.some((finding) => finding.severity === "error")
+  )
+    return EXIT.findings;
+  return code;
+}
+
+/** Why NETTOOLS_ROOTS cannot be used with a server. */
+const SERVER_TAKES_NO_ROOTS =
+  "the server's certificate-bundle operation takes no roots; cert uses them only when it runs in this process";
+
+/** Applies the roots to this process's runs; false after reporting a bad --roots file. */
+async function applyRoots(run: Run, roots: SuppliedRoots): Promise<boolean> {
+  const bad = await supplyRoots(roots.pem);
+  if (bad === null || bad.ok) return true;
+  if (roots.fromEnvironment) {
+    run.io.stderr(
+      `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
+    );
+    return true;
+  }
+  if (run.json) report(bad, run, renderCertificates);
+  else run.io.stderr(renderCertificateInputError(bad.error, run.err, { roots: roots.text }));
+  return false;
+}
+
+/** An invalid input at the file and line it came from (--json: the API's envelope). */
+function reportInputError(
+  run: Run,
+  result: Exclude<ApiResult<unknown>, { ok: true }>,
+  source: CertificateSource,
+): number {
+  if (run.json || source.text === null)
+    return report(result, run, renderCertificates, { source: source.pem });
+  run.io.stderr(renderCertificateInputError(result.error, run.err, { pem: source.text }));
+  return failureExit(result);
+}
+
+/** `hostname 10.0.0.5: matched (IP SAN), checked in this process` for stderr. */
+function addressLine(run: Run, answer: HostnameAnswer): string {
+  const paint = answer.matched === false ? run.err.red : answer.matched ? run.err.green : run.err.yellow;
+  return `${paint("hostname")} ${answer.words}, checked in this process against the leaf's IP SANs\n`;
+}

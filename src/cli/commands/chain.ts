@@ -1,43 +1,81 @@
-import { writeFile } from "node:fs/promises";
 import { privateKeyRefusal } from "../../client/certificate-answers.ts";
+import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
-import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { replaceFile } from "../atomic-file.ts";
+import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
   readCertificateSource,
   readRoots,
+  rootsProblem,
   SOURCE_HELP,
   SOURCE_OPTIONS,
 } from "../certificate-source.ts";
+import { Deadline } from "../deadline.ts";
+import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { renderChain, renderChainVerdict } from "../render-chain.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { renderChain } from "../render-chain.ts";
+import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools chain [options] FILE | - | --connect HOST[:PORT]
+const HELP = `Usage: nettools chain [options] FILE… | - | --connect HOST[:PORT]
 
 Builds the chain a server should send from a bundle (CONTRACT §7.1): the path from the server's
 certificate to a trust anchor (in the bundle, a shipped root or your own --roots), what is wrong
 with the bundle as sent (order, missing, repeated or unneeded certificates, the root, expiry, the
-hostname), and the corrected fullchain.pem. With --fix the corrected file is the output:
-  nettools chain --fix bundle.pem > fullchain.pem
+hostname), and the corrected fullchain.pem. With --fix the corrected file is the output, and the
+exit status judges that file, so a deploy script can trust it:
+  nettools chain --fix -o fullchain.pem cert.pem chain.pem && systemctl reload nginx
 
 Options:
   -H, --hostname NAME   check NAME (a DNS name, or an IPv4/IPv6 address against IP SANs)
   --leaf-index N        the position of the server's certificate, when there are several
-  --fix                 write the corrected chain (fullchainPem) to stdout, the verdict to stderr
-  -o, --output FILE     with --fix: write the corrected chain to FILE instead of stdout
+  --fix                 write the corrected chain (fullchainPem) to stdout, the verdict to stderr;
+                        only a complete chain is written (nothing at all otherwise)
+  -o, --output FILE     with --fix: write the corrected chain to FILE instead of stdout, replaced
+                        atomically (a failed or incomplete run leaves FILE as it was)
+  --partial             with --fix: write the chain even when it is incomplete (exit 1 still)
   --include-root        append the anchor's certificate to the corrected chain
   --expires-within DAYS warn about, and exit 1 for, a path member expiring within DAYS
                         (0–3650; without it the warning is shown for 30 days, exit unchanged)
+  --strict              every warning counts as an error in the exit status (for monitoring)
 ${SOURCE_HELP}
 ${COMMON_HELP}
 
-Exit codes for chain: 0 the chain is complete and no problem is an error; 1 otherwise (the
-corrected chain is still written), or a member expires within --expires-within DAYS; 2 invalid
-input; 3 network or server failure (including --connect).
+Exit codes for chain: 0 the chain is complete and no problem is an error; 1 otherwise, or a
+member expires within --expires-within DAYS, or (--strict) any warning; 2 invalid input; 3
+network or server failure (including --connect), or the --timeout budget reached.
+With --fix the status judges the chain written: 0 when it is complete and no problem that remains
+in it is an error (WRONG_ORDER, UNNEEDED_CERTIFICATE, DUPLICATE_CERTIFICATE and ROOT_INCLUDED are
+repaired by writing; EXPIRED, NOT_YET_VALID, HOSTNAME_MISMATCH are not); 1 otherwise.
 
 Example: nettools chain --fix --hostname www.example.com -o fullchain.pem bundle.pem`;
+
+/** Problems of the bundle as sent that the written chain no longer has (CONTRACT §7.1). */
+export const REPAIRED_BY_WRITING: ReadonlySet<string> = new Set([
+  "WRONG_ORDER",
+  "UNNEEDED_CERTIFICATE",
+  "DUPLICATE_CERTIFICATE",
+  "ROOT_INCLUDED",
+]);
+
+type ChainResult = ResultOf<"certificateChain">;
+
+interface ChainValues {
+  hostname?: string | undefined;
+  "leaf-index"?: string | undefined;
+  fix?: boolean | undefined;
+  partial?: boolean | undefined;
+  strict?: boolean | undefined;
+  output?: string | undefined;
+  "include-root"?: boolean | undefined;
+  "expires-within"?: string | undefined;
+  connect?: string | undefined;
+  servername?: string | undefined;
+  save?: string | undefined;
+  roots?: string | undefined;
+}
 
 export const chain: Command = {
   name: "chain",
@@ -47,6 +85,8 @@ export const chain: Command = {
       hostname: { type: "string", short: "H" },
       "leaf-index": { type: "string" },
       fix: { type: "boolean" },
+      partial: { type: "boolean" },
+      strict: { type: "boolean" },
       output: { type: "string", short: "o" },
       "include-root": { type: "boolean" },
       "expires-within": { type: "string" },
@@ -55,58 +95,231 @@ export const chain: Command = {
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
     if (values.output !== undefined && !values.fix) throw new UsageError("-o/--output goes with --fix");
+    if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
     if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
-    const request: RequestOf<"certificateChain"> = { pem: "" };
-    if (values["leaf-index"] !== undefined) {
-      if (!/^\d+$/.test(values["leaf-index"])) {
-        throw new UsageError(`--leaf-index must be a whole number, not "${values["leaf-index"]}"`);
-      }
-      request.leafIndex = Number(values["leaf-index"]);
-    }
-    const expiresWithin = values["expires-within"];
-    if (expiresWithin !== undefined) {
-      if (!/^\d+$/.test(expiresWithin) || Number(expiresWithin) > 3650) {
-        throw new UsageError(
-          `--expires-within must be a whole number of days from 0 to 3650, not "${expiresWithin}"`,
-        );
-      }
-      request.expiryWarningDays = Number(expiresWithin);
-    }
-    if (values["include-root"]) request.includeRoot = true;
-    const roots = await readRoots(run, values);
-    if (roots !== undefined) request.roots = roots;
-    const source = await readCertificateSource(run, positionals, values, "chain");
-    if ("exit" in source) return source.exit;
-    request.pem = source.pem;
-    const hostname = hostnameFor(values.hostname, source, true);
-    if (hostname !== undefined) request.hostname = hostname;
-    const refusal = privateKeyRefusal(source.pem);
-    if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderChain);
-
-    const result = await runOperation(run, "certificateChain", request);
-    if (!result.ok || run.json || !values.fix) {
-      const code = report(result, run, renderChain, { source: source.pem });
-      return result.ok ? chainExit(result.value, expiresWithin !== undefined) : code;
-    }
-    // --fix: the file on stdout (or -o FILE), the verdict and problems on stderr.
-    io.stderr(renderChain(result.value, run.err));
-    if (values.output !== undefined) {
-      try {
-        await writeFile(values.output, result.value.fullchainPem);
-      } catch (error) {
-        io.stderr(`${run.err.red("error")}: cannot write ${values.output}: ${(error as Error).message}\n`);
-        return EXIT.failure;
-      }
-      io.stderr(`${renderChainVerdict(result.value, run.err)} Wrote ${values.output}.\n`);
-    } else io.stdout(result.value.fullchainPem);
-    return chainExit(result.value, expiresWithin !== undefined);
+    const request = requestOptions(values);
+    const deadline = new Deadline(run.timeoutSeconds);
+    deadline.doing({ afterChecks: "while searching for the best path" });
+    const bounded = await deadline.run(() => build(run, values, positionals, request, deadline));
+    if (bounded.done) return bounded.value;
+    io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
+    return EXIT.failure;
   },
 };
 
-/** 0 when complete with no error problem; 1 otherwise; EXPIRING counts only with --expires-within. */
-export function chainExit(result: ResultOf<"certificateChain">, expiringCounts: boolean): number {
+/** The request's options from the command line (the PEM, roots and hostname come later). */
+function requestOptions(values: ChainValues): RequestOf<"certificateChain"> {
+  const request: RequestOf<"certificateChain"> = { pem: "" };
+  const leafIndex = values["leaf-index"];
+  if (leafIndex !== undefined) {
+    if (!/^\d+$/.test(leafIndex))
+      throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
+    request.leafIndex = Number(leafIndex);
+  }
+  const expiresWithin = values["expires-within"];
+  if (expiresWithin !== undefined) {
+    if (!/^\d+$/.test(expiresWithin) || Number(expiresWithin) > 3650) {
+      throw new UsageError(
+        `--expires-within must be a whole number of days from 0 to 3650, not "${expiresWithin}"`,
+      );
+    }
+    request.expiryWarningDays = Number(expiresWithin);
+  }
+  if (values["include-root"]) request.includeRoot = true;
+  return request;
+}
+
+async function build(
+  run: Run,
+  values: ChainValues,
+  positionals: string[],
+  request: RequestOf<"certificateChain">,
+  deadline: Deadline,
+): Promise<number> {
+  const io = run.io;
+  const texts: InputTexts = {};
+  const roots = await readRoots(run, values);
+  if (roots !== undefined && "exit" in roots) return roots.exit;
+  if (roots !== undefined) {
+    // A default from the environment is judged first, so that a bad one is skipped, not fatal.
+    const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
+    if (bad !== null && !bad.ok) {
+      io.stderr(
+        `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
+      );
+    } else {
+      request.roots = roots.pem;
+      texts.roots = roots.text;
+    }
+  }
+  const source = await readCertificateSource(run, positionals, values, "chain", deadline);
+  if ("exit" in source) return source.exit;
+  request.pem = source.pem;
+  if (source.text !== null) texts.pem = source.text;
+  const hostname = hostnameFor(values.hostname, source, false).request;
+  if (hostname !== undefined) request.hostname = hostname;
+  const refusal = privateKeyRefusal(source.pem);
+  if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderChain);
+
+  const result = await runOperation(
+    run,
+    "certificateChain",
+    request,
+    run.client === null ? deadline : undefined,
+  );
+  deadline.check();
+  if (!result.ok) return reportInputError(run, result, texts, source.pem);
+  const rules: ExitRules = {
+    strict: values.strict === true,
+    expiringCounts: values["expires-within"] !== undefined,
+    written: false,
+  };
+  if (run.json) {
+    report(result, run, renderChain);
+    return chainExit(result.value, rules);
+  }
+  const hostnameLine =
+    hostname === undefined ? null : await matchedHostnameLine(hostname, result.value, source.pem);
+  const verdict = withLine(renderChain(result.value, values.fix ? run.err : run.out), hostnameLine);
+  if (!values.fix) {
+    io.stdout(verdict);
+    return chainExit(result.value, rules);
+  }
+  // --fix: the file on stdout (or -o FILE), the verdict and problems on stderr.
+  io.stderr(verdict);
+  const writable =
+    result.value.status === "complete" || (values.partial === true && result.value.path.length > 0);
+  if (!writable) {
+    io.stderr(
+      `${run.err.red("Nothing written")}${values.output ? ` (${values.output} is neither created nor changed)` : ""}: ${notWrittenReason(result.value)}\n`,
+    );
+    return EXIT.findings;
+  }
+  // Nothing is written once the budget is spent: the command is reporting that it stopped.
+  deadline.check();
+  const written = { ...rules, written: true };
+  const code = chainExit(result.value, written);
+  if (values.output === undefined) io.stdout(result.value.fullchainPem);
+  else {
+    try {
+      await replaceFile(values.output, result.value.fullchainPem);
+    } catch (error) {
+      io.stderr(`${run.err.red("error")}: cannot write ${values.output}: ${(error as Error).message}\n`);
+      return EXIT.failure;
+    }
+  }
+  io.stderr(`${writtenVerdict(result.value, written, code, values.output, run)}\n`);
+  return code;
+}
+
+/** What counts against the exit status (CONTRACT §7.1). */
+export interface ExitRules {
+  /** --strict: every warning counts as an error. */
+  strict: boolean;
+  /** --expires-within: EXPIRING counts. */
+  expiringCounts: boolean;
+  /** --fix wrote the chain: the problems it repairs no longer count. */
+  written: boolean;
+}
+
+/** The problems that count for the exit status, under `rules`. */
+function countedProblems(result: ChainResult, rules: ExitRules): ChainResult["problems"] {
+  return result.problems.filter(
+    (problem) =>
+      !(rules.written && REPAIRED_BY_WRITING.has(problem.code)) &&
+      (problem.severity === "error" ||
+        (rules.strict && problem.severity === "warning") ||
+        (rules.expiringCounts && problem.code === "EXPIRING")),
+  );
+}
+
+/**
+ * 0 when the chain is complete and no problem that counts is left; 1 otherwise. Without --fix
+ * every error counts; with it, the problems writing repairs do not (the file is judged, not the
+ * bundle as sent). `EXPIRING` counts with --expires-within, every warning with --strict.
+ */
+export function chainExit(result: ChainResult, rules: ExitRules): number {
   if (result.status !== "complete") return EXIT.findings;
-  if (result.problems.some((problem) => problem.severity === "error")) return EXIT.findings;
-  if (expiringCounts && result.problems.some((problem) => problem.code === "EXPIRING")) return EXIT.findings;
-  return EXIT.ok;
+  return countedProblems(result, rules).length === 0 ? EXIT.ok : EXIT.findings;
+}
+
+/** Why --fix wrote nothing: what is missing and where its CA publishes it. */
+function notWrittenReason(result: ChainResult): string {
+  if (result.status === "ambiguous") {
+    return "several possible server certificates; choose one with --leaf-index or --hostname";
+  }
+  if (result.status === "no-leaf") return "the bundle holds no server (non-CA) certificate";
+  const last = result.certificates.at(-1);
+  const child =
+    last === undefined
+      ? ""
+      : ` of certificate ${last.index}${last.commonName === null ? "" : ` (CN=${last.commonName})`}`;
+  const urls = result.anchor?.caIssuersUrls ?? [];
+  const where =
+    urls.length > 0
+      ? `; its CA publishes it at ${urls.join(", ")}`
+      : "; the certificate names no place where its CA publishes it (no caIssuers URL)";
+  return `the chain is incomplete: missing issuer ${result.anchor?.subject || "(unnamed)"}${child}${where}. Add it to the bundle (or pass --partial to write the incomplete chain anyway)`;
+}
+
+/** One line for the written chain: where it went and whether it is fit to deploy. */
+function writtenVerdict(
+  result: ChainResult,
+  rules: ExitRules,
+  code: number,
+  output: string | undefined,
+  run: Run,
+): string {
+  const where = output === undefined ? "Wrote the chain to stdout" : `Wrote ${output}`;
+  const blocks = result.fullchainPem.split("-----BEGIN CERTIFICATE-----").length - 1;
+  const size = blocks === 1 ? "1 certificate" : `${blocks} certificates`;
+  if (code === EXIT.ok) {
+    const repaired = [...new Set(result.problems.map((problem) => problem.code))].filter((problem) =>
+      REPAIRED_BY_WRITING.has(problem),
+    );
+    const fixed = repaired.length > 0 ? ` (repaired by writing: ${repaired.join(", ")})` : "";
+    return `${run.err.green("Deployable")}: ${where.toLowerCase()} (${size}), complete with no error left${fixed}.`;
+  }
+  const left = [...new Set(countedProblems(result, rules).map((problem) => problem.code))];
+  const why = result.status === "complete" ? `${left.join(", ")} remains` : "the chain is incomplete";
+  return `${where} (${size}), ${run.err.red("not fit to deploy as is")}: ${why}.`;
+}
+
+/**
+ * `hostname www.example.com: matched (DNS SAN *.example.com)` when the leaf covers the name (the
+ * chain result lists only a mismatch), null otherwise.
+ */
+async function matchedHostnameLine(
+  hostname: string,
+  result: ChainResult,
+  pem: string,
+): Promise<string | null> {
+  if (result.leafIndex === null) return null;
+  if (result.problems.some((problem) => problem.code === "HOSTNAME_MISMATCH")) return null;
+  const { identity } = readIdentity(hostname);
+  const sans = identity === null ? null : await sansAt(pem, result.leafIndex);
+  if (identity === null || sans === null) return null;
+  const answer = answerFor(identity, sans);
+  return answer.matched ? `hostname ${answer.words}` : null;
+}
+
+/** `text` with `line` after its first line (the verdict). */
+function withLine(text: string, line: string | null): string {
+  if (line === null) return text;
+  const end = text.indexOf("\n") + 1;
+  return `${text.slice(0, end)}${line}\n${text.slice(end)}`;
+}
+
+/** An invalid input at the file and line it came from (--json: the API's envelope). */
+function reportInputError(
+  run: Run,
+  result: Exclude<ApiResult<unknown>, { ok: true }>,
+  texts: InputTexts,
+  pem: string,
+): number {
+  if (run.json || (texts.pem === undefined && texts.roots === undefined)) {
+    return report(result, run, renderChain, { source: pem });
+  }
+  run.io.stderr(renderCertificateInputError(result.error, run.err, texts));
+  return failureExit(result);
 }

@@ -1,9 +1,11 @@
 /**
  * The `hostname` field of the certificate-bundle request and its match against a leaf's DNS names
  * (spec §2.8, §4.4 rules 6–7; CONTRACT §4.1, §4.3; RFC 6125 §6.4 with the wildcard rules of
- * RFC 9525 §6.3: a wildcard is only the whole leftmost label).
+ * RFC 9525 §6.3: a wildcard is only the whole leftmost label); and the words for an address
+ * written in a form no hostname field takes (CONTRACT §7.3 "Hostnames in messages").
  */
 import type { Issue } from "../errors.ts";
+import { parseAddr } from "../ip/addr.ts";
 import { MAX_HOSTNAME_LENGTH } from "../limits.ts";
 import type { SubjectAltName } from "./model.ts";
 
@@ -27,20 +29,40 @@ const URL_CHARACTERS = /[/?#@\\]/;
 const DIGITS = /^[0-9]+$/;
 const PORT = /^[^:]*:[0-9]*$/;
 
+/** What the field being validated accepts besides DNS names. */
+export interface HostnameOptions {
+  /**
+   * True where bare IPv4/IPv6 addresses are accepted by the caller (the chain's `hostname`,
+   * CONTRACT §7.1): an address in another form is then refused with the form that is accepted.
+   * False (the bundle's `hostname`, DNS names only): every address form is "not an IP address".
+   */
+  addressesAccepted: boolean;
+}
+
 /**
  * Validates and normalizes `hostname` (CONTRACT §4.1). Surrounding whitespace (as `trim` defines it)
  * is removed; blank means no check. Otherwise it must be an ASCII DNS name: labels of letters,
  * digits and hyphens, 1–63 characters, no hyphen at either end, at most 253 characters without one
  * optional trailing dot. A URL, a port, an IP address, a wildcard and a non-ASCII name each get
  * their own message. `expected` is lowercase without the trailing dot.
+ *
+ * An address in brackets (`[2001:db8::1]`, `[2001:db8::1]:443`), with a zone index
+ * (`fe80::1%eth0`) or with a prefix length (`2001:db8::1/128`, `192.0.2.1/32`) is never called a
+ * URL or a port: with `addressesAccepted` the message names the accepted form
+ * ({@link addressFormProblem}); without it, it says that the field takes DNS names only.
  */
-export function validateHostname(raw: string | undefined): HostnameValidation {
+export function validateHostname(
+  raw: string | undefined,
+  options: HostnameOptions = { addressesAccepted: false },
+): HostnameValidation {
   if (raw === undefined) return { expected: null, issues: [] };
   if (raw.length > MAX_HOSTNAME_LENGTH) {
     return reject(`hostname is longer than ${MAX_HOSTNAME_LENGTH} characters`);
   }
   const trimmed = raw.trim();
   if (trimmed === "") return { expected: null, issues: [] };
+  const addressForm = addressFormProblem(trimmed);
+  if (addressForm !== null) return reject(options.addressesAccepted ? addressForm : NOT_AN_ADDRESS);
   if (NON_ASCII.test(trimmed)) {
     return reject(
       "hostname must be ASCII: convert an internationalized name to its A-label (xn--) form first",
@@ -50,7 +72,7 @@ export function validateHostname(raw: string | undefined): HostnameValidation {
     return reject("hostname must be a bare DNS name, not a URL");
   }
   if (trimmed.startsWith("[") || trimmed.split(":").length > 2) {
-    return reject("hostname must be a DNS name, not an IP address");
+    return reject(options.addressesAccepted ? notAnyAddress(trimmed) : NOT_AN_ADDRESS);
   }
   if (PORT.test(trimmed)) return reject("hostname must not include a port");
   if (trimmed.includes("*")) {
@@ -59,9 +81,7 @@ export function validateHostname(raw: string | undefined): HostnameValidation {
   const name = trimmed.endsWith(".") ? trimmed.slice(0, -1) : trimmed;
   const lower = asciiLowercase(name);
   const labels = lower.split(".");
-  if (name !== "" && labels.every((label) => DIGITS.test(label))) {
-    return reject("hostname must be a DNS name, not an IP address");
-  }
+  if (name !== "" && labels.every((label) => DIGITS.test(label))) return reject(NOT_AN_ADDRESS);
   if (name.length > MAX_DNS_NAME_LENGTH) {
     return reject(`hostname is longer than ${MAX_DNS_NAME_LENGTH} characters without its trailing dot`);
   }
@@ -80,6 +100,53 @@ export function validateHostname(raw: string | undefined): HostnameValidation {
     }
   }
   return { expected: lower, issues: [] };
+}
+
+const NOT_AN_ADDRESS = "hostname must be a DNS name, not an IP address";
+
+/**
+ * Why `text` (trimmed) is an IP address in a form no hostname field takes, naming the accepted
+ * form, or null when it is not such an address (CONTRACT §7.3):
+ * - `[2001:db8::1]`: "give the address without brackets" (and "without a port" for `[…]:443`);
+ * - `fe80::1%eth0`: "zone indexes are not accepted";
+ * - `2001:db8::1/128`, `192.0.2.1/32`: "a hostname has no prefix length".
+ * The address inside must itself parse (CONTRACT §2), so `[example.com]` or `a/b` are left to
+ * the DNS-name rules. The message quotes only the canonical address, never the rest of the text.
+ */
+export function addressFormProblem(text: string): string | null {
+  const bracketed = /^\[([^\]]*)\](?::([0-9]*))?$/.exec(text);
+  if (bracketed !== null) {
+    const inner = addressPart(bracketed[1]!);
+    if (inner === null) return null;
+    const port = bracketed[2] === undefined ? "" : " and without a port";
+    return `hostname is an address in brackets: give the address without brackets${port} (${inner})`;
+  }
+  const zone = text.indexOf("%");
+  if (zone > 0) {
+    const address = addressPart(text.slice(0, zone));
+    if (address === null || !address.includes(":")) return null;
+    return `hostname has a zone index: zone indexes are not accepted; give the address alone (${address})`;
+  }
+  const slash = /^([^/]+)\/([0-9]{1,3})$/.exec(text);
+  if (slash !== null) {
+    const address = addressPart(slash[1]!);
+    if (address === null) return null;
+    return `hostname has a prefix length: a hostname has no prefix length; give the address alone (${address})`;
+  }
+  return null;
+}
+
+/** For a field that takes addresses: text that looks like one (brackets, colons) but is not. */
+function notAnyAddress(text: string): string {
+  const parsed = parseAddr(text.startsWith("[") ? text.slice(1).replace(/\].*$/, "") : text);
+  const reason = parsed.ok ? "" : `: ${parsed.message.slice(parsed.message.indexOf(": ") + 2)}`;
+  return `hostname is neither a DNS name nor a valid IP address${reason}`;
+}
+
+/** The canonical text of `text` when it is one IP address (a zone or prefix inside it is not). */
+function addressPart(text: string): string | null {
+  const parsed = parseAddr(text);
+  return parsed.ok ? parsed.value.toString() : null;
 }
 
 /**

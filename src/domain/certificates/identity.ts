@@ -41,7 +41,7 @@ export function validateIdentity(raw: string | undefined): IdentityValidation {
       );
     }
   }
-  const name = validateHostname(trimmed);
+  const name = validateHostname(trimmed, { addressesAccepted: true });
   if (name.issues.length > 0 || name.expected === null) return { expected: null, issues: name.issues };
   return { expected: { kind: "dns", name: name.expected }, issues: [] };
 }

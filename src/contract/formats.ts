@@ -1,7 +1,9 @@
 /**
  * The string formats the result schemas use (`ipv4`, `ipv6`, `date-time`), as plain predicates:
- * registered with TypeBox by validate.ts, and called by the build-time validators of the client
- * package (scripts/build-client-package.ts), which carry no TypeBox.
+ * registered with TypeBox's global registry by the typed client (src/client/validate.ts) and by
+ * the docs plugin (which must put them back after @elysiajs/openapi replaces them), and called by
+ * the build-time validators of the client package (scripts/build-client-package.ts), which carry
+ * no TypeBox. No request schema uses a format: the server's validation never depends on them.
  */
 const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;

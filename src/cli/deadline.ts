@@ -1,0 +1,210 @@
+/**
+ * The work budget of one certificate command (CONTRACT §7.3 "Local work is bounded too"): the
+ * API bounds its work by a request deadline and a 16-certificate limit; a `nettools` run has the
+ * larger local limits (500 certificates), so it brings its own bound. One `Deadline` per command,
+ * started when the command starts, covers the whole run: reading the input, connecting
+ * (`--connect` takes `signal` or `remainingMs()`), the signature checks and the path search.
+ *
+ * - The signature checks go through {@link Deadline.verifier}: a few at a time, counted, and none
+ *   started once the budget is spent (the rest are dropped, never answered, so the operation
+ *   simply never finishes and is left to the garbage collector).
+ * - The path search asks {@link Deadline.exhausted} at its pauses (the domain's `WorkBudget`) and
+ *   stops with `WorkAbandoned`.
+ * - {@link Deadline.run} waits for the command's work or the budget, whichever ends first; a spent
+ *   budget is one line saying how far the work got ({@link Deadline.stoppedLine}), exit 3.
+ *
+ * The budget is time (`--timeout SECONDS`, default 10) and memory: the process's resident size
+ * may not pass {@link MEMORY_CEILING_BYTES}, so that no input of the local limits takes more than
+ * 512 MB (a search's memo grows with the time it runs).
+ */
+import { WorkAbandoned } from "../domain/errors.ts";
+import type { SignatureCheck, SignatureVerifier, WorkBudget } from "../domain/ports.ts";
+
+/** `--timeout` when not given: the whole command, connection included (CONTRACT §7.3). */
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+/** The longest `--timeout`: a day (a timer cannot be set much further: 2³¹ ms is 24.8 days). */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+/**
+ * Resident size at which the work stops: the contract's 512 MB less room for what the stop
+ * itself and the runtime still allocate (the check runs at pauses, not at every allocation).
+ */
+export const MEMORY_CEILING_BYTES = 384 * 1024 * 1024;
+/**
+ * Signature checks running at once: enough to keep WebCrypto's worker threads busy (measured on
+ * 2 cores: P-521 checks take 1.2 ms one by one, 0.6 ms each when many run together), few enough
+ * that stopping leaves almost nothing in flight.
+ */
+export const CONCURRENT_CHECKS = 8;
+
+/** The budget was spent: why, for the one line. */
+type StopReason = "time" | "memory";
+
+/** What the command was doing when the budget ran out, besides the counted signature checks. */
+export type Stage = { doing: string } | { afterChecks: string };
+
+/** The outcome of {@link Deadline.run}: the work's value, or the line saying where it stopped. */
+export type Bounded<T> = { done: true; value: T } | { done: false; line: string };
+
+const NOTHING = () => {};
+
+/** The resident set size of this process, in bytes (Node and Bun alike). */
+function residentBytes(): number {
+  return process.memoryUsage.rss();
+}
+
+export class Deadline implements WorkBudget {
+  private readonly endsAt: number;
+  private readonly controller = new AbortController();
+  private stopped: StopReason | null = null;
+  private onStop: (() => void) | null = null;
+  private stage = "reading the input";
+  private afterChecks = "before the verdict was ready";
+  private checksRequested = 0;
+  private checksDone = 0;
+  private active = 0;
+  /** Checks not started yet, from `next` on (a queue without `shift`, which copies). */
+  private waiting: (() => void)[] = [];
+  private next = 0;
+
+  /**
+   * @param seconds the budget (`--timeout`), from now.
+   * @param now a monotonic clock in milliseconds (tests pass their own).
+   * @param memory the resident size in bytes (tests pass their own).
+   */
+  constructor(
+    readonly seconds: number,
+    private readonly now: () => number = () => performance.now(),
+    private readonly memory: () => number = residentBytes,
+  ) {
+    this.endsAt = now() + seconds * 1000;
+  }
+
+  /** Aborted once the budget is spent: for work that takes a signal (a connection). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Milliseconds left, at least 0. */
+  remainingMs(): number {
+    return Math.max(0, this.endsAt - this.now());
+  }
+
+  /** The domain's `WorkBudget`: true once the time is up or memory has passed its ceiling. */
+  exhausted(): boolean {
+    if (this.stopped === null) {
+      if (this.now() >= this.endsAt) this.stop("time");
+      else if (this.memory() > MEMORY_CEILING_BYTES) this.stop("memory");
+    }
+    return this.stopped !== null;
+  }
+
+  /**
+   * Throws `WorkAbandoned` once the budget is spent: called by the command after each step that
+   * may end past it, so that nothing is printed or written after the one line.
+   */
+  check(): void {
+    if (this.exhausted()) throw new WorkAbandoned();
+  }
+
+  /** Says what the command is doing now (`connecting to example.com:443`), for the stop line. */
+  doing(stage: Stage): void {
+    if ("doing" in stage) this.stage = stage.doing;
+    else this.afterChecks = stage.afterChecks;
+  }
+
+  /**
+   * `inner` with the budget applied: at most {@link CONCURRENT_CHECKS} checks at once, counted for
+   * the stop line; once the budget is spent no check starts, and its promise is never settled.
+   */
+  verifier(inner: SignatureVerifier): SignatureVerifier {
+    return {
+      verify: (child, issuer) => {
+        this.checksRequested++;
+        return new Promise<SignatureCheck>((resolve) => {
+          this.waiting.push(() => {
+            this.active++;
+            inner.verify(child, issuer).then(
+              (check) => this.finishCheck(() => resolve(check)),
+              () =>
+                this.finishCheck(() => resolve({ outcome: "unavailable", reason: "the verifier failed" })),
+            );
+          });
+          this.startChecks();
+        });
+      },
+    };
+  }
+
+  /**
+   * Runs the command's work within the budget: its value, or, once the budget is spent (the
+   * timer, the memory ceiling, or the work's own `WorkAbandoned`), the line saying how far it got.
+   * Any other failure of the work is thrown as is.
+   */
+  async run<T>(work: () => Promise<T>): Promise<Bounded<T>> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const spent = new Promise<Bounded<T>>((resolve) => {
+      const give = () => resolve({ done: false, line: this.stoppedLine() });
+      if (this.stopped !== null) return give();
+      this.onStop = give;
+      timer = setTimeout(() => this.stop("time"), this.remainingMs());
+    });
+    const finished = work().then(
+      (value): Bounded<T> => ({ done: true, value }),
+      (error: unknown): Bounded<T> | Promise<Bounded<T>> => {
+        if (!(error instanceof WorkAbandoned)) throw error;
+        if (this.stopped === null) this.stop(this.now() >= this.endsAt ? "time" : "memory");
+        return spent;
+      },
+    );
+    try {
+      return await Promise.race([finished, spent]);
+    } finally {
+      clearTimeout(timer);
+      this.onStop = null;
+    }
+  }
+
+  /** The one line for a spent budget: which limit, and how far the work got. */
+  stoppedLine(): string {
+    const limit =
+      this.stopped === "memory"
+        ? `stopped at the memory limit (${MEMORY_CEILING_BYTES / 1024 / 1024} MB)`
+        : `stopped at the time limit (${this.seconds} s; --timeout SECONDS sets it)`;
+    let where: string;
+    if (this.checksRequested === 0) where = `while ${this.stage}`;
+    else if (this.checksDone < this.checksRequested) {
+      where = `after ${this.checksDone} of ${this.checksRequested} signature checks`;
+    } else {
+      const all =
+        this.checksRequested === 1
+          ? "the only signature check"
+          : `all ${this.checksRequested} signature checks`;
+      where = `after ${all}, ${this.afterChecks}`;
+    }
+    return `${limit} ${where}; no verdict`;
+  }
+
+  private stop(reason: StopReason): void {
+    if (this.stopped !== null) return;
+    this.stopped = reason;
+    this.waiting = [];
+    this.next = 0;
+    this.controller.abort(new WorkAbandoned());
+    this.onStop?.();
+  }
+
+  private startChecks(): void {
+    while (this.active < CONCURRENT_CHECKS && this.next < this.waiting.length && !this.exhausted()) {
+      const start = this.waiting[this.next]!;
+      this.waiting[this.next++] = NOTHING;
+      start();
+    }
+  }
+
+  private finishCheck(answer: () => void): void {
+    this.active--;
+    this.checksDone++;
+    answer();
+    this.startChecks();
+  }
+}
