@@ -59,6 +59,24 @@ export function pemBlocksOf(text: string): PemBlockText[] {
   return blocks;
 }
 
+/**
+ * True when DER bytes look like a private key rather than a certificate, a request or PKCS#7: a
+ * SEQUENCE whose first element is an INTEGER (PKCS#8, PKCS#1, SEC1 all start with a version) or
+ * that holds exactly an AlgorithmIdentifier and an OCTET STRING (encrypted PKCS#8). Such a file is
+ * refused without being read further, converted or sent anywhere.
+ */
+export function looksLikeDerKey(bytes: Uint8Array): boolean {
+  const top = readTlv(bytes, 0, bytes.length);
+  const parts = top === null ? null : sequence(bytes, top);
+  if (parts === null || parts.length === 0) return false;
+  if (isUniversal(parts[0], TAG.INTEGER, false)) return true;
+  return (
+    parts.length === 2 &&
+    isUniversal(parts[0], TAG.SEQUENCE, true) &&
+    isUniversal(parts[1], TAG.OCTET_STRING, false)
+  );
+}
+
 /** True for a block of private key material (what the API refuses, CONTRACT §4.1). */
 export function isPrivateKeyBlock(block: PemBlockText): boolean {
   return /PRIVATE KEY/i.test(block.label);

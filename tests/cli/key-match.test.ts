@@ -267,7 +267,13 @@ describe("invalid input: exit 2, one clear message", () => {
       ["-k", "KEY:rsa.legacy", "-r", "REQ:rsa", "--passin", "env:KEY_PASS"],
       /Proc-Type: 4,ENCRYPTED.*openssl pkey -in old\.key -aes256 -out new\.key/,
     ],
-    ["a DER key file", ["-k", "DER", "-r", "REQ:rsa"], /DER key file.*openssl pkey -inform DER/],
+    [
+      "a DER key file",
+      ["-k", "DER", "-r", "REQ:rsa"],
+      /is a DER private key: it is not read or sent.*openssl pkey -inform DER/,
+    ],
+    ["a DER key file as -c", ["-c", "DER", "-r", "REQ:rsa"], /is a DER private key: it is not read or sent/],
+    ["a DER key file as -r", ["-r", "DER", "-k", "KEY:rsa"], /is a DER private key: it is not read or sent/],
     [
       "a certificate as the request",
       ["-r", "CERT:p256", "-k", "KEY:p256"],
@@ -336,7 +342,8 @@ function secretsOf(pem: string): { base64: string; hex: string }[] {
 
 function expectNoKeyBytes(ran: Ran, secrets: { base64: string; hex: string }[]): void {
   const output = ran.stdout + ran.stderr;
-  const lower = output.toLowerCase();
+  // Hex written with spaces or colons between the pairs (`30 82 04 bd`, `30:82:04:BD`) counts too.
+  const lower = output.toLowerCase().replace(/[\s:]/g, "");
   for (const secret of secrets) {
     for (const run of runsOf(secret.base64)) expect(output.includes(run) ? run : null).toBeNull();
     for (const run of runsOf(secret.hex)) expect(lower.includes(run) ? run : null).toBeNull();
@@ -460,15 +467,21 @@ describe("privacy: no byte of a key in any output, for any input", () => {
   test("the DER key file: neither its base64 nor its hex appears", async () => {
     const der = readFileSync(keyFixturePath("keys/rsa.der"));
     const secret = { base64: der.toString("base64"), hex: der.toString("hex") };
-    for (const args of [
-      ["key-match", "-k", keyFixturePath("keys/rsa.der"), "-r", r("rsa")],
-      ["key-match", "-c", keyFixturePath("keys/rsa.der"), "-r", r("rsa")],
-      ["csr", keyFixturePath("keys/rsa.der")],
-    ]) {
-      const ran = await nettools(args);
-      expect(ran.code).toBe(2);
-      expectNoKeyBytes(ran, [secret]);
-    }
+    const truncated = join(scratch, "truncated.der");
+    writeFileSync(truncated, der.subarray(0, 200));
+    for (const file of [keyFixturePath("keys/rsa.der"), truncated])
+      for (const args of [
+        ["key-match", "-k", file, "-r", r("rsa")],
+        ["key-match", "-c", file, "-r", r("rsa")],
+        ["key-match", "-r", file, "-k", k("rsa")],
+        ["csr", file],
+        ["csr", "-c", file, r("rsa")],
+        ["csr", "--server", "http://127.0.0.1:9", "-c", file, r("rsa")],
+      ]) {
+        const ran = await nettools(args);
+        expect(ran.code).toBe(2);
+        expectNoKeyBytes(ran, [secret]);
+      }
   });
 
   test("the check itself finds a key's bytes when they are there", () => {
@@ -478,5 +491,7 @@ describe("privacy: no byte of a key in any output, for any input", () => {
     expect(() => expectNoKeyBytes(leaked, [secret!])).toThrow();
     const leakedHex = { code: 0, stdout: "", stderr: secret!.hex.slice(30, 50).toUpperCase() };
     expect(() => expectNoKeyBytes(leakedHex, [secret!])).toThrow();
+    const spaced = secret!.hex.slice(40, 72).replace(/(..)(?!$)/g, "$1 ");
+    expect(() => expectNoKeyBytes({ code: 0, stdout: spaced, stderr: "" }, [secret!])).toThrow();
   });
 });

@@ -1,11 +1,19 @@
-import { readFile } from "node:fs/promises";
 import { privateKeyRefusal } from "../../client/certificate-answers.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
-import { COMMON_HELP, makeRun, parse, readSource, stdinOnce } from "../args.ts";
-import { prepareCertificateFile } from "../certificate-files.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { CertificateBundleText } from "../certificate-files.ts";
+import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
+import {
+  addCertificateFile,
+  binaryProblem,
+  inputBytes,
+  sourceName,
+  stdinBytesOnce,
+  textOf,
+} from "../key-safe-inputs.ts";
 import { renderFindings, type Style, table } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { failureExit, report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
 const HELP = `Usage: nettools csr [options] FILE | -
@@ -18,7 +26,8 @@ that refuse it. With -c, also which certificates hold the request's key.
 
 Options:
   -c, --cert FILE       certificates to compare with the request's key (PEM, DER or PKCS#7;
-                        repeatable); a private key in the file is set aside, never read or sent
+                        repeatable, "-" for stdin); a private key in the file is set aside,
+                        never read or sent
 ${COMMON_HELP}
 
 Exit codes for csr: 0 no problem is an error (and, with -c, a certificate holds the key); 1 an
@@ -37,38 +46,56 @@ export const csr: Command = {
     const run = makeRun(io, values);
     if (positionals.length !== 1)
       throw new UsageError('csr needs exactly one request file, or "-" for stdin');
-    const pem = await readSource(positionals[0]!, io, stdinOnce(io));
+    const certFiles = values.cert ?? [];
+    if ([positionals[0], ...certFiles].filter((name) => name === "-").length > 1) {
+      throw new UsageError('stdin ("-") can be read only once');
+    }
+    const stdin = stdinBytesOnce(io);
+    const name = positionals[0]!;
+    const source = sourceName(name);
+    const bytes = await inputBytes(name, io, stdin);
+    const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
+    if (binary !== null) return inputError(run, binary);
+    const text = textOf(bytes);
     // A key pasted with the request is refused here, before any request, and never shown.
-    const refusal = privateKeyRefusal(pem);
+    const refusal = privateKeyRefusal(text);
     if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCsr);
-    const request: RequestOf<"csr"> = { pem };
-    if (values.cert !== undefined) {
-      let certificatePem = "";
-      for (const name of values.cert) {
-        let bytes: Uint8Array;
-        try {
-          bytes = new Uint8Array(await readFile(name));
-        } catch (error) {
-          throw new UsageError(
-            `cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
-          );
-        }
-        const prepared = prepareCertificateFile(bytes, name);
-        for (const notice of prepared.notices) io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
-        certificatePem +=
-          prepared.pem.endsWith("\n") || prepared.pem === "" ? prepared.pem : `${prepared.pem}\n`;
+    const texts = { pem: new CertificateBundleText(), certificatePem: new CertificateBundleText() };
+    texts.pem.addText(text, source);
+    const request: RequestOf<"csr"> = { pem: texts.pem.pem };
+    if (certFiles.length > 0) {
+      for (const certFile of certFiles) {
+        const problem = addCertificateFile(
+          texts.certificatePem,
+          await inputBytes(certFile, io, stdin),
+          sourceName(certFile),
+        );
+        if (problem !== null) return inputError(run, problem);
       }
-      request.certificatePem = certificatePem;
+      for (const notice of texts.certificatePem.notices) io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+      request.certificatePem = texts.certificatePem.pem;
     }
     const result = await runOperation(run, "csr", request);
-    const code = report(result, run, renderCsr, { source: pem });
-    if (!result.ok) return code;
+    if (!result.ok) {
+      if (run.json) return report(result, run, renderCsr);
+      io.stderr(renderCertificateInputError(result.error, run.err, texts));
+      return failureExit(result);
+    }
+    const code = report(result, run, renderCsr);
     const failing =
       result.value.problems.some((problem) => problem.severity === "error") ||
       result.value.matchesCertificate === false;
     return failing ? EXIT.findings : code;
   },
 };
+
+const DER_REQUEST_ADVICE =
+  "a DER request converts with openssl req -inform DER -in request.der -out request.pem";
+
+/** An input that cannot be read: one line (never any byte of it), exit 2; the envelope with --json. */
+function inputError(run: Run, message: string): number {
+  return report({ ok: false, status: 400, error: { code: "INVALID_INPUT", message } }, run, renderCsr);
+}
 
 /** How the clients of CONTRACT §8.1's vocabulary are named in a sentence. */
 const CLIENT_NAMES: Readonly<Record<string, string>> = {

@@ -8,10 +8,25 @@ import type { CertificationRequestData } from "../../domain/certificates/request
 import { certificateName, listSome } from "../../domain/certificates/wording.ts";
 import type { Issue } from "../../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
-import { COMMON_HELP, makeRun, parse, type Run, stdinOnce } from "../args.ts";
-import { prepareCertificateFile } from "../certificate-files.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { binaryOffset, CertificateBundleText } from "../certificate-files.ts";
 import { EXIT, type Io, UsageError } from "../io.ts";
-import { isPrivateKeyBlock, type PemBlockText, pemBlocksOf, publicHalfOf } from "../private-keys.ts";
+import {
+  addCertificateFile,
+  binaryProblem,
+  derKeyMessage,
+  inputBytes,
+  sourceName,
+  stdinBytesOnce,
+  textOf,
+} from "../key-safe-inputs.ts";
+import {
+  isPrivateKeyBlock,
+  looksLikeDerKey,
+  type PemBlockText,
+  pemBlocksOf,
+  publicHalfOf,
+} from "../private-keys.ts";
 import { renderError } from "../render.ts";
 import { type Command, printHelp } from "./command.ts";
 
@@ -127,53 +142,52 @@ async function readInputs(
   csrFile: string | undefined,
   passin: string | undefined,
 ): Promise<Inputs> {
-  const stdin = stdinOnce(io);
-  const bytesOf = async (name: string): Promise<Uint8Array> => {
-    if (name === "-") return new TextEncoder().encode(await stdin());
-    try {
-      return new Uint8Array(await readFile(name));
-    } catch (error) {
-      throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`);
-    }
-  };
-  const originOf = (name: string) => (name === "-" ? "stdin" : name);
+  const stdin = stdinBytesOnce(io);
   const decoder = new DerCertificateDecoder();
   const passphrase = async () => (passin === undefined ? undefined : readPassphrase(passin, io));
 
-  // Certificates, and the keys found beside them.
-  const certificates: CertificateData[] = [];
+  // Certificates (PEM, DER or PKCS#7), and the keys found beside them in PEM.
+  const bundle = new CertificateBundleText();
   const keysInCertFiles: { block: PemBlockText; origin: string }[] = [];
   for (const name of certFiles) {
-    const bytes = await bytesOf(name);
-    const origin = originOf(name);
-    let text: string;
-    if (bytes[0] === 0x30) text = prepareCertificateFile(bytes, origin).pem;
-    else {
-      text = new TextDecoder().decode(bytes);
-      const blocks = pemBlocksOf(text);
-      for (const block of blocks.filter(isPrivateKeyBlock)) keysInCertFiles.push({ block, origin });
-      // Keys and their EC parameters are not certificates: blanked, so lines and offsets stay.
-      text = blank(
+    const bytes = await inputBytes(name, io, stdin);
+    const origin = sourceName(name);
+    if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
+    if (binaryOffset(bytes) >= 0) {
+      const problem = addCertificateFile(bundle, bytes, origin);
+      if (problem !== null) throw new InputProblem(problem);
+      continue;
+    }
+    const text = textOf(bytes);
+    const blocks = pemBlocksOf(text);
+    for (const block of blocks.filter(isPrivateKeyBlock)) keysInCertFiles.push({ block, origin });
+    // Keys and their EC parameters are not certificates: blanked, so lines stay the file's.
+    bundle.addText(
+      blank(
         text,
         blocks.filter((block) => isPrivateKeyBlock(block) || block.label === "EC PARAMETERS"),
-      );
+      ),
+      origin,
+    );
+  }
+  const certificates: CertificateData[] = [];
+  if (certFiles.length > 0) {
+    const read = await readCertificates(bundle.pem, "certificatePem", decoder, LOCAL_CERTIFICATE_LIMITS);
+    if (read.issues.length > 0) {
+      throw problemIn(read.issues, (line) => bundle.place(line) ?? `line ${line}`, "the -c files");
     }
-    const read = await readCertificates(text, "certificatePem", decoder, LOCAL_CERTIFICATE_LIMITS);
-    if (read.issues.length > 0) throw problemIn(origin, read.issues);
     certificates.push(...read.certificates);
   }
 
   // The key: -k, else the one key of the -c files.
   let key: Inputs["key"] = null;
   if (keyFile !== undefined) {
-    const origin = originOf(keyFile);
-    const bytes = await bytesOf(keyFile);
-    if (bytes[0] === 0x30) {
-      throw new InputProblem(
-        `${origin} is a DER key file; key-match reads PEM keys: convert it with openssl pkey -inform DER -in ${origin === "stdin" ? "key.der" : origin} -out key.pem`,
-      );
-    }
-    const blocks = pemBlocksOf(new TextDecoder().decode(bytes)).filter(isPrivateKeyBlock);
+    const origin = sourceName(keyFile);
+    const bytes = await inputBytes(keyFile, io, stdin);
+    if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
+    const binary = binaryProblem(bytes, origin, "a PEM private key", "key-match reads PEM keys");
+    if (binary !== null) throw new InputProblem(binary);
+    const blocks = pemBlocksOf(textOf(bytes)).filter(isPrivateKeyBlock);
     if (blocks.length !== 1) {
       throw new InputProblem(
         blocks.length === 0
@@ -198,14 +212,21 @@ async function readInputs(
 
   let csr: CertificationRequestData | null = null;
   if (csrFile !== undefined) {
-    const origin = originOf(csrFile);
-    const text = new TextDecoder().decode(await bytesOf(csrFile));
-    const read = await readCertificationRequest(text, decoder, LOCAL_CERTIFICATE_LIMITS);
-    if (read.request === null || read.issues.length > 0) throw problemIn(origin, read.issues);
+    const origin = sourceName(csrFile);
+    const bytes = await inputBytes(csrFile, io, stdin);
+    const binary = binaryProblem(bytes, origin, "a PEM certificate request", DER_REQUEST_ADVICE);
+    if (binary !== null) throw new InputProblem(binary);
+    const read = await readCertificationRequest(textOf(bytes), decoder, LOCAL_CERTIFICATE_LIMITS);
+    if (read.request === null || read.issues.length > 0) {
+      throw problemIn(read.issues, (line) => `${origin}:${line}`, origin);
+    }
     csr = read.request;
   }
   return { key, csr, certificates, certificatesGiven: certFiles.length > 0 };
 }
+
+const DER_REQUEST_ADVICE =
+  "a DER request converts with openssl req -inform DER -in request.der -out request.pem";
 
 function publicKey(block: PemBlockText, origin: string, passphrase: string | undefined): Inputs["key"] {
   const half = publicHalfOf(block, origin, passphrase);
@@ -244,12 +265,15 @@ function blank(text: string, blocks: readonly PemBlockText[]): string {
   return out;
 }
 
-/** The issues of one file, each at its line (`FILE, line N: message`). */
-function problemIn(origin: string, issues: readonly Issue[]): InputProblem {
+/** Issues of an input, each at its place (`server.csr:3: message`); `what` names the input. */
+function problemIn(issues: readonly Issue[], place: (line: number) => string, what: string): InputProblem {
   const lines = issues.map((issue) => ({
-    message: `${origin}${issue.location ? `, line ${issue.location.line}` : ""}: ${issue.message}`,
+    message:
+      issue.location === undefined
+        ? `${what}: ${issue.message}`
+        : `${place(issue.location.line)}: ${issue.message}`,
   }));
-  const message = lines.length === 1 ? lines[0]!.message : `${origin} has ${lines.length} problems`;
+  const message = lines.length === 1 ? lines[0]!.message : `${what} have ${lines.length} problems`;
   return new InputProblem(message, lines.length === 1 ? [] : lines);
 }
 
