@@ -14,11 +14,7 @@ import { looksLikeDerKey } from "./private-keys.ts";
 export const sourceName = (name: string): string => (name === "-" ? "stdin" : name);
 
 /** The bytes of a file, or of stdin for `-` (read once by the caller); an unreadable file is a UsageError. */
-export async function inputBytes(
-  name: string,
-  io: Io,
-  stdin: () => Promise<Uint8Array>,
-): Promise<Uint8Array> {
+export async function inputBytes(name: string, stdin: () => Promise<Uint8Array>): Promise<Uint8Array> {
   if (name === "-") return stdin();
   try {
     return new Uint8Array(await readFile(name));

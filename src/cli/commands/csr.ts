@@ -53,7 +53,7 @@ export const csr: Command = {
     const stdin = stdinBytesOnce(io);
     const name = positionals[0]!;
     const source = sourceName(name);
-    const bytes = await inputBytes(name, io, stdin);
+    const bytes = await inputBytes(name, stdin);
     const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) return inputError(run, binary);
     const text = textOf(bytes);
@@ -67,7 +67,7 @@ export const csr: Command = {
       for (const certFile of certFiles) {
         const problem = addCertificateFile(
           texts.certificatePem,
-          await inputBytes(certFile, io, stdin),
+          await inputBytes(certFile, stdin),
           sourceName(certFile),
         );
         if (problem !== null) return inputError(run, problem);

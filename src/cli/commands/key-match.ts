@@ -150,7 +150,7 @@ async function readInputs(
   const bundle = new CertificateBundleText();
   const keysInCertFiles: { block: PemBlockText; origin: string }[] = [];
   for (const name of certFiles) {
-    const bytes = await inputBytes(name, io, stdin);
+    const bytes = await inputBytes(name, stdin);
     const origin = sourceName(name);
     if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
     if (binaryOffset(bytes) >= 0) {
@@ -183,7 +183,7 @@ async function readInputs(
   let key: Inputs["key"] = null;
   if (keyFile !== undefined) {
     const origin = sourceName(keyFile);
-    const bytes = await inputBytes(keyFile, io, stdin);
+    const bytes = await inputBytes(keyFile, stdin);
     if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
     const binary = binaryProblem(bytes, origin, "a PEM private key", "key-match reads PEM keys");
     if (binary !== null) throw new InputProblem(binary);
@@ -213,7 +213,7 @@ async function readInputs(
   let csr: CertificationRequestData | null = null;
   if (csrFile !== undefined) {
     const origin = sourceName(csrFile);
-    const bytes = await inputBytes(csrFile, io, stdin);
+    const bytes = await inputBytes(csrFile, stdin);
     const binary = binaryProblem(bytes, origin, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) throw new InputProblem(binary);
     const read = await readCertificationRequest(textOf(bytes), decoder, LOCAL_CERTIFICATE_LIMITS);
