@@ -327,7 +327,7 @@ const SEVERITY: Record<string, number> = { error: 0, warning: 1, info: 2 };
 
 /** The slow obvious model of CONTRACT §8.2's CSR problems: which codes, with which facts. */
 function modelProblems(request: CertificationRequestData, outcome: SignatureOutcome) {
-  const rsa = request.keyType === "RSA" && request.keyBits !== null;
+  const rsa = ["RSA", "1.2.840.113549.1.1.10"].includes(request.keyType) && request.keyBits !== null;
   const raised: { code: string; severity: string; clients: string[] }[] = [];
   if (!request.sans.some((san) => san.type === "dns" || san.type === "ip"))
     raised.push({ code: "NO_SUBJECT_ALT_NAME", severity: "error", clients: ["chrome", "apple", "go"] });
@@ -355,7 +355,7 @@ const sanArbitrary = fc.oneof(
 const requestArbitrary: fc.Arbitrary<RequestSpec> = fc.record({
   subject: fc.constantFrom("CN=www.example.com", "O=Example", "", "CN=a\\,b,O=Example"),
   sans: fc.array(sanArbitrary, { maxLength: 4 }),
-  keyType: fc.constantFrom("RSA", "EC", "Ed25519", "DSA", "1.2.3.4"),
+  keyType: fc.constantFrom("RSA", "1.2.840.113549.1.1.10", "EC", "Ed25519", "DSA", "1.2.3.4"),
   keyBits: fc.oneof(
     fc.constant(null),
     fc.integer({ min: 1, max: 8192 }),
@@ -405,6 +405,8 @@ describe("the CSR rules (CONTRACT §8.2, severities and clients of §8.1)", () =
     expect(codes({ keyType: "RSA", keyBits: 1024 })).toEqual(["RSA_KEY_UNDER_2048"]);
     expect(codes({ keyType: "RSA", keyBits: 2047 })).toEqual(["RSA_KEY_UNDER_2048"]);
     expect(codes({ keyType: "RSA", keyBits: 2048 })).toEqual([]);
+    // An RSASSA-PSS key (named by its OID) is an RSA key too.
+    expect(codes({ keyType: "1.2.840.113549.1.1.10", keyBits: 1024 })).toEqual(["RSA_KEY_UNDER_2048"]);
     expect(codes({ keyType: "DSA", keyBits: 1024 })).toEqual([]);
     expect(codes({ keyType: "EC", keyBits: 256 })).toEqual([]);
   });

@@ -67,6 +67,25 @@ describe("POST /v1/csr", () => {
     expect(body).toMatchObject({ matchesCertificate: false, matchingCertificateIndexes: [] });
   });
 
+  test.each([
+    ["rsa-512", ["RSA_KEY_UNDER_1024"], "RSA 512 bits"],
+    ["rsa-2047", ["RSA_KEY_UNDER_2048"], "RSA 2047 bits"],
+    ["rsa-pss-key-1024", ["RSA_KEY_UNDER_2048"], "RSA 1024 bits"],
+    ["email-only", ["NO_SUBJECT_ALT_NAME"], "subjectAltName"],
+    ["ecdsa-sha1", ["CSR_SIGNATURE_SHA1"], "ecdsa-with-SHA1"],
+    ["rsa-pss-sha1", ["CSR_SIGNATURE_SHA1"], "rsassaPss"],
+    ["rsa-pss", [], ""],
+    ["ed25519", [], ""],
+  ])("%s raises %p", async (name, codes, observed) => {
+    const { app } = csrApp();
+    const body = (await jsonOf(
+      await call(app, "POST", "/v1/csr", { json: { pem: keyFixture(`requests/${name}.pem`) } }),
+    )) as { signatureValid: string; problems: { code: string; observed: string }[] };
+    expect(body.signatureValid).toBe("verified");
+    expect(body.problems.map((problem) => problem.code)).toEqual(codes);
+    if (observed !== "") expect(body.problems[0]?.observed).toContain(observed);
+  });
+
   test("a tampered request: signatureValid failed and CSR_SIGNATURE_INVALID", async () => {
     const { app } = csrApp();
     const body = (await jsonOf(

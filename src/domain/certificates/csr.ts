@@ -265,9 +265,16 @@ export interface CsrRule {
 const NEW_RSA_KEY =
   "Generate a new key of at least 2048 bits (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out server.key) and make a new request with it.";
 
-/** `RSA N bits` of an RSA key, or null for any other key (CONTRACT §8.1 `observed`). */
+/** The key type of an RSASSA-PSS key (RFC 4055), which CONTRACT §8.1 names by its dotted OID. */
+const RSASSA_PSS_KEY = "1.2.840.113549.1.1.10";
+
+/**
+ * The modulus bits of an RSA key, an RSASSA-PSS key included (the same modulus, restricted to one
+ * padding), or null for any other key (CONTRACT §8.1 `RSA N bits`).
+ */
 function rsaBits(csr: CertificationRequestData): number | null {
-  return csr.keyType === "RSA" && csr.keyBits !== null ? csr.keyBits : null;
+  const rsa = csr.keyType === "RSA" || csr.keyType === RSASSA_PSS_KEY;
+  return rsa && csr.keyBits !== null ? csr.keyBits : null;
 }
 
 /**
