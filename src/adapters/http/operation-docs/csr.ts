@@ -5,6 +5,7 @@
  * SHA-1); their keys were thrown away. No clock is involved: tests/docs/openapi.test.ts replays
  * every example against the running server and expects exactly the documented answer.
  */
+import { certificateBundleDoc } from "../certificate-docs.ts";
 import type { OperationDoc } from "../openapi-document.ts";
 
 /** `openssl req -new -key www.key -subj /CN=www.example.com -addext subjectAltName=…`. */
@@ -160,17 +161,7 @@ export const csrDoc: OperationDoc = {
       status: 400,
       response: invalid("private key material is not accepted", "pem", { line: 1, offset: 0, end: 66 }),
     },
-    overloaded: {
-      summary: "Other inspections hold the queue",
-      request: { pem: REQUEST },
-      status: 503,
-      response: {
-        error: {
-          code: "OVERLOADED",
-          message:
-            "The service is busy with other certificate inspections and could not start this one in time; retry after 1 s.",
-        },
-      },
-    },
+    // The queue's refusal is the same for every certificate operation: the bundle's example, with a request.
+    overloaded: { ...certificateBundleDoc.examples.overloaded!, request: { pem: REQUEST } },
   },
 };
