@@ -39,8 +39,9 @@
 #                       exact but costs wrk CPU, so it lowers req/s a little)
 #   BENCH_LOG_DIR       raw wrk outputs and the server log (default /tmp/network-tools-bench)
 #
-# Peers are known by name: go (health, public-ip, public-ip-text, range-*, subtract-1000,
-# cover-1000), bun (health, public-ip), nginx (health). A peer of another name is tried on
+# Peers are known by name: go (health, public-ip, public-ip-text, ip, range-*, subtract-1000,
+# cover-1000, merge-1000, split-1024, contains-1000, allocate-1000, reverse-zones), bun (health,
+# public-ip), nginx (health). A peer of another name is tried on
 # every workload and skipped where its probe is not 2xx. Only http://127.0.0.1, localhost
 # or [::1] URLs are accepted, for the service and for peers: this tool loads nothing else.
 set -euo pipefail
@@ -51,7 +52,7 @@ WRK_DIR="$HERE/wrk"
 RESULTS_DIR="$HERE/results"
 LOG_DIR="${BENCH_LOG_DIR:-/tmp/network-tools-bench}"
 
-ALL_WORKLOADS=(health public-ip public-ip-text ip range-ipv4-small range-ipv6-worst subtract-1000 cover-1000 merge-1000 split-1024 contains-1000 allocate-1000 cert-chain-3 cert-bundle-16 chain-16 csr)
+ALL_WORKLOADS=(health public-ip public-ip-text ip range-ipv4-small range-ipv6-worst subtract-1000 cover-1000 merge-1000 split-1024 contains-1000 allocate-1000 reverse-zones cert-chain-3 cert-bundle-16 chain-16 csr)
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
 die() { echo "bench: $*" >&2; exit 2; }
@@ -261,7 +262,7 @@ json_list() { local IFS=,; echo "[$*]"; }
 
 peer_serves() { # NAME WORKLOAD -> 0 if the peer is known to serve it (unknown peers: try all)
   case "$1" in
-    go) [[ " health public-ip public-ip-text ip range-ipv4-small range-ipv6-worst subtract-1000 cover-1000 merge-1000 split-1024 contains-1000 allocate-1000 " == *" $2 "* ]] ;;
+    go) [[ " health public-ip public-ip-text ip range-ipv4-small range-ipv6-worst subtract-1000 cover-1000 merge-1000 split-1024 contains-1000 allocate-1000 reverse-zones " == *" $2 "* ]] ;;
     bun | bare-bun) [[ " health public-ip " == *" $2 "* ]] ;;
     nginx) [[ "$2" == health ]] ;;
     *) return 0 ;;

@@ -35,6 +35,7 @@ const cases: Record<string, { path: string; body: string | null }> = {
   "merge-1000": { path: "/v1/cidr-merge", body: body("merge-1000.json") },
   "contains-1000": { path: "/v1/cidr-contains", body: body("contains-1000.json") },
   "allocate-1000": { path: "/v1/cidr-allocate", body: body("allocate-1000.json") },
+  "reverse-zones": { path: "/v1/reverse-zones", body: '{"cidr":"192.168.0.0/17"}' },
 };
 
 const calls: Record<string, () => Promise<number>> = {};

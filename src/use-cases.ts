@@ -14,8 +14,10 @@ import { cidrsContain } from "./domain/cidr/contains.ts";
 import { coverCidrs } from "./domain/cidr/cover.ts";
 import { mergeMixedCidrs } from "./domain/cidr/merge-mixed.ts";
 import { rangeToCidrs } from "./domain/cidr/range-to-cidrs.ts";
+import { reverseZones } from "./domain/cidr/reverse-zones.ts";
 import { splitCidr } from "./domain/cidr/split.ts";
 import { subtractCidrs } from "./domain/cidr/subtract.ts";
+import { cidrSubnets } from "./domain/cidr/terraform-subnets.ts";
 import {
   API_ALLOCATE_LIMITS,
   API_TOOLBOX_LIMITS,
@@ -80,6 +82,8 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
     cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox),
     cidrContains: (body) => cidrsContain(body.cidrs, body.entries, toolbox),
     cidrAllocate: (body) => allocateCidrs(body, allocation),
+    reverseZones: (body) => reverseZones(body.cidr),
+    cidrSubnets: (body) => cidrSubnets(body, toolbox),
     ip: (_, context) => observePublicIp(context.observeClient()),
     csr: (body, context) =>
       inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),

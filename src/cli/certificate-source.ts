@@ -1,20 +1,25 @@
 /**
  * Where the certificates of `cert` and `chain` come from: FILE arguments read as one bundle in
  * order (PEM, DER, PKCS#7, leaf+key; stdin for "-", read by content), or a live server with
- * `--connect` (CONTRACT §7.3, §7.6); and the caller's own roots from `--roots FILE|DIR` or
- * NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key text or binary bytes.
+ * `--connect` (CONTRACT §7.3, §8.3; connect-source.ts); and the caller's own roots from
+ * `--roots FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key
+ * text or binary bytes.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
-import { pemBlock } from "../domain/certificates/chain.ts";
 import { addressFormProblem } from "../domain/certificates/hostname.ts";
 import type { Run } from "./args.ts";
-import { replaceFile } from "./atomic-file.ts";
 import { BinaryInputError, CertificateBundleText } from "./certificate-files.ts";
+import {
+  CONNECT_HELP,
+  CONNECT_OPTIONS,
+  type ConnectValues,
+  readServerCertificates,
+  refuseConnectOnlyOptions,
+} from "./connect-source.ts";
 import type { Deadline } from "./deadline.ts";
 import { EXIT, UsageError } from "./io.ts";
-import { fetchServerCertificates, parseTarget } from "./tls-certificates.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:
   FILE… | -             one or more files read as one bundle, in the order given (Apache's
@@ -23,28 +28,17 @@ export const SOURCE_HELP = `Where the certificates come from:
                         a file or from stdin alike; a byte-order mark is ignored; a private key in
                         a file (a leaf+key file) is set aside with a one-line notice giving its
                         position, never its text. Errors name the file and its line
-  --connect HOST[:PORT] the list a TLS server sends (port 443 by default), exactly as sent: wire
-                        order, extra and repeated certificates kept. Read from a TLS 1.2 handshake
-                        at the record layer (no trust check, so broken chains are read too); a
-                        server that only speaks TLS 1.3 is read with "openssl s_client -showcerts"
-                        when openssl is installed. Failures are one line, exit 3
-  --servername NAME     with --connect: the SNI name to send (default HOST unless an IP address)
-  --save FILE           with --connect: write the list as sent, as PEM
+${CONNECT_HELP}
   --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
                         $NETTOOLS_ROOTS, skipped with a notice where it cannot be used)`;
 
 export const SOURCE_OPTIONS = {
-  connect: { type: "string" },
-  servername: { type: "string" },
-  save: { type: "string" },
+  ...CONNECT_OPTIONS,
   roots: { type: "string" },
 } as const;
 
-export interface SourceValues {
-  connect?: string | undefined;
-  servername?: string | undefined;
-  save?: string | undefined;
+export interface SourceValues extends ConnectValues {
   roots?: string | undefined;
 }
 
@@ -69,11 +63,17 @@ export async function readCertificateSource(
 ): Promise<CertificateSource | { exit: number }> {
   if (values.connect !== undefined) {
     if (positionals.length > 0) throw new UsageError(`${command} takes either FILE or --connect, not both`);
-    return readFromServer(run, values, values.connect, deadline);
+    const connect = values.connect;
+    deadline.doing({ doing: `reading the certificates ${connect} sends` });
+    const read = await deadline.timedBy(() =>
+      readServerCertificates(run, { ...values, connect }, Date.now() + Math.max(1, deadline.remainingMs())),
+    );
+    // A failed read has said why in its one line (a timeout included); a list read in time is
+    // inspected within what is left of the budget.
+    if (!("exit" in read)) deadline.check();
+    return read;
   }
-  if (values.save !== undefined || values.servername !== undefined) {
-    throw new UsageError("--save and --servername go with --connect");
-  }
+  refuseConnectOnlyOptions(values);
   if (positionals.length === 0) throw new UsageError(`${command} needs a FILE, "-" for stdin, or --connect`);
   if (positionals.filter((name) => name === "-").length > 1) {
     throw new UsageError('stdin ("-") can be read only once');
@@ -86,38 +86,6 @@ export async function readCertificateSource(
   }
   for (const notice of text.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
   return { pem: text.pem, text, defaultHostname: null };
-}
-
-async function readFromServer(
-  run: Run,
-  values: SourceValues,
-  connect: string,
-  deadline: Deadline,
-): Promise<CertificateSource | { exit: number }> {
-  const target = parseTarget(connect, values.servername);
-  if (!target.ok) throw new UsageError(target.message);
-  deadline.doing({ doing: `connecting to ${connect}` });
-  const fetched = await fetchServerCertificates(target.target, Math.max(1, deadline.remainingMs()));
-  deadline.check();
-  if (!fetched.ok) {
-    run.io.stderr(`${run.err.red("error")}: ${connect}: ${fetched.message}\n`);
-    return { exit: EXIT.failure };
-  }
-  deadline.doing({ doing: "reading the certificates" });
-  const pem = fetched.value.ders.map(pemBlock).join("");
-  if (values.save !== undefined) {
-    try {
-      await replaceFile(values.save, pem);
-    } catch (error) {
-      run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
-      return { exit: EXIT.failure };
-    }
-  }
-  const sent = fetched.value.ders.length;
-  run.io.stderr(
-    `${connect} sent ${sent === 1 ? "1 certificate" : `${sent} certificates`} (read ${fetched.value.via === "openssl-s_client" ? "with openssl s_client" : "from its TLS 1.2 handshake"})\n`,
-  );
-  return { pem, text: null, defaultHostname: values.servername?.trim() || target.target.host };
 }
 
 /** stdin's bytes, as they came (DER is not text): the byte-level reader when the Io has one. */
@@ -250,7 +218,9 @@ export function hostnameFor(
 ): { request?: string; address?: string } {
   const name = given ?? source.defaultHostname ?? undefined;
   if (name === undefined) return {};
-  if (bundleOnly && looksLikeAddress(name)) return { address: name };
+  // `cert` checks an address given with -H against the leaf's IP SANs (CONTRACT §7.6); a
+  // `--connect` HOST that is an address is no hostname to check (§7.3: skipped by `cert`).
+  if (bundleOnly && looksLikeAddress(name)) return given === undefined ? {} : { address: name };
   return { request: name };
 }
 

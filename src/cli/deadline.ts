@@ -56,6 +56,8 @@ export class Deadline implements WorkBudget {
   private readonly endsAt: number;
   private readonly controller = new AbortController();
   private stopped: StopReason | null = null;
+  /** Work that keeps the same time limit itself (a connection), and says so in its own line. */
+  private selfTimed = 0;
   private onStop: (() => void) | null = null;
   private stage = "reading the input";
   private afterChecks = "before the verdict was ready";
@@ -106,6 +108,20 @@ export class Deadline implements WorkBudget {
     if (this.exhausted()) throw new WorkAbandoned();
   }
 
+  /**
+   * Runs `work`, which is given this budget's end and keeps it itself, naming the cause when it
+   * fails (a connection that times out says so, CONTRACT §7.3): while it runs, the budget's timer
+   * does not stop the command with a second line. What follows it is bounded again.
+   */
+  async timedBy<T>(work: () => Promise<T>): Promise<T> {
+    this.selfTimed++;
+    try {
+      return await work();
+    } finally {
+      this.selfTimed--;
+    }
+  }
+
   /** Says what the command is doing now (`connecting to example.com:443`), for the stop line. */
   doing(stage: Stage): void {
     if ("doing" in stage) this.stage = stage.doing;
@@ -146,7 +162,12 @@ export class Deadline implements WorkBudget {
       const give = () => resolve({ done: false, line: this.stoppedLine() });
       if (this.stopped !== null) return give();
       this.onStop = give;
-      timer = setTimeout(() => this.stop("time"), this.remainingMs());
+      const timeUp = (): void => {
+        // Work that keeps the limit itself ends on time and says why; the check after it stops.
+        if (this.selfTimed > 0) timer = setTimeout(timeUp, 50);
+        else this.stop("time");
+      };
+      timer = setTimeout(timeUp, this.remainingMs());
     });
     const finished = work().then(
       (value): Bounded<T> => ({ done: true, value }),

@@ -2,14 +2,17 @@
  * `nettools info CIDR|ADDRESS` (issue 13): what ipcalc and sipcalc say about a block — masks,
  * broadcast, usable hosts, counts and its special-purpose type — computed by the domain
  * (src/domain/ip/facts.ts, src/domain/ip/special.ts). Local only: the API has no such operation;
- * `--json` prints the facts object.
+ * `--json` prints the facts object. `--cloud P` adds what a cloud provider reserves in the block as
+ * a subnet (src/cli/cloud.ts; `cloud` in the JSON).
  */
 import { parseArgs } from "node:util";
+import { cloudReservationOf } from "../domain/ip/cloud-reserved.ts";
 import { type AddressFacts, type AddressType, addressFacts } from "../domain/ip/facts.ts";
+import { CLOUD_OPTION_HELP, cloudProviderOf, renderCloud, reportInvalidEntry } from "./cloud.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
 
-export const INFO_HELP = `Usage: nettools info [--json] CIDR | ADDRESS
+export const INFO_HELP = `Usage: nettools info [--json] [--cloud P] CIDR | ADDRESS
 
 Facts about one address or block, as ipcalc and sipcalc print them: network and last address,
 netmask and wildcard (IPv4), broadcast (IPv4 up to /30), first and last usable address and the
@@ -20,13 +23,19 @@ Usable hosts: IPv4 leaves out the network and broadcast addresses, except /31 (b
 are usable, RFC 3021) and /32 (the address itself); IPv6 leaves out the Subnet-Router anycast
 address (the first, RFC 4291), except /127 (both, RFC 6164) and /128.
 
+With --cloud P, the block is a subnet of cloud provider P: the addresses P keeps (role: network,
+router, dns, future, broadcast) and the usable count, first and last address that remain; an IPv6
+block, or one outside P's subnet sizes, is exit 2.
+
 Options:
-  --json          print the facts as one JSON object
+  --json          print the facts as one JSON object (with --cloud, its "cloud" object too)
+${CLOUD_OPTION_HELP}
   -h, --help      show this help
 
 Runs in this process; no server is involved. Exit codes: 0 ok, 2 invalid input or usage.
 
-Example: nettools info 100.64.1.7/10`;
+Examples: nettools info 100.64.1.7/10
+          nettools info --cloud aws 10.0.0.0/28`;
 
 function describeType(type: AddressType): string {
   const where = type.prefix === null ? "" : ` (${type.prefix})`;
@@ -76,11 +85,15 @@ export function renderInfo(facts: AddressFacts, style: Style): string {
 }
 
 export async function info(args: string[], io: Io): Promise<number> {
-  let parsed: { values: { json?: boolean; help?: boolean }; positionals: string[] };
+  let parsed: { values: { json?: boolean; help?: boolean; cloud?: string }; positionals: string[] };
   try {
     parsed = parseArgs({
       args,
-      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        cloud: { type: "string" },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -92,25 +105,21 @@ export async function info(args: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (parsed.positionals.length !== 1) throw new UsageError("info needs exactly one address or CIDR");
+  const provider = parsed.values.cloud === undefined ? null : cloudProviderOf(parsed.values.cloud);
   const facts = addressFacts(parsed.positionals[0]!);
-  if (!facts.ok) {
-    if (parsed.values.json) {
-      const issue = { message: facts.message, path: [] };
-      io.stdout(
-        `${JSON.stringify({ error: { code: "INVALID_INPUT", message: facts.message, issues: [issue] } })}\n`,
-      );
-    } else {
-      const style = chooseStyle(io.stderrIsTty, io.env);
-      io.stderr(
-        `${style.red(style.bold("error"))} ${style.bold("INVALID_INPUT")}: arg 1: ${facts.message}\n`,
-      );
-    }
-    return EXIT.invalidInput;
+  const json = parsed.values.json === true;
+  if (!facts.ok) return reportInvalidEntry(io, json, "arg 1", facts.message);
+  const style = chooseStyle(io.stdoutIsTty, io.env);
+  if (provider === null) {
+    io.stdout(json ? `${JSON.stringify(facts.value)}\n` : renderInfo(facts.value, style));
+    return EXIT.ok;
   }
+  const cloud = cloudReservationOf(provider, parsed.positionals[0]!);
+  if (!cloud.ok) return reportInvalidEntry(io, json, `arg 1 (--cloud ${provider})`, cloud.message);
   io.stdout(
-    parsed.values.json
-      ? `${JSON.stringify(facts.value)}\n`
-      : renderInfo(facts.value, chooseStyle(io.stdoutIsTty, io.env)),
+    json
+      ? `${JSON.stringify({ ...facts.value, cloud: cloud.value })}\n`
+      : renderInfo(facts.value, style) + renderCloud(cloud.value, style),
   );
   return EXIT.ok;
 }

@@ -17,6 +17,7 @@ import { readFile } from "node:fs/promises";
 import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP } from "./common-help.ts";
+import { fileBytes } from "./file-bytes.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle } from "./style.ts";
 
@@ -125,21 +126,6 @@ function processStdout(): {
     },
     failure: () => (failed === null ? null : EXIT.failure),
   };
-}
-
-/**
- * A file's bytes (large logs for `match`): mapped rather than copied under Bun, read whole under
- * plain Node (the npm package).
- */
-async function fileBytes(path: string): Promise<Uint8Array> {
-  if (typeof Bun !== "undefined") {
-    try {
-      return Bun.mmap(path, { shared: false });
-    } catch {
-      // Not mappable (a pipe, an empty file): read it.
-    }
-  }
-  return readFile(path);
 }
 
 /**

@@ -22,6 +22,12 @@ import {
 } from "./cidr-toolbox-schemas.ts";
 import { CsrRequest, CsrResult } from "./csr-schemas.ts";
 import {
+  CidrSubnetsRequest,
+  CidrSubnetsResult,
+  ReverseZonesRequest,
+  ReverseZonesResult,
+} from "./planning-schemas.ts";
+import {
   CidrCoverRequest,
   CidrCoverResult,
   CidrSubtractRequest,
@@ -193,6 +199,22 @@ export const OPERATIONS = {
     path: "/v1/cidr-allocate",
     request: CidrAllocateRequest,
     result: CidrAllocateResult,
+    policy: JSON_ANSWER,
+  },
+  reverseZones: {
+    id: "reverseZones",
+    method: "POST",
+    path: "/v1/reverse-zones",
+    request: ReverseZonesRequest,
+    result: ReverseZonesResult,
+    policy: JSON_ANSWER,
+  },
+  cidrSubnets: {
+    id: "cidrSubnets",
+    method: "POST",
+    path: "/v1/cidr-subnets",
+    request: CidrSubnetsRequest,
+    result: CidrSubnetsResult,
     policy: JSON_ANSWER,
   },
   ip: {

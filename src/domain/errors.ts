@@ -10,7 +10,8 @@
  * - `INVALID_INPUT`: an entry or field is malformed or out of bounds; `issues` locate each one.
  * - `MIXED_ADDRESS_FAMILIES`: IPv4 and IPv6 where one family is required (CONTRACT §2).
  * - `RESULT_TOO_LARGE`: the answer would exceed the result limit; no partial answer (CONTRACT §3).
- * - `INSUFFICIENT_SPACE`: fewer free blocks than asked for in an allocation (CONTRACT §7.4).
+ * - `INSUFFICIENT_SPACE`: fewer free blocks than asked for in an allocation (CONTRACT §7.4), or no
+ *   room left for the next block of Terraform's `cidrsubnets` (§8.9).
  * - `CLIENT_IP_UNAVAILABLE`: no client address can be observed (CONTRACT §5).
  */
 export type DomainErrorCode =

@@ -1,15 +1,31 @@
 /**
  * The `nettools` npm package (issue 19): built (scripts/build-cli-package.ts) and packed from
  * packages/cli, installed with `npm install -g` into a fresh prefix, then run under plain Node 20
- * and Node 22 with a PATH that holds no Bun. Its answers (merge, cert, chain, key-match) must be
- * the repository CLI's answers.
+ * and Node 22 with a PATH that holds no Bun (only that node and openssl). Its answers (merge,
+ * cert, chain, key-match) must be the repository CLI's answers; `--connect` reads a TLS 1.3-only server
+ * (through openssl s_client) and every STARTTLS protocol's fake server in wire order, and refuses
+ * a server that does not offer STARTTLS (issues 24 and 25). The bundle names no Bun API outside
+ * `serve` (the build's own check, shown to find one).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chainPem } from "../fixtures/fixtures.ts";
+import { bunReferencesOutsideServe } from "../../scripts/build-cli-package.ts";
+import { STARTTLS_DEFAULT_PORTS, type StartTlsProtocol } from "../../src/cli/starttls.ts";
+import { certPem, chainPem, GENERATED_DIR, pemToDers } from "../fixtures/fixtures.ts";
 import { KEY_PASSPHRASE, keyFixturePath } from "../fixtures/key-fixtures.ts";
+import { type FakeServer, startStartTlsServer } from "../support/starttls-server.ts";
+import { startTlsServer, type TlsServer } from "../support/tls-server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "nettools-cli-package-"));
@@ -17,6 +33,8 @@ const prefix = join(work, "prefix");
 let packed: string[] = [];
 /** Node major version → a folder whose only program is that node. */
 const nodeOnly = new Map<number, string>();
+/** A folder whose only program is openssl (for the TLS 1.3 fallback of --connect). */
+let opensslOnly = "";
 
 function run(command: string[], cwd: string, env: Record<string, string> = {}, stdin?: string) {
   const result = Bun.spawnSync(command, {
@@ -36,11 +54,11 @@ function mustRun(command: string[], cwd: string, env: Record<string, string> = {
   return result.stdout;
 }
 
-/** A folder holding only a symlink named `node` to `binary`. */
-function folderWithOnly(binary: string, name: string): string {
+/** A folder holding only a symlink named `program` (default `node`) to `binary`. */
+function folderWithOnly(binary: string, name: string, program = "node"): string {
   const folder = join(work, name);
   mkdirSync(folder);
-  symlinkSync(realpathSync(binary), join(folder, "node"));
+  symlinkSync(realpathSync(binary), join(folder, program));
   return folder;
 }
 
@@ -58,6 +76,9 @@ beforeAll(() => {
   if (systemNode === null) throw new Error("no node on PATH");
   const systemMajor = Number(mustRun([systemNode, "-p", "process.versions.node.split('.')[0]"], work).trim());
   nodeOnly.set(systemMajor, folderWithOnly(systemNode, `node${systemMajor}`));
+  const openssl = Bun.which("openssl");
+  if (openssl === null) throw new Error("no openssl on PATH (scripts/ensure-system-deps.sh installs it)");
+  opensslOnly = folderWithOnly(openssl, "openssl", "openssl");
   for (const major of [20, 22]) {
     if (nodeOnly.has(major)) continue;
     const home = join(work, `npm-node${major}`);
@@ -72,11 +93,61 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** `nettools …` from the installed package, with PATH = its bin folder and one node. */
+/** `nettools …` from the installed package, with PATH = its bin folder, one node and openssl. */
 function nettools(major: number, args: string[], stdin?: string) {
-  const PATH = `${join(prefix, "bin")}:${nodeOnly.get(major)}`;
-  return run(["nettools", ...args], work, { PATH }, stdin);
+  return run(["nettools", ...args], work, { PATH: packagePath(major) }, stdin);
 }
+
+function packagePath(major: number): string {
+  return `${join(prefix, "bin")}:${nodeOnly.get(major)}:${opensslOnly}`;
+}
+
+/**
+ * The same, without blocking this process: the fake STARTTLS servers run in it and must answer.
+ */
+function nettoolsBeside(
+  major: number,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn("nettools", args, {
+      cwd: work,
+      env: { HOME: work, NO_COLOR: "1", PATH: packagePath(major) },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 30_000,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** `nettools cert --json ARGS…` under Node: its stderr and the certificates' fingerprints, in order. */
+async function certificatesRead(major: number, args: string[]) {
+  const answer = await nettoolsBeside(major, ["cert", "--json", ...args]);
+  const parsed = JSON.parse(answer.stdout) as { certificates: { fingerprintSha256: string }[] };
+  return { stderr: answer.stderr, fingerprints: parsed.certificates.map((entry) => entry.fingerprintSha256) };
+}
+
+const servers: (TlsServer | FakeServer)[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+/** Misordered on purpose: an unrelated certificate second, the root before its intermediate, a repeat. */
+const SENT = ["chain-leaf", "chain-unrelated", "chain-int2", "chain-root", "chain-int2"];
+const SENT_PEM = SENT.map(certPem).join("");
+const KEY_PATH = `${GENERATED_DIR}/keys/leaf-ec.key`;
+const fingerprints = (pem: string) =>
+  pemToDers(pem).map((der) =>
+    (new Bun.CryptoHasher("sha256").update(der).digest("hex").toUpperCase().match(/../g) ?? []).join(":"),
+  );
 
 /** The same command through the repository's own CLI under Bun: the reference answer. */
 function repositoryCli(args: string[], stdin?: string) {
@@ -104,10 +175,22 @@ describe("the nettools npm package", () => {
     expect(manifest.version).toBe(rootVersion);
   });
 
+  test("the bundle names no Bun API outside serve; the build's check finds one that does", async () => {
+    expect(await bunReferencesOutsideServe()).toEqual([]);
+    const installed = readFileSync(join(prefix, "lib/node_modules/nettools/nettools.mjs"), "utf8");
+    expect(installed.match(/\bBun\s*[.[]|globalThis\.Bun\b/g)).toBeNull();
+    const planted = await bunReferencesOutsideServe(
+      join(ROOT, "tests/cli/fixtures/node-entry-naming-bun.ts"),
+    );
+    expect(planted).toHaveLength(1);
+    expect(planted[0]).toContain("tests/cli/fixtures/spawns-with-bun.ts: ");
+    expect(planted[0]).toContain("Bun.spawn");
+  }, 60_000);
+
   for (const major of [20, 22]) {
     describe(`under Node ${major}, no Bun on PATH`, () => {
       test("the PATH really has no bun, and the node is that version", () => {
-        const PATH = `${join(prefix, "bin")}:${nodeOnly.get(major)}`;
+        const PATH = packagePath(major);
         expect(Bun.which("bun", { PATH })).toBeNull();
         expect(Bun.which("nettools", { PATH })).not.toBeNull();
         const version = run(["node", "--version"], work, { PATH });
@@ -192,6 +275,84 @@ describe("the nettools npm package", () => {
         expect(commands).toContain("key-match");
         for (const command of commands) expect(nettools(major, [command, "--help"]).code).toBe(0);
       });
+
+      test("--connect reads a TLS 1.3-only server, in wire order (openssl s_client, spawned from Node)", async () => {
+        const server = await startTlsServer({
+          certPem: certPem("chain-leaf"),
+          keyPath: KEY_PATH,
+          extraPem: SENT.slice(1).map(certPem).join(""),
+          args: ["-tls1_3"],
+        });
+        servers.push(server);
+        const read = await certificatesRead(major, [
+          "--connect",
+          `127.0.0.1:${server.port}`,
+          "--servername",
+          "chain.example.com",
+        ]);
+        expect(read).toEqual({
+          stderr: `127.0.0.1:${server.port} sent 5 certificates (read with openssl s_client)\n`,
+          fingerprints: fingerprints(SENT_PEM),
+        });
+      }, 60_000);
+
+      test("--starttls: every protocol's fake server read in wire order; one that does not offer it refused", async () => {
+        const keyPem = readFileSync(KEY_PATH, "utf8");
+        for (const protocol of Object.keys(STARTTLS_DEFAULT_PORTS) as StartTlsProtocol[]) {
+          const offering = await startStartTlsServer({ protocol, certificatesPem: SENT_PEM, keyPem });
+          const refusing = await startStartTlsServer({
+            protocol,
+            certificatesPem: SENT_PEM,
+            keyPem,
+            offer: false,
+          });
+          servers.push(offering, refusing);
+          const read = await certificatesRead(major, [
+            "--connect",
+            `127.0.0.1:${offering.port}`,
+            "--starttls",
+            protocol,
+          ]);
+          expect({ protocol, ...read }).toEqual({
+            protocol,
+            stderr: `127.0.0.1:${offering.port} sent 5 certificates (read from its TLS 1.2 handshake after STARTTLS (${protocol}))\n`,
+            fingerprints: fingerprints(SENT_PEM),
+          });
+          const refused = await nettoolsBeside(major, [
+            "chain",
+            "--connect",
+            `127.0.0.1:${refusing.port}`,
+            "--starttls",
+            protocol,
+          ]);
+          expect([protocol, refused.code, refused.stdout]).toEqual([protocol, 3, ""]);
+          expect(refused.stderr).toStartWith(
+            `error: 127.0.0.1:${refusing.port}: the server refused STARTTLS: "`,
+          );
+          expect(refused.stderr.split("\n")).toHaveLength(2);
+        }
+      }, 120_000);
+
+      test("--starttls smtp to a TLS 1.3-only server: through openssl s_client -starttls", async () => {
+        const keyPem = readFileSync(KEY_PATH, "utf8");
+        const server = await startStartTlsServer({
+          protocol: "smtp",
+          certificatesPem: SENT_PEM,
+          keyPem,
+          tls13Only: true,
+        });
+        servers.push(server);
+        const read = await certificatesRead(major, [
+          "--connect",
+          `127.0.0.1:${server.port}`,
+          "--starttls",
+          "smtp",
+        ]);
+        expect(read).toEqual({
+          stderr: `127.0.0.1:${server.port} sent 5 certificates (read with openssl s_client -starttls smtp)\n`,
+          fingerprints: fingerprints(SENT_PEM),
+        });
+      }, 60_000);
 
       test("serve says it needs Bun, exit code 2", () => {
         const answer = nettools(major, ["serve"]);

@@ -55,6 +55,10 @@ beforeAll(async () => {
     prefixLength: 24,
     count: 2,
   });
+  await post("reverseZones", "/v1/reverse-zones", { cidr: "100.64.0.0/14" });
+  await post("reverseZones", "/v1/reverse-zones", { cidr: "2001:db8::/30" });
+  await post("cidrSubnets", "/v1/cidr-subnets", { prefix: "10.1.0.0/16", newbits: [4, 4, 8, 4] });
+  await post("cidrSubnets", "/v1/cidr-subnets", { prefix: "2001:db8::/56", newbits: [] });
   await post("cidrCover", "/v1/cidr-cover", { inputs: ["10.0.0.0/24", "10.0.1.7"] });
   await post("rangeToCidrs", "/v1/range-to-cidrs", { start: "10.0.0.1", end: "10.0.0.9" });
   await post("cidrSubtract", "/v1/cidr-subtract", { include: ["10.0.0.0/8"], exclude: ["10.1.0.0/16"] });

@@ -1,6 +1,7 @@
 /**
  * The CIDR additions and GET /v1/ip over HTTP (CONTRACT §7.4–7.5) through app.handle: the shared
- * rules of §1 hold for each new row, issues carry `path` only, the domain's codes map to their
+ * rules of §1 hold for each new row (reverse-zones and cidr-subnets, §8.8–8.9, too; their results
+ * in tests/http/planning.test.ts), issues carry `path` only, the domain's codes map to their
  * statuses, and /v1/ip is always text.
  */
 import { describe, expect, test } from "bun:test";
@@ -14,6 +15,8 @@ const POSTS: [string, unknown][] = [
   ["/v1/cidr-split", { cidr: "10.0.0.0/30", prefixLength: 31 }],
   ["/v1/cidr-contains", { cidrs: ["10.0.0.0/8"], entries: ["10.1.2.3"] }],
   ["/v1/cidr-allocate", { within: ["10.0.0.0/24"], prefixLength: 26 }],
+  ["/v1/reverse-zones", { cidr: "192.168.0.0/17" }],
+  ["/v1/cidr-subnets", { prefix: "10.1.0.0/16", newbits: [4, 4, 8, 4] }],
 ];
 
 describe("each new POST row follows the shared rules", () => {

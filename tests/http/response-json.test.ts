@@ -1,6 +1,6 @@
 /**
  * The responder's serializer (`jsonOf`, src/adapters/http/responder.ts) takes the domain's lists of
- * canonical texts from their joint text instead of serializing them again: its output must be
+ * canonical texts (and of reverse zone names) from their joint text instead of serializing them again: its output must be
  * `JSON.stringify`'s, byte for byte, for every result that holds such lists, and for anything else.
  */
 import { describe, expect, test } from "bun:test";
@@ -11,6 +11,7 @@ import { allocateCidrs, type CidrAllocateRequest } from "../../src/domain/cidr/a
 import { coverCidrs } from "../../src/domain/cidr/cover.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
+import { reverseZones } from "../../src/domain/cidr/reverse-zones.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
 
@@ -32,6 +33,9 @@ describe("jsonOf: JSON.stringify's output with the lists' joint texts", () => {
       allocateCidrs(body<CidrAllocateRequest>("allocate-1000.json")),
       allocateCidrs({ within: ["10.0.0.0/16"], prefixLength: 24, count: 3 }),
       rangeToCidrs("::1", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe"),
+      reverseZones("192.168.0.0/17"), // 128 zone names, kept with their JSON text
+      reverseZones("100.64.0.0/10"),
+      reverseZones("2001:db8::/29"),
     ];
     for (const result of results) expect(jsonOf(result)).toBe(JSON.stringify(result));
   });

@@ -10,7 +10,9 @@ import { certificateBundleDoc } from "./certificate-docs.ts";
 import { certificateChainDoc } from "./chain-docs.ts";
 import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
+import { cidrSubnetsDoc } from "./operation-docs/cidr-subnets.ts";
 import { csrDoc } from "./operation-docs/csr.ts";
+import { reverseZonesDoc } from "./operation-docs/reverse-zones.ts";
 
 const health: OperationDoc = {
   summary: "Liveness and readiness probe",
@@ -343,6 +345,8 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrSplit: cidrSplitDoc,
   cidrContains: cidrContainsDoc,
   cidrAllocate: cidrAllocateDoc,
+  reverseZones: reverseZonesDoc,
+  cidrSubnets: cidrSubnetsDoc,
   ip: ipDoc,
   csr: csrDoc,
 };

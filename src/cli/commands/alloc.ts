@@ -8,9 +8,10 @@ import { type Command, printHelp } from "./command.ts";
 const HELP = `Usage: nettools alloc [options] -l LENGTH WITHIN... | -f FILE
 
 First fit: the lowest free blocks of prefix length LENGTH lying wholly inside the WITHIN blocks
-(one family; they may overlap or abut) and sharing no address with the used blocks, as
-Terraform's cidrsubnets and IPAM tools hand them out. Allocating again with the answer added to
-the used list gives the next blocks.
+(one family; they may overlap or abut) and sharing no address with the used blocks, as IPAM
+tools hand them out; a gap between used blocks is filled first. Allocating again with the answer
+added to the used list gives the next blocks. (Terraform's cidrsubnets packs blocks in order
+and never fills a gap: that is nettools subnets.)
 
 Options:
   -l, --length LENGTH   prefix length of each block (24 or /24); required

@@ -53,6 +53,16 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./alloc.ts")).alloc,
   },
   {
+    name: "subnets",
+    summary: "Terraform's cidrsubnets: blocks of different sizes packed in order, never backfilled",
+    load: async () => (await import("./subnets.ts")).subnets,
+  },
+  {
+    name: "rdns",
+    summary: "the reverse DNS zones of blocks (octets, nibbles, RFC 2317), or an address's PTR name",
+    load: async () => (await import("./rdns.ts")).rdns,
+  },
+  {
     name: "info",
     summary: "facts about one address or CIDR: netmask, hosts, special-purpose type, …",
     load: async () => (await import("./info.ts")).info,

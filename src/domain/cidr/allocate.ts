@@ -1,6 +1,7 @@
 /**
  * cidr-allocate (CONTRACT §7.4): the next free blocks of a given length inside a pool, first fit —
- * Terraform's `cidrsubnets` and netipx's `IPSet` questions, answered from the lowest address up.
+ * the IPAM and netipx `IPSet` question, answered from the lowest address up. Unlike Terraform's
+ * `cidrsubnets` (cidr-subnets, terraform-subnets.ts), it fills the gaps earlier blocks left.
  */
 import { DomainError } from "../errors.ts";
 import { countAddressesOf, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";

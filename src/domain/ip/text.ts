@@ -245,6 +245,16 @@ export function jsonArrayTextOf(list: unknown): string | undefined {
 }
 
 /**
+ * Remembers `text` as the JSON array text of `list` for {@link jsonArrayTextOf}, as a batch does for
+ * its own lists: for lists of other texts that need no JSON escaping (reverse zone names), whose
+ * maker wrote that text and sliced the list from it. `text` must be exactly `JSON.stringify(list)`;
+ * lists shorter than 32 are not remembered.
+ */
+export function rememberJsonArrayText(list: readonly string[], text: string): void {
+  if (list.length >= JOINT_MIN) jointTexts.set(list, { text, length: list.length });
+}
+
+/**
  * Collects the canonical texts of many addresses or prefixes and turns them into strings in one
  * decoding step. Use one batch per output list; after `toStrings` the batch is empty again.
  *

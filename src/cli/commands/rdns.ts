@@ -1,0 +1,66 @@
+import { isClientError } from "../../client/index.ts";
+import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { argOrigins } from "../input.ts";
+import { renderInputError } from "../input-errors.ts";
+import { EXIT, UsageError } from "../io.ts";
+import { failureExit, report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools rdns [options] CIDR|ADDRESS...
+
+The reverse DNS zones to create for each block, one a line, lowest first: whole octets under
+in-addr.arpa. (IPv4), whole nibbles under ip6.arpa. (IPv6). A block between two boundaries gets
+every zone of the next one below it: 100.64.0.0/10 is the 64 zones 64.100.in-addr.arpa. to
+127.100.in-addr.arpa. An IPv4 block from /25 to /31 gets its RFC 2317 classless name,
+FIRST/p.C.B.A.in-addr.arpa. (192.0.2.64/26 is 64/26.2.0.192.in-addr.arpa.); where your DNS
+writes FIRST-LAST or FIRST-p instead, rewrite the first label (64-127 or 64-26). An ADDRESS
+(no "/") prints its PTR name. IPv4-mapped IPv6 (::ffff:a.b.c.d) is IPv6.
+
+Several arguments print their zones in argument order. Every argument is checked before anything
+is printed: any invalid one is reported (all of them), nothing else is printed, exit 2.
+${COMMON_HELP}
+With --json, one reverse-zones result a line, in argument order.
+
+Examples: nettools rdns 100.64.0.0/10
+          nettools rdns 192.0.2.7 2001:db8::7`;
+
+export const rdns: Command = {
+  name: "rdns",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals, tokens } = parse(args, {});
+    if (values.help) return printHelp(io, HELP);
+    const run = makeRun(io, values);
+    if (positionals.length === 0)
+      throw new UsageError("rdns needs at least one CIDR or address: rdns 100.64.0.0/10");
+    const origins = argOrigins(tokens, []).get("positionals") ?? [];
+    const results = [];
+    for (const cidr of positionals) results.push(await runOperation(run, "reverseZones", { cidr }));
+    if (results.every((result) => result.ok)) {
+      let out = "";
+      for (const result of results) {
+        out += run.json
+          ? `${JSON.stringify(result.value)}\n`
+          : result.value.zones.map((zone) => `${zone}\n`).join("");
+      }
+      io.stdout(out);
+      return EXIT.ok;
+    }
+    let exit: number = EXIT.ok;
+    results.forEach((result, i) => {
+      if (result.ok) return;
+      exit = Math.max(exit, failureExit(result));
+      if (run.json || isClientError(result.error)) {
+        report(result, run, () => "");
+        return;
+      }
+      // The API places the issue at ["cidr"]; on a terminal it is said at this argument's place.
+      const issues = (result.error.issues ?? []).map((issue) => ({ ...issue, path: ["cidr", 0] }));
+      const given = {
+        cidr: { noun: "the block", entries: [positionals[i]!], origins: [origins[i] ?? `arg ${i + 1}`] },
+      };
+      io.stderr(renderInputError({ ...result.error, issues }, given, run.err, run.client !== null));
+    });
+    return exit;
+  },
+};

@@ -1,0 +1,52 @@
+import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
+import { argOrigins } from "../input.ts";
+import { UsageError } from "../io.ts";
+import { cidrLines } from "../render.ts";
+import { report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools subnets [options] PREFIX NEWBITS...
+
+Terraform's cidrsubnets(PREFIX, NEWBITS...): one block per NEWBITS, of PREFIX's length plus
+NEWBITS (1 to 32), packed one after another in argument order, one CIDR a line. A gap left before
+a larger block is never filled afterwards: "subnets 10.0.0.0/16 8 4 8" gives 10.0.0.0/24,
+10.0.16.0/20, 10.0.32.0/24 (nettools alloc, first fit, would take 10.0.1.0/24 third).
+When a block no longer fits inside PREFIX: exit 2, INSUFFICIENT_SPACE naming the argument, its
+prefix length and the last block given, in Terraform's words.
+
+Where Terraform answers differently: leading-zero octets (010.1.0.0/16) are refused here and read
+as decimal by Terraform; a PREFIX at 0.0.0.0 or :: packs from there, where Terraform wraps around
+and reports no space; IPv4-mapped prefixes (::ffff:10.0.0.0/104) are IPv6 here, IPv4 to Go.
+--plain is accepted (the output is always one CIDR a line); not with --json.
+${COMMON_HELP}
+
+Example: nettools subnets 10.1.0.0/16 4 4 8 4`;
+
+export const subnets: Command = {
+  name: "subnets",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals, tokens } = parse(args, { ...PLAIN_OPTION });
+    if (values.help) return printHelp(io, HELP);
+    const [prefix, ...bits] = positionals;
+    if (prefix === undefined)
+      throw new UsageError("subnets needs a PREFIX and NEWBITS: subnets 10.1.0.0/16 4 4 8 4");
+    const run = makeRun(io, values);
+    const newbits = bits.map((text) => {
+      if (!/^(0|[1-9][0-9]{0,5})$/.test(text)) {
+        throw new UsageError(`each NEWBITS must be a whole number of bits such as 4 or 8, not "${text}"`);
+      }
+      return Number(text);
+    });
+    const origins = argOrigins(tokens, []).get("positionals") ?? [];
+    const result = await runOperation(run, "cidrSubnets", { prefix, newbits });
+    return report(result, run, cidrLines, {
+      lists: {
+        prefix: { noun: "the prefix", entries: [prefix], origins: origins.slice(0, 1) },
+        newbits: { noun: "the newbits", entries: bits, origins: origins.slice(1) },
+      },
+      plain: cidrLines,
+      list: true,
+    });
+  },
+};
