@@ -7,6 +7,7 @@
  */
 import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts";
 import { buildCertificateChain } from "./domain/certificates/chain.ts";
+import { inspectCertificationRequest } from "./domain/certificates/csr.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
 import { cidrsContain } from "./domain/cidr/contains.ts";
@@ -84,5 +85,7 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
     reverseZones: (body) => reverseZones(body.cidr),
     cidrSubnets: (body) => cidrSubnets(body, toolbox),
     ip: (_, context) => observePublicIp(context.observeClient()),
+    csr: (body, context) =>
+      inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),
   };
 }

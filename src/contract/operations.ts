@@ -20,6 +20,7 @@ import {
   CidrSplitRequest,
   CidrSplitResult,
 } from "./cidr-toolbox-schemas.ts";
+import { CsrRequest, CsrResult } from "./csr-schemas.ts";
 import {
   CidrSubnetsRequest,
   CidrSubnetsResult,
@@ -223,6 +224,14 @@ export const OPERATIONS = {
     request: null,
     result: PublicIpResult,
     policy: { ...CLIENT_ADDRESS, representation: "text" },
+  },
+  csr: {
+    id: "csr",
+    method: "POST",
+    path: "/v1/csr",
+    request: CsrRequest,
+    result: CsrResult,
+    policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

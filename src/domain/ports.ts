@@ -3,6 +3,7 @@
  * Adapters implement them; tests implement them with fakes (typed with `satisfies`).
  */
 import type { CertificateData } from "./certificates/model.ts";
+import type { CertificationRequestData } from "./certificates/request-model.ts";
 import type { IpAddr } from "./ip/addr.ts";
 
 /** The current instant. Injected so tests can evaluate a bundle at any time. */
@@ -31,10 +32,19 @@ export interface SignatureVerifier {
 /** Decodes DER bytes into plain certificate data, or reports why they are not one X.509 certificate. */
 export interface CertificateDecoder {
   decode(der: Uint8Array): Promise<CertificateDecodeResult>;
+  /**
+   * Decodes DER bytes into one PKCS#10 certification request (RFC 2986; CONTRACT §8.2), as strict
+   * as `decode`, or reports why they are not one. Never throws.
+   */
+  decodeRequest(der: Uint8Array): Promise<CertificationRequestDecodeResult>;
 }
 
 export type CertificateDecodeResult =
   | { ok: true; certificate: CertificateData }
+  | { ok: false; reason: string };
+
+export type CertificationRequestDecodeResult =
+  | { ok: true; request: CertificationRequestData }
   | { ok: false; reason: string };
 
 /**

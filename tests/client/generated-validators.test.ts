@@ -19,6 +19,7 @@ import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.t
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { ErrorResponse } from "../../src/contract/schemas.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { keyFixture } from "../fixtures/key-fixtures.ts";
 import { call, testApp } from "../http/helpers.ts";
 
 /** Real answers of the app (through `app.handle`), by operation id: the matching seeds. */
@@ -64,6 +65,11 @@ beforeAll(async () => {
   await post("cidrSubtract", "/v1/cidr-subtract", { include: ["2001:db8::/32"], exclude: [] });
   await post("certificateBundle", "/v1/certificate-bundle", { pem: chainPem("rsa-sha256") });
   await post("certificateChain", "/v1/certificate-chain", { pem: chainPem("rsa-sha256") });
+  await post("csr", "/v1/csr", { pem: keyFixture("requests/rsa-1024-nosan-sha1.pem") });
+  await post("csr", "/v1/csr", {
+    pem: keyFixture("requests/p256.pem"),
+    certificatePem: keyFixture("certs/p256.pem") + keyFixture("certs/ca.pem"),
+  });
   await post("error envelope", "/v1/cidr-cover", { inputs: ["10.0.0.256"] });
 }, 60_000);
 

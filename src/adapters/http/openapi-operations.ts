@@ -11,6 +11,7 @@ import { certificateChainDoc } from "./chain-docs.ts";
 import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 import { cidrSubnetsDoc } from "./operation-docs/cidr-subnets.ts";
+import { csrDoc } from "./operation-docs/csr.ts";
 import { reverseZonesDoc } from "./operation-docs/reverse-zones.ts";
 
 const health: OperationDoc = {
@@ -347,4 +348,5 @@ export const OPERATION_DOCS: OperationDocs = {
   reverseZones: reverseZonesDoc,
   cidrSubnets: cidrSubnetsDoc,
   ip: ipDoc,
+  csr: csrDoc,
 };

@@ -78,6 +78,16 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./chain.ts")).chain,
   },
   {
+    name: "csr",
+    summary: "inspect a certificate signing request: names, key, signature, what a CA refuses",
+    load: async () => (await import("./csr.ts")).csr,
+  },
+  {
+    name: "key-match",
+    summary: "does this key belong to this certificate and request? (locally, any key type)",
+    load: async () => (await import("./key-match.ts")).keyMatch,
+  },
+  {
     name: "myip",
     summary: "the address your connection comes from, as a server sees it (needs --server)",
     load: async () => (await import("./myip.ts")).myip,
