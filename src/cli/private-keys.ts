@@ -25,7 +25,10 @@ import {
   TAG,
   type Tlv,
 } from "../adapters/crypto/der.ts";
+import { looksLikeDerKey } from "./certificate-files.ts";
 import { ed448PublicKey } from "./ed448.ts";
+
+export { looksLikeDerKey };
 
 /** The command that turns a legacy encrypted PEM into encrypted PKCS#8 (CONTRACT §8.2). */
 export const LEGACY_CONVERSION = "openssl pkey -in old.key -aes256 -out new.key";
@@ -57,24 +60,6 @@ export function pemBlocksOf(text: string): PemBlockText[] {
     });
   }
   return blocks;
-}
-
-/**
- * True when DER bytes look like a private key rather than a certificate, a request or PKCS#7: a
- * SEQUENCE whose first element is an INTEGER (PKCS#8, PKCS#1, SEC1 all start with a version) or
- * that holds exactly an AlgorithmIdentifier and an OCTET STRING (encrypted PKCS#8). Such a file is
- * refused without being read further, converted or sent anywhere.
- */
-export function looksLikeDerKey(bytes: Uint8Array): boolean {
-  const top = readTlv(bytes, 0, bytes.length);
-  const parts = top === null ? null : sequence(bytes, top);
-  if (parts === null || parts.length === 0) return false;
-  if (isUniversal(parts[0], TAG.INTEGER, false)) return true;
-  return (
-    parts.length === 2 &&
-    isUniversal(parts[0], TAG.SEQUENCE, true) &&
-    isUniversal(parts[1], TAG.OCTET_STRING, false)
-  );
 }
 
 /** True for a block of private key material (what the API refuses, CONTRACT §4.1). */
