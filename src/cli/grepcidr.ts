@@ -325,23 +325,25 @@ function shown(s: Uint8Array): string {
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
 
-/** Why grepcidr rejects a pattern, in the words of the API's parser where they apply. */
+/**
+ * Why grepcidr rejects a pattern, for the warning: the API parser's explanation where it has one
+ * (it quotes the entry), else the rule of grepcidr's that refused it.
+ */
 function whyRejected(s: Uint8Array): string {
-  const text = Buffer.from(s).toString("utf8");
-  const entry = (text.split("#")[0] ?? "").trim();
   const range = scanf(s, 0, "%u.%u.%u.%u - %u.%u.%u.%u");
   if (range.length === 8 && validQuad(range, 0) && validQuad(range, 4)) {
-    return "the range ends before it starts";
+    return `${shown(s)}: the range ends before it starts`;
   }
+  const entry = (Buffer.from(s).toString("utf8").split("#")[0] ?? "").trim();
   const parsed = parsePrefix(entry);
-  if (parsed.ok) return "an IPv6 pattern must start at the beginning of its line";
+  if (parsed.ok) return `${shown(s)}: an IPv6 pattern must start at the beginning of its line`;
   return parsed.message;
 }
 
 /** Records the outcome of one pattern read at `origin`. */
 function note(outcome: PatternOutcome, s: Uint8Array, origin: string, lists: PatternLists): void {
   if (outcome === "rejected") {
-    lists.warnings.push(`${origin}: skipped ${shown(s)}: ${whyRejected(s)}`);
+    lists.warnings.push(`${origin}: skipped: ${whyRejected(s)}`);
   } else if (outcome === "ipv6-range-start") {
     lists.warnings.push(
       `${origin}: ${shown(s)} is read as its first address only (grepcidr reads no IPv6 range); "nettools range" turns a range into CIDRs`,

@@ -337,6 +337,7 @@ function matchAsFgets(input: Uint8Array, run: MatchRun): number {
       buffer *= 2;
     }
     if (!complete) return selected; // the end of the input: a line in progress is lost
+    line[length] = 0; // the C string's end: what lies after it is never read as part of an address
     if (length === 0) continue; // an empty C string holds no address
     const found = scanner.scan(line, 0, Math.min(length, buffer - HINT_ROOM), length, sink);
     if (invert ? found === ADDRESS_OUTSIDE : found === ADDRESS_INSIDE) {
