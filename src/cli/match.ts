@@ -105,6 +105,14 @@ const words = new Uint32Array(4);
 export class AddressScanner {
   private readonly v4: boolean;
   private readonly v6: boolean;
+  /** Bytes a candidate can start with: digits (IPv4 patterns), hex digits and `:` (IPv6 patterns). */
+  private readonly starts = new Uint8Array(256);
+  /**
+   * The bytes every hint needs at most four bytes on: `.` for IPv4, `:` for IPv6. Positions more
+   * than four bytes before the next one start no candidate, so the walk skips from mark to mark in
+   * a tight loop and looks closely only at the four bytes before each and at the mark itself.
+   */
+  private readonly marks = new Uint8Array(256);
 
   constructor(
     private readonly patterns: AddressSet,
@@ -114,6 +122,12 @@ export class AddressScanner {
     // grepcidr looks for a family's addresses only when it has patterns of that family.
     this.v4 = patterns.hasIpv4;
     this.v6 = patterns.hasIpv6;
+    for (let c = 0; c < 256; c++) {
+      const digit = c >= 48 && c <= 57;
+      if ((this.v4 && digit) || (this.v6 && (HEX_PLUS_ONE[c]! > 0 || c === COLON))) this.starts[c] = 1;
+    }
+    if (this.v4) this.marks[DOT] = 1;
+    if (this.v6) this.marks[COLON] = 1;
   }
 
   /**
@@ -125,10 +139,26 @@ export class AddressScanner {
   scan(b: Uint8Array, start: number, limit: number, end: number, sink: FieldSink | null): number {
     const v4 = this.v4;
     const v6 = this.v6;
+    const starts = this.starts;
+    const marks = this.marks;
     let found = NO_ADDRESS;
     let p = start;
+    let mark = -1;
     while (p < limit) {
+      if (p > mark) {
+        // The next mark; hints that would read past `end` (the line's LF and beyond) find no
+        // address there, so a line's last mark is its last place to look.
+        mark = p;
+        while (mark < end && marks[b[mark]!] === 0) mark++;
+        if (mark === end) break;
+        if (p < mark - 4) p = mark - 4;
+        if (p >= limit) break;
+      }
       const c = b[p]!;
+      if (starts[c] === 0) {
+        p++;
+        continue;
+      }
       if (v4 && c >= 48 && c <= 57 && (b[p + 1] === DOT || b[p + 2] === DOT || b[p + 3] === DOT)) {
         let q = p + 1;
         while (q < end && V4_FIELD[b[q]!] === 1) q++;
