@@ -452,7 +452,9 @@ function reportWarnings(io: Io, lists: PatternLists): void {
   const shown = lists.warnings.slice(0, 100);
   for (const warning of shown) io.stderr(`warning: ${warning}\n`);
   if (lists.warnings.length > shown.length) {
-    io.stderr(`warning: … and ${lists.warnings.length - shown.length} more patterns skipped or read partly\n`);
+    io.stderr(
+      `warning: … and ${lists.warnings.length - shown.length} more patterns skipped or read partly\n`,
+    );
   }
 }
 

@@ -15,7 +15,11 @@ export interface RanBytes {
 }
 
 /** `nettools match ARGS` with the files of `dir` and `stdin`, stdout kept as bytes. */
-export async function matchBytes(args: string[], dir: string, stdin: Uint8Array = new Uint8Array()): Promise<RanBytes> {
+export async function matchBytes(
+  args: string[],
+  dir: string,
+  stdin: Uint8Array = new Uint8Array(),
+): Promise<RanBytes> {
   const out: Buffer[] = [];
   let stderr = "";
   const read = async (path: string) => new Uint8Array(readFileSync(join(dir, path)));
@@ -55,7 +59,8 @@ export function firstDifference(ours: Buffer, theirs: Buffer): string {
   const a = ours.toString("latin1").split("\n");
   const b = theirs.toString("latin1").split("\n");
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return `line ${i + 1}: nettools ${JSON.stringify(a[i])}, grepcidr ${JSON.stringify(b[i])}`;
+    if (a[i] !== b[i])
+      return `line ${i + 1}: nettools ${JSON.stringify(a[i])}, grepcidr ${JSON.stringify(b[i])}`;
   }
   return "same";
 }

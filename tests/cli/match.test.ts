@@ -101,7 +101,11 @@ describe("match, rule by rule", () => {
     expect((await run(["10.0.0.0/8,2001:db8::/32", "log"], { log: "1 10.0.0.1\n2 8.8.8.8\n" })).stdout).toBe(
       "1 10.0.0.1\n",
     );
-    const ran = await run(["-e", "10.0.0.0/8, 2001:db8::/32", "-"], {}, "1 10.0.0.1\r\n2 8.8.8.8\r\n3 2001:db8::1");
+    const ran = await run(
+      ["-e", "10.0.0.0/8, 2001:db8::/32", "-"],
+      {},
+      "1 10.0.0.1\r\n2 8.8.8.8\r\n3 2001:db8::1",
+    );
     expect(ran).toEqual({ code: 0, stdout: "1 10.0.0.1\r\n3 2001:db8::1", stderr: "" });
   });
 
@@ -116,7 +120,9 @@ describe("match, rule by rule", () => {
 
   test("several files: each line printed starts with its file's name, -c counts them all", async () => {
     const files = { one: "10.0.0.1 a\n8.8.8.8\n", two: "10.0.0.2 b\n" };
-    expect((await run(["-e", "10.0.0.0/8", "one", "two"], files)).stdout).toBe("one:10.0.0.1 a\ntwo:10.0.0.2 b\n");
+    expect((await run(["-e", "10.0.0.0/8", "one", "two"], files)).stdout).toBe(
+      "one:10.0.0.1 a\ntwo:10.0.0.2 b\n",
+    );
     expect((await run(["-c", "-e", "10.0.0.0/8", "one", "two"], files)).stdout).toBe("2\n");
   });
 
@@ -129,7 +135,9 @@ describe("match, rule by rule", () => {
     expect(ran.stdout).toBe("10.0.0.1\n2001:db8::1\n");
     expect(ran.stderr).toContain("warning: patterns:2: skipped: ");
     expect(ran.stderr).toContain("write the prefix length instead: 10.0.0.0/24");
-    expect(ran.stderr).toContain('warning: patterns:3: "2001:db8::1-2001:db8::9" is read as its first address only');
+    expect(ran.stderr).toContain(
+      'warning: patterns:3: "2001:db8::1-2001:db8::9" is read as its first address only',
+    );
     expect(ran.stderr).toContain("warning: patterns:4: skipped: ");
   });
 
@@ -166,12 +174,16 @@ describe("match, rule by rule", () => {
 
 describe("match -o (CONTRACT §8.7)", () => {
   test("prints each matching address as written, one a line, in line order, twice when it is there twice", async () => {
-    const ran = await run(["-o", "-e", "203.0.113.0/24,2001:db8::/32"], {}, [
-      'haproxy: 203.0.113.5:51234 [2001:DB8:1::5]:443 {"ip":"203.0.113.5"} 8.8.8.8',
-      "none 8.8.8.8",
-      "SRC=203.0.113.8 DST=192.0.2.1 x203.0.113.9y",
-      "last 203.0.113.10",
-    ].join("\n"));
+    const ran = await run(
+      ["-o", "-e", "203.0.113.0/24,2001:db8::/32"],
+      {},
+      [
+        'haproxy: 203.0.113.5:51234 [2001:DB8:1::5]:443 {"ip":"203.0.113.5"} 8.8.8.8',
+        "none 8.8.8.8",
+        "SRC=203.0.113.8 DST=192.0.2.1 x203.0.113.9y",
+        "last 203.0.113.10",
+      ].join("\n"),
+    );
     expect(ran).toEqual({
       code: 0,
       stdout: "203.0.113.5\n2001:DB8:1::5\n203.0.113.5\n203.0.113.8\n203.0.113.10\n",

@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { AddressSet } from "../../src/domain/ip/address-set.ts";
 import { IpAddr, parseAddr } from "../../src/domain/ip/addr.ts";
+import { AddressSet } from "../../src/domain/ip/address-set.ts";
 import { RangeList } from "../../src/domain/ip/range-list.ts";
 import { classifyAddr, SPECIAL_BLOCKS } from "../../src/domain/ip/special.ts";
 import { specialExcludedRanges, specialExcludedSet } from "../../src/domain/ip/special-excluded.ts";
@@ -41,7 +41,9 @@ function has(set: AddressSet, family: Family, value: bigint): boolean {
 const scenario = (family: Family) =>
   fc.bigInt({ min: 0n, max: maxValue(family) }).chain((base) => {
     const value = fc.oneof(valueNear(family, base), fc.constantFrom(0n, maxValue(family)));
-    const interval = fc.tuple(value, value).map(([a, b]) => (a <= b ? { first: a, last: b } : { first: b, last: a }));
+    const interval = fc
+      .tuple(value, value)
+      .map(([a, b]) => (a <= b ? { first: a, last: b } : { first: b, last: a }));
     return fc.record({
       intervals: fc.array(interval, { maxLength: 40 }),
       queries: fc.array(value, { minLength: 1, maxLength: 40 }),
@@ -56,7 +58,10 @@ describe("AddressSet", () => {
           const set = family === 4 ? setOf(intervals, []) : setOf([], intervals);
           expect(family === 4 ? set.hasIpv4 : set.hasIpv6).toBe(intervals.length > 0);
           expect(family === 4 ? set.hasIpv6 : set.hasIpv4).toBe(false);
-          for (const q of [...queries, ...intervals.flatMap((iv) => [iv.first - 1n, iv.first, iv.last, iv.last + 1n])]) {
+          for (const q of [
+            ...queries,
+            ...intervals.flatMap((iv) => [iv.first - 1n, iv.first, iv.last, iv.last + 1n]),
+          ]) {
             if (q < 0n || q > maxValue(family)) continue;
             const model = intervals.some((iv) => iv.first <= q && q <= iv.last);
             expect(has(set, family, q)).toBe(model);
