@@ -26,10 +26,10 @@ import { parsePrefix } from "../domain/ip/prefix.ts";
 import type { RangeList } from "../domain/ip/range-list.ts";
 import { maskWord } from "../domain/ip/u128.ts";
 
-const COLON = 58;
-const DOT = 46;
+export const COLON = 58;
+export const DOT = 46;
+export const LF = 10;
 const HASH = 35;
-const LF = 10;
 const CR = 13;
 const SLASH = 47;
 const DASH = 45;

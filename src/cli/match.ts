@@ -32,9 +32,12 @@ import { RangeList } from "../domain/ip/range-list.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
 import { byteIo, ChunkedOutput } from "./byte-output.ts";
 import {
+  COLON,
+  DOT,
   HEX_PLUS_ONE,
   inetPton4,
   inetPton6,
+  LF,
   type PatternLists,
   readPatternFile,
   readPatternWords,
@@ -91,10 +94,6 @@ export interface MatchOptions {
 const NO_ADDRESS = 0;
 const ADDRESS_OUTSIDE = 1;
 const ADDRESS_INSIDE = 2;
-
-const DOT = 46;
-const COLON = 58;
-const NEWLINE = 10;
 
 /** Receives each address inside a pattern, as `b[start, end)` (`-o`). */
 type FieldSink = (b: Uint8Array, start: number, end: number) => void;
@@ -160,38 +159,38 @@ export class AddressScanner {
         p++;
         continue;
       }
+      // The candidate b[p, q) and what it is: an address inside a pattern, outside, or none.
+      let q: number;
+      let inside: boolean | null = null;
       if (v4 && c >= 48 && c <= 57 && (b[p + 1] === DOT || b[p + 2] === DOT || b[p + 3] === DOT)) {
-        let q = p + 1;
+        q = p + 1;
         while (q < end && V4_FIELD[b[q]!] === 1) q++;
         const value = q - p <= V4_TEXT_MAX ? inetPton4(b, p, q) : -1;
         if (value >= 0 && (this.ignored === null || !this.ignored.hasV4(value))) {
-          if (this.patterns.hasV4(value)) {
-            if (sink === null) return ADDRESS_INSIDE;
-            sink(b, p, q);
-            found = ADDRESS_INSIDE;
-          } else if (found === NO_ADDRESS) found = ADDRESS_OUTSIDE;
+          inside = this.patterns.hasV4(value);
         }
-        p = q;
-        continue;
-      }
-      if (v6 && (HEX_PLUS_ONE[c]! > 0 || c === COLON) && startsV6(b, p, c)) {
-        let q = p + 1;
+      } else if (v6 && (HEX_PLUS_ONE[c]! > 0 || c === COLON) && startsV6(b, p, c)) {
+        q = p + 1;
         while (q < end && V6_FIELD[b[q]!] === 1) q++;
         if (
           q - p <= V6_TEXT_MAX &&
           inetPton6(b, p, q, words) &&
           (this.ignored === null || !this.ignored.hasV6(words[0]!, words[1]!, words[2]!, words[3]!))
         ) {
-          if (this.patterns.hasV6(words[0]!, words[1]!, words[2]!, words[3]!)) {
-            if (sink === null) return ADDRESS_INSIDE;
-            sink(b, p, q);
-            found = ADDRESS_INSIDE;
-          } else if (found === NO_ADDRESS) found = ADDRESS_OUTSIDE;
+          inside = this.patterns.hasV6(words[0]!, words[1]!, words[2]!, words[3]!);
         }
-        p = q;
+      } else {
+        p++;
         continue;
       }
-      p++;
+      if (inside === true) {
+        if (sink === null) return ADDRESS_INSIDE;
+        sink(b, p, q);
+        found = ADDRESS_INSIDE;
+      } else if (inside === false && found === NO_ADDRESS) {
+        found = ADDRESS_OUTSIDE;
+      }
+      p = q;
     }
     return found;
   }
@@ -235,7 +234,7 @@ function fieldPrinter(run: MatchRun): FieldSink | null {
   return (b, start, end) => {
     if (prefix !== null) out.copy(prefix, 0, prefix.length);
     out.copy(b, start, end);
-    out.byte(NEWLINE);
+    out.byte(LF);
   };
 }
 
@@ -251,7 +250,7 @@ function matchPlain(input: Uint8Array, run: MatchRun): number {
   let runStart = -1; // start of the run of consecutive selected lines not yet copied
   let pos = 0;
   while (pos < length) {
-    const newline = input.indexOf(NEWLINE, pos);
+    const newline = input.indexOf(LF, pos);
     const contentEnd = newline < 0 ? length : newline;
     const lineEnd = newline < 0 ? length : newline + 1;
     const lineLength = lineEnd - pos;
@@ -300,9 +299,9 @@ function matchAsFgets(input: Uint8Array, run: MatchRun): number {
     let complete = false;
     while (pos < input.length) {
       const room = buffer - length - 1;
-      const newline = input.indexOf(NEWLINE, pos);
+      const newline = input.indexOf(LF, pos);
       const stop = newline >= 0 && newline - pos < room ? newline + 1 : Math.min(input.length, pos + room);
-      const hitEnd = stop - pos < room && input[stop - 1] !== NEWLINE;
+      const hitEnd = stop - pos < room && input[stop - 1] !== LF;
       let kept = input.subarray(pos, stop);
       pos = stop;
       const nul = kept.indexOf(0);
@@ -314,7 +313,7 @@ function matchAsFgets(input: Uint8Array, run: MatchRun): number {
       }
       line.set(kept, length);
       length += kept.length;
-      if (length < 1 || line[length - 1] === NEWLINE || hitEnd) {
+      if (length < 1 || line[length - 1] === LF || hitEnd) {
         complete = true;
         break;
       }

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { EXPAND_DEFAULT_MAX, expand } from "../../src/cli/commands/expand.ts";
-import type { Io } from "../../src/cli/io.ts";
+import { capturingIo } from "./match-harness.ts";
 
 interface Ran {
   code: number;
@@ -17,35 +17,12 @@ interface Ran {
 
 /** Runs `expand ARGS` in this process with `stdin`; usage errors are thrown. */
 async function run(args: string[], stdin = ""): Promise<Ran> {
-  const out: Buffer[] = [];
-  let stderr = "";
-  const io: Io = {
-    argv: [],
-    env: {},
-    stdout: (text) => {
-      out.push(Buffer.from(text));
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    stdoutIsTty: false,
-    stderrIsTty: false,
-    readStdin: async () => stdin,
-    readFile: async () => {
-      throw new Error("no files here");
-    },
-    bytes: {
-      readStdin: async () => Buffer.from(stdin),
-      readFile: async () => {
-        throw new Error("no files here");
-      },
-      stdout: (bytes) => {
-        out.push(Buffer.from(bytes));
-      },
-    },
-  };
+  const { io, output } = capturingIo(() => {
+    throw new Error("no files here");
+  }, Buffer.from(stdin));
   const code = (await expand.run(args, io)) as number;
-  return { code, stdout: Buffer.concat(out).toString(), stderr };
+  const { stdout, stderr } = output();
+  return { code, stdout: stdout.toString(), stderr };
 }
 
 const ORACLE = `

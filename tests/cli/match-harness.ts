@@ -14,15 +14,13 @@ export interface RanBytes {
   stderr: string;
 }
 
-/** `nettools match ARGS` with the files of `dir` and `stdin`, stdout kept as bytes. */
-export async function matchBytes(
-  args: string[],
-  dir: string,
+/** An `Io` reading files with `readFile` and `stdin`, keeping stdout as bytes and stderr as text. */
+export function capturingIo(
+  readFile: (path: string) => Uint8Array,
   stdin: Uint8Array = new Uint8Array(),
-): Promise<RanBytes> {
+): { io: Io; output: () => { stdout: Buffer; stderr: string } } {
   const out: Buffer[] = [];
   let stderr = "";
-  const read = async (path: string) => new Uint8Array(readFileSync(join(dir, path)));
   const io: Io = {
     argv: [],
     env: {},
@@ -35,17 +33,27 @@ export async function matchBytes(
     stdoutIsTty: false,
     stderrIsTty: false,
     readStdin: async () => Buffer.from(stdin).toString("utf8"),
-    readFile: async (path) => readFileSync(join(dir, path), "utf8"),
+    readFile: async (path) => Buffer.from(readFile(path)).toString("utf8"),
     bytes: {
       readStdin: async () => stdin,
-      readFile: read,
+      readFile: async (path) => readFile(path),
       stdout: (bytes) => {
         out.push(Buffer.from(bytes)); // copied: the command reuses its buffer
       },
     },
   };
+  return { io, output: () => ({ stdout: Buffer.concat(out), stderr }) };
+}
+
+/** `nettools match ARGS` with the files of `dir` and `stdin`, stdout kept as bytes. */
+export async function matchBytes(
+  args: string[],
+  dir: string,
+  stdin: Uint8Array = new Uint8Array(),
+): Promise<RanBytes> {
+  const { io, output } = capturingIo((path) => new Uint8Array(readFileSync(join(dir, path))), stdin);
   const code = await match(args, io);
-  return { code, stdout: Buffer.concat(out), stderr };
+  return { code, ...output() };
 }
 
 /** `grepcidr ARGS` in `dir`, fed `stdin`. */

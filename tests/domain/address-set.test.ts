@@ -11,15 +11,16 @@ import { AddressSet } from "../../src/domain/ip/address-set.ts";
 import { RangeList } from "../../src/domain/ip/range-list.ts";
 import { classifyAddr, SPECIAL_BLOCKS } from "../../src/domain/ip/special.ts";
 import { specialExcludedRanges, specialExcludedSet } from "../../src/domain/ip/special-excluded.ts";
+import { bigIntWord } from "../../src/domain/ip/u128.ts";
 import { valueNear } from "./arbitraries.ts";
 import { type Family, type Interval, maxValue } from "./model.ts";
 
-const WORD = 0xffff_ffffn;
+/** The four words of a 128-bit value, most significant first. */
 const wordsOf = (value: bigint): [number, number, number, number] => [
-  Number((value >> 96n) & WORD),
-  Number((value >> 64n) & WORD),
-  Number((value >> 32n) & WORD),
-  Number(value & WORD),
+  bigIntWord(value, 0),
+  bigIntWord(value, 1),
+  bigIntWord(value, 2),
+  bigIntWord(value, 3),
 ];
 
 function setOf(v4: readonly Interval[], v6: readonly Interval[]): AddressSet {

@@ -8,9 +8,9 @@
  * bytes straight into the output chunks (src/domain/ip/text.ts's writer).
  */
 import { parseArgs } from "node:util";
-import { type IpFamily, parseAddr } from "../../domain/ip/addr.ts";
+import { type IpAddr, parseAddr } from "../../domain/ip/addr.ts";
 import { parsePrefix } from "../../domain/ip/prefix.ts";
-import { ADDRESS_WRITE_ROOM, writeAddressText } from "../../domain/ip/text.ts";
+import { TEXT_WRITE_ROOM, writeText } from "../../domain/ip/text.ts";
 import { byteIo, ChunkedOutput } from "../byte-output.ts";
 import { linesOf, rangeEndpoints, type Sourced } from "../input.ts";
 import { EXIT, type Io, UsageError } from "../io.ts";
@@ -40,23 +40,15 @@ Exit codes: 0 printed, 2 invalid ITEM, over the limit, or usage.
 Examples: nettools expand 192.0.2.0/30
           nettools expand 10.0.0.250-10.0.1.5 2001:db8::/126 | xargs -n1 ping -c1 -W1`;
 
-/** The addresses of one ITEM: its family and first and last address words (an IPv4 address in word 3). */
+/** The addresses of one ITEM: the first, and how many. */
 interface Expansion {
-  readonly family: IpFamily;
-  readonly first: readonly [number, number, number, number];
-  readonly last: readonly [number, number, number, number];
+  readonly first: IpAddr;
   readonly count: bigint;
 }
 
-const WORD = 0xffff_ffffn;
-
-function wordsOf(value: bigint): [number, number, number, number] {
-  return [
-    Number((value >> 96n) & WORD),
-    Number((value >> 64n) & WORD),
-    Number((value >> 32n) & WORD),
-    Number(value & WORD),
-  ];
+/** The expansion from `first` to `last` (same family, first ≤ last). */
+function between(first: IpAddr, last: IpAddr): Expansion {
+  return { first, count: last.toBigInt() - first.toBigInt() + 1n };
 }
 
 /** One ITEM read: its addresses, or why it is not an ITEM. */
@@ -74,37 +66,23 @@ export function readItem(text: string): Expansion | { problem: string } {
         problem: `${JSON.stringify(item)} is not a range: START is IPv${start.value.family} and END is IPv${end.value.family}`,
       };
     }
-    const first = start.value.toBigInt();
-    const last = end.value.toBigInt();
-    if (first > last) return { problem: `${JSON.stringify(item)} is not a range: START is after END` };
-    return {
-      family: start.value.family,
-      first: wordsOf(first),
-      last: wordsOf(last),
-      count: last - first + 1n,
-    };
+    if (start.value.compare(end.value) > 0) {
+      return { problem: `${JSON.stringify(item)} is not a range: START is after END` };
+    }
+    return between(start.value, end.value);
   }
   const prefix = parsePrefix(item);
   if (!prefix.ok) return { problem: prefix.message };
-  const first = prefix.value.first.toBigInt();
-  const last = prefix.value.last.toBigInt();
-  return {
-    family: prefix.value.family,
-    first: wordsOf(first),
-    last: wordsOf(last),
-    count: last - first + 1n,
-  };
+  return between(prefix.value.first, prefix.value.last);
 }
 
-/** Writes the `count` addresses from `first` (words) on, one a line, into `out`. */
-function writeAddresses(out: ChunkedOutput, family: IpFamily, first: readonly number[], count: number): void {
-  let w0 = first[0]!;
-  let w1 = first[1]!;
-  let w2 = first[2]!;
-  let w3 = first[3]!;
+/** Writes the `count` addresses from `first` on, one a line, into `out`. */
+function writeAddresses(out: ChunkedOutput, first: IpAddr, count: number): void {
+  const family = first.family;
+  let { w0, w1, w2, w3 } = first;
   for (let i = 0; i < count; i++) {
-    out.room(ADDRESS_WRITE_ROOM + 1);
-    const end = writeAddressText(out.view, out.used, family, w0, w1, w2, w3);
+    out.room(TEXT_WRITE_ROOM + 1);
+    const end = writeText(out.view, out.used, family, w0, w1, w2, w3, undefined);
     out.bytes[end] = 10;
     out.used = end + 1;
     // The next address: add one to the 128-bit value, carrying between words.
@@ -180,8 +158,7 @@ export const expand: Command = {
       return EXIT.invalidInput;
     }
     const out = new ChunkedOutput(byteIo(io).stdout);
-    for (const expansion of expansions)
-      writeAddresses(out, expansion.family, expansion.first, Number(expansion.count));
+    for (const expansion of expansions) writeAddresses(out, expansion.first, Number(expansion.count));
     out.flush();
     return EXIT.ok;
   },
