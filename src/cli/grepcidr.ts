@@ -31,7 +31,7 @@ export const DOT = 46;
 export const LF = 10;
 const HASH = 35;
 const CR = 13;
-const SLASH = 47;
+export const SLASH = 47;
 const DASH = 45;
 const PLUS = 43;
 

@@ -30,6 +30,7 @@ import { parseArgs } from "node:util";
 import { AddressSet } from "../domain/ip/address-set.ts";
 import { RangeList } from "../domain/ip/range-list.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
+import { maskWord } from "../domain/ip/u128.ts";
 import { byteIo, ChunkedOutput } from "./byte-output.ts";
 import {
   COLON,
@@ -41,6 +42,7 @@ import {
   type PatternLists,
   readPatternFile,
   readPatternWords,
+  SLASH,
   V4_FIELD,
   V4_TEXT_MAX,
   V6_FIELD,
@@ -70,7 +72,8 @@ Options:
   -o, --only-matching       print only the matching addresses, one a line, as written in the line
   -x, --exclude-reserved    special-purpose addresses (private, loopback, documentation, …: the
                             table of "nettools merge -x") are not addresses: never matched, never
-                            counted by -v
+                            counted by -v; an address written with /N is special when any
+                            address of that CIDR is
   -h, --help                show this help
 
 A line with no address is never printed, with or without -v. With several FILEs each line printed
@@ -166,7 +169,7 @@ export class AddressScanner {
         q = p + 1;
         while (q < end && V4_FIELD[b[q]!] === 1) q++;
         const value = q - p <= V4_TEXT_MAX ? inetPton4(b, p, q) : -1;
-        if (value >= 0 && (this.ignored === null || !this.ignored.hasV4(value))) {
+        if (value >= 0 && (this.ignored === null || !this.ignoresV4(b, q, end, value))) {
           inside = this.patterns.hasV4(value);
         }
       } else if (v6 && (HEX_PLUS_ONE[c]! > 0 || c === COLON) && startsV6(b, p, c)) {
@@ -175,7 +178,7 @@ export class AddressScanner {
         if (
           q - p <= V6_TEXT_MAX &&
           inetPton6(b, p, q, words) &&
-          (this.ignored === null || !this.ignored.hasV6(words[0]!, words[1]!, words[2]!, words[3]!))
+          (this.ignored === null || !this.ignoresV6(b, q, end))
         ) {
           inside = this.patterns.hasV6(words[0]!, words[1]!, words[2]!, words[3]!);
         }
@@ -194,6 +197,59 @@ export class AddressScanner {
     }
     return found;
   }
+
+  /**
+   * `-x`: whether the IPv4 address `value`, read just before `b[q]`, is special-purpose — or,
+   * when a prefix length follows it (`/N`), whether any address of that CIDR is (CONTRACT §8.5).
+   */
+  private ignoresV4(b: Uint8Array, q: number, end: number, value: number): boolean {
+    const ignored = this.ignored!;
+    const bits = prefixLengthAt(b, q, end, 32);
+    if (bits < 0) return ignored.hasV4(value);
+    const host = bits === 32 ? 0 : 0xffff_ffff >>> bits;
+    const first = (value & ~host) >>> 0;
+    return ignored.overlapsV4(first, (first | host) >>> 0);
+  }
+
+  /** {@link ignoresV4} for the IPv6 address in {@link words}. */
+  private ignoresV6(b: Uint8Array, q: number, end: number): boolean {
+    const ignored = this.ignored!;
+    const w0 = words[0]!;
+    const w1 = words[1]!;
+    const w2 = words[2]!;
+    const w3 = words[3]!;
+    const bits = prefixLengthAt(b, q, end, 128);
+    if (bits < 0) return ignored.hasV6(w0, w1, w2, w3);
+    const m0 = maskWord(bits, 0);
+    const m1 = maskWord(bits, 1);
+    const m2 = maskWord(bits, 2);
+    const m3 = maskWord(bits, 3);
+    return ignored.overlapsV6(
+      (w0 & m0) >>> 0,
+      (w1 & m1) >>> 0,
+      (w2 & m2) >>> 0,
+      (w3 & m3) >>> 0,
+      (w0 | ~m0) >>> 0,
+      (w1 | ~m1) >>> 0,
+      (w2 | ~m2) >>> 0,
+      (w3 | ~m3) >>> 0,
+    );
+  }
+}
+
+/**
+ * The prefix length written at `b[q]` as `/N` (CONTRACT §2: decimal without leading zero, at most
+ * `max`), or -1 when there is none.
+ */
+function prefixLengthAt(b: Uint8Array, q: number, end: number, max: number): number {
+  if (q >= end || b[q] !== SLASH) return -1;
+  let i = q + 1;
+  let bits = 0;
+  while (i < end && b[i]! >= 48 && b[i]! <= 57 && i - q <= 3) bits = bits * 10 + (b[i++]! - 48);
+  const digits = i - q - 1;
+  if (digits === 0 || (i < end && b[i]! >= 48 && b[i]! <= 57)) return -1;
+  if (digits > 1 && b[q + 1] === 48) return -1;
+  return bits <= max ? bits : -1;
 }
 
 /** grepcidr's IPv6 hints at `b[p]` (which is `c`): `::` and a hex digit, or 1–4 hex digits and `:`. */

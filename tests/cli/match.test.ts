@@ -265,6 +265,28 @@ describe("match -x: special-purpose addresses are not addresses (CONTRACT §8.5)
     ]);
   });
 
+  test("a CIDR written in a line is special when any of its addresses is", async () => {
+    const lines = [
+      "198.51.0.0/16 holds TEST-NET-2",
+      "198.51.0.0/24 holds none",
+      "198.51.0.0 alone",
+      "2000::/3 holds 2001:db8::/32",
+      "2400::/6 holds none",
+      "8.0.0.0/08 is no CIDR (leading zero): only its address counts",
+    ];
+    const ran = await run(["-x", ...everything, "log"], { log: lines.join("\n") });
+    expect(ran.stdout.split("\n").map((line) => line.split(" ")[0])).toEqual([
+      "198.51.0.0/24",
+      "198.51.0.0",
+      "2400::/6",
+      "8.0.0.0/08",
+    ]);
+    // Without -x the candidate is the address alone, as grepcidr reads it.
+    expect((await run(everything.concat("log"), { log: lines.join("\n") })).stdout.split("\n")).toHaveLength(
+      6,
+    );
+  });
+
   test("-o never prints a special address", async () => {
     const ran = await run(["-x", "-o", ...everything, "log"], { log });
     expect(ran.stdout).toBe("8.8.8.8\n192.0.0.9\n2001::1\n224.0.0.1\nff02::1\n1.1.1.1\n");

@@ -73,6 +73,27 @@ describe("AddressSet", () => {
     });
   }
 
+  for (const family of [4, 6] as const) {
+    test(`IPv${family}: a range overlaps the set exactly when it shares an address with one of its ranges`, () => {
+      fc.assert(
+        fc.property(scenario(family), ({ intervals, queries }) => {
+          const set = family === 4 ? setOf(intervals, []) : setOf([], intervals);
+          for (let i = 0; i + 1 < queries.length; i++) {
+            const [a, b] = [queries[i]!, queries[i + 1]!];
+            const [first, last] = a <= b ? [a, b] : [b, a];
+            const model = intervals.some((iv) => iv.first <= last && first <= iv.last);
+            const overlaps =
+              family === 4
+                ? set.overlapsV4(Number(first), Number(last))
+                : set.overlapsV6(...wordsOf(first), ...wordsOf(last));
+            expect(overlaps).toBe(model);
+          }
+        }),
+        { seed: 9, numRuns: 300 },
+      );
+    });
+  }
+
   test("the families never meet: 10.0.0.1 and ::a00:1 are different addresses", () => {
     const set = setOf([{ first: 0x0a000001n, last: 0x0a000001n }], []);
     expect(set.hasV4(0x0a000001)).toBe(true);

@@ -1,5 +1,6 @@
 /**
- * A set of addresses of both families, asked one address at a time: "is this address in it?".
+ * A set of addresses of both families, asked one address at a time ("is this address in it?") or
+ * one range at a time ("does it hold any address of this range?").
  * Held as the sorted, disjoint ranges of {@link unionOf} in flat typed arrays, so a lookup is one
  * binary search and allocates nothing. Built for `nettools match`, which asks it once per address
  * found in a log (millions of times), and for the special-purpose exclusion of `match -x`
@@ -92,6 +93,44 @@ export class AddressSet {
       else high = mid;
     }
     return low < this.v6Count && compareWords(w0, w1, w2, w3, w, 8 * low) >= 0;
+  }
+
+  /** Whether any IPv4 address from `first` to `last` (32-bit unsigned numbers, first ≤ last) is in the set. */
+  overlapsV4(first: number, last: number): boolean {
+    const ends = this.v4Last;
+    let low = 0;
+    let high = ends.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (ends[mid]! < first) low = mid + 1;
+      else high = mid;
+    }
+    return low < ends.length && this.v4First[low]! <= last;
+  }
+
+  /**
+   * Whether any IPv6 address from the one with words `f0`–`f3` to the one with words `l0`–`l3`
+   * (first ≤ last) is in the set.
+   */
+  overlapsV6(
+    f0: number,
+    f1: number,
+    f2: number,
+    f3: number,
+    l0: number,
+    l1: number,
+    l2: number,
+    l3: number,
+  ): boolean {
+    const w = this.v6Words;
+    let low = 0;
+    let high = this.v6Count;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (compareWords(f0, f1, f2, f3, w, 8 * mid + 4) > 0) low = mid + 1;
+      else high = mid;
+    }
+    return low < this.v6Count && compareWords(l0, l1, l2, l3, w, 8 * low) >= 0;
   }
 
   private makeBuckets(): Int32Array {
