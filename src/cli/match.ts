@@ -20,8 +20,10 @@
  *   cuts a line and joins what follows the next read to it. Inputs without NUL take a fast path;
  *   the others are read exactly as `fgets` would.
  *
- * Speed: the log is read and written as bytes, never decoded. Candidates are read into numbers in
- * place and looked up in an {@link AddressSet} (an IPv4 lookup starts in the bucket of the
+ * Speed (docs/performance.md): the log is read and written as bytes, never decoded. Every hint
+ * needs a `.` or a `:` within four bytes, so the walk jumps from one such mark to the next and
+ * applies grepcidr's rules only to the bytes just before each. Candidates are read into numbers
+ * in place and looked up in an {@link AddressSet} (an IPv4 lookup starts in the bucket of the
  * address's top 16 bits). Selected lines are copied out as runs of consecutive lines, in chunks of
  * about a megabyte, with `Buffer#copy`.
  */
@@ -105,7 +107,7 @@ type FieldSink = (b: Uint8Array, start: number, end: number) => void;
 const words = new Uint32Array(4);
 
 /** grepcidr's walk over one line, against a set of patterns (see the module comment). */
-export class AddressScanner {
+class AddressScanner {
   private readonly v4: boolean;
   private readonly v6: boolean;
   /** Bytes a candidate can start with: digits (IPv4 patterns), hex digits and `:` (IPv6 patterns). */
@@ -279,7 +281,7 @@ const HINT_ROOM = 5;
  * Selects lines of one input as grepcidr does and prints them (or their matching addresses) to
  * `run.out`; returns the number of lines selected.
  */
-export function matchInput(input: Uint8Array, run: MatchRun): number {
+function matchInput(input: Uint8Array, run: MatchRun): number {
   return input.indexOf(0) < 0 ? matchPlain(input, run) : matchAsFgets(input, run);
 }
 
