@@ -49,7 +49,7 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
   },
   {
     name: "match",
-    summary: "print the lines of a log holding an address inside given blocks (grepcidr)",
+    summary: "the lines of a log holding an address inside given blocks: grepcidr 2.0, line for line",
     load: async () => (await import("./match.ts")).match,
   },
   {
