@@ -5,7 +5,7 @@
 #   python3          its ipaddress module is the independent oracle for CIDR results
 #   chromium         the real browser that tests the Swagger UI page and the web page (tests/browser)
 #   curl             runs the examples of docs/api.md (tests/docs/api-examples.test.ts)
-#   grepcidr         the oracle for `nettools match` (tests/cli/match.test.ts)
+#   grepcidr         the oracle for `nettools match` (tests/cli/match*.test.ts)
 #   sipcalc          the oracle for `nettools split` (tests/cli/toolbox-commands.test.ts)
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.

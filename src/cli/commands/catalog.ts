@@ -43,8 +43,13 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./range.ts")).range,
   },
   {
+    name: "expand",
+    summary: "every address of addresses, CIDRs and ranges, one a line (prips)",
+    load: async () => (await import("./expand.ts")).expand,
+  },
+  {
     name: "match",
-    summary: "print the lines of a log holding an address inside given blocks (grepcidr)",
+    summary: "the lines of a log holding an address inside given blocks: grepcidr 2.0, line for line",
     load: async () => (await import("./match.ts")).match,
   },
   {
