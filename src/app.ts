@@ -30,6 +30,7 @@ import type {
   CertificateDecoder,
   ClientAddressSource,
   Clock,
+  NetworkFacts,
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
@@ -47,6 +48,8 @@ export interface AppDeps {
   decoder: CertificateDecoder;
   verifier: SignatureVerifier;
   roots: RootStore;
+  /** The GeoIP databases behind public-ip's network facts (CONTRACT §8.10); none when absent. */
+  networkFacts?: NetworkFacts;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
@@ -67,7 +70,10 @@ export function buildApp(deps: AppDeps) {
     ...deps.admission,
   };
   const lanes = certificateLanes(admission);
-  const useCases = bindUseCases({ clock: deps.clock, decoder: deps.decoder, roots: deps.roots }, "api");
+  const useCases = bindUseCases(
+    { clock: deps.clock, decoder: deps.decoder, roots: deps.roots, networkFacts: deps.networkFacts },
+    "api",
+  );
   const contextOf: ContextOf = (request, clock) =>
     clock === null
       ? { observeClient: () => deps.clientAddress.clientAddress(request), verifier: deps.verifier }

@@ -26,6 +26,7 @@ import {
   CidrSubtractRequest,
   CidrSubtractResult,
   HealthResult,
+  PublicIpDatabasesResult,
   PublicIpResult,
   RangeToCidrsRequest,
   RangeToCidrsResult,
@@ -198,6 +199,15 @@ export const OPERATIONS = {
     request: null,
     result: PublicIpResult,
     policy: { ...CLIENT_ADDRESS, representation: "text" },
+  },
+  publicIpDatabases: {
+    id: "publicIpDatabases",
+    method: "GET",
+    path: "/v1/public-ip/databases",
+    request: null,
+    result: PublicIpDatabasesResult,
+    // no-store: a SIGHUP reload changes the answer at any moment (CONTRACT §8.10).
+    policy: { ...JSON_ANSWER, noStore: true },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 
