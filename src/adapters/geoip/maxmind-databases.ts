@@ -2,7 +2,8 @@
  * The real NetworkFacts (CONTRACT §8.10): the `.mmdb` files GEOIP_ASN_DB and GEOIP_COUNTRY_DB name,
  * read whole into memory and searched with `mmdb-lib` (MaxMind DB format, GeoLite2 schema: DB-IP
  * Lite, IPinfo's and MaxMind's own files). The reader is the library's; this module only decides
- * when a file is usable, maps the GeoLite2 fields and swaps databases on reload.
+ * when a file is usable, maps the GeoLite2 fields, keeps recent answers and swaps databases on
+ * reload.
  *
  * - Opening checks what a lookup relies on: the metadata (`database_type`, `build_epoch`,
  *   `ip_version` 4 or 6, a search tree inside the file) and one walk of the tree. A file that fails
@@ -11,9 +12,14 @@
  * - An IPv4 address is looked up in an IPv6 database's IPv4 subtree (`::a.b.c.d`, which the
  *   library finds by itself); an IPv6 address in an IPv4-only database finds nothing (the library
  *   would walk the address's first 32 bits, so it is never asked).
+ * - Speed (issue 26: at most 5 % on public-ip; docs/performance.md): decoded records are kept
+ *   (a GeoLite2 country record, with names in eight languages, costs about ten tree walks to
+ *   decode), and so is the answer for a whole /24 (IPv4) or /48 (IPv6) when the database's network
+ *   covers that block, so a client seen before, or a neighbour, costs a map look-up.
  * - `reload()` reads the files again (SIGHUP). Each variable keeps its old database when its file
- *   is now missing or unusable. The swap is one assignment between two requests: a lookup is
- *   synchronous, so no request sees half of a reload.
+ *   is now missing or unusable. The swap is one assignment between two requests, and the kept
+ *   answers belong to the database they came from: a lookup is synchronous, so no request sees
+ *   half of a reload, and none after it sees the old data.
  * - A lookup that throws (a tree that points outside the file, which only a walk to that record
  *   reveals) answers nothing rather than failing the request.
  */
@@ -34,9 +40,6 @@ export interface GeoipFiles {
   readonly country: string | null;
 }
 
-/** No database configured. */
-export const NO_GEOIP_FILES: GeoipFiles = { asn: null, country: null };
-
 /** A file a variable names that cannot be used: the message names the variable and the path. */
 export class GeoipFileError extends Error {
   override name = "GeoipFileError";
@@ -55,26 +58,71 @@ export interface ReloadReport {
   failures: readonly GeoipFileError[];
 }
 
+/** A log line, shaped as the process logger's records. */
+interface ReloadLogLine {
+  level: "info" | "error";
+  msg: string;
+}
+
 /**
- * The log lines of a reload (shaped as the process logger's records): one error line per refused
- * file, saying the database in use is kept, and one info line naming what was read again.
+ * The log lines of a reload: one error line per refused file, saying the database in use is kept,
+ * and one info line naming what was read again.
  */
-export function reloadLogLines(report: ReloadReport): { level: "info" | "error"; msg: string }[] {
-  const lines = report.failures.map((failure): { level: "info" | "error"; msg: string } => ({
-    level: "error",
-    msg: `GeoIP reload: ${failure.message} The database loaded before is kept.`,
-  }));
+export function reloadLogLines(report: ReloadReport): ReloadLogLine[] {
+  const lines = report.failures.map(
+    (failure): ReloadLogLine => ({
+      level: "error",
+      msg: `GeoIP reload: ${failure.message} The database loaded before is kept.`,
+    }),
+  );
   if (report.reloaded.length > 0)
     lines.push({ level: "info", msg: `GeoIP reload: ${report.reloaded.join(" and ")} read again.` });
   return lines;
 }
 
+/**
+ * How many decoded records, and how many blocks' answers, each database keeps at least (at most
+ * twice as many).
+ */
+export const KEPT_PER_DATABASE = 16_384;
+/** The blocks whose answer is kept: an IPv4 /24, an IPv6 /48 (the longest prefixes BGP carries). */
+const IPV4_BLOCK_BITS = 24;
+const IPV6_BLOCK_BITS = 48;
+
+/**
+ * A map of the entries used recently, in two generations: new entries go to the young one; when it
+ * is full it becomes the old one and the previous old one is dropped; an old entry used again moves
+ * back to the young one. (Evicting one oldest entry at a time from a Map costs more and more as
+ * the deleted slots pile up.) Also mmdb-lib's `Cache`.
+ */
+class Kept<K, V> {
+  private young = new Map<K, V>();
+  private old = new Map<K, V>();
+  get(key: K): V | undefined {
+    const young = this.young.get(key);
+    if (young !== undefined) return young;
+    const old = this.old.get(key);
+    if (old !== undefined) this.set(key, old);
+    return old;
+  }
+  set(key: K, value: V): void {
+    if (this.young.size >= KEPT_PER_DATABASE) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
+  }
+}
+
 /** A GeoLite2-schema record, as far as this module reads it: anything else is ignored. */
 type GeoLiteRecord = Record<string, unknown>;
 
-interface Loaded {
-  readonly info: AddressDatabase;
+/** One checked database file. */
+interface Database {
   readonly reader: Reader<GeoLiteRecord>;
+  readonly databaseType: string;
+  readonly builtAt: Date;
+  readonly ipVersion: 4 | 6;
 }
 
 /** The largest build_epoch RFC 3339 can write with a four-digit year (9999-12-31T23:59:59Z). */
@@ -82,24 +130,22 @@ const LAST_RFC3339_SECOND = 253_402_300_799;
 /** The MaxMind DB format's data section separator: the search tree ends this far before the data. */
 const DATA_SECTION_SEPARATOR_BYTES = 16;
 
-/** Why `bytes` is not a usable MaxMind DB, or the reader over it. */
-function readerOf(bytes: Buffer): Reader<GeoLiteRecord> | string {
+/** The database in `bytes`, or why they are not a usable MaxMind DB. */
+function databaseOf(bytes: Buffer): Database | string {
   let reader: Reader<GeoLiteRecord>;
   try {
-    reader = new Reader<GeoLiteRecord>(bytes);
+    reader = new Reader<GeoLiteRecord>(bytes, { cache: new Kept<string | number, unknown>() });
   } catch {
     return "is not a MaxMind DB file (its metadata section cannot be read)";
   }
   const metadata = reader.metadata as Partial<Reader<GeoLiteRecord>["metadata"]> | undefined;
   if (metadata?.binaryFormatMajorVersion !== 2) return "is not a MaxMind DB file of format version 2";
-  if (typeof metadata.databaseType !== "string" || metadata.databaseType === "")
-    return "has no database_type in its metadata";
-  const epoch = metadata.buildEpoch?.getTime() ?? Number.NaN;
-  if (!Number.isInteger(epoch / 1000) || epoch < 0 || epoch / 1000 > LAST_RFC3339_SECOND)
+  const { databaseType, buildEpoch, ipVersion, nodeCount, searchTreeSize } = metadata;
+  if (typeof databaseType !== "string" || databaseType === "") return "has no database_type in its metadata";
+  const seconds = (buildEpoch?.getTime() ?? Number.NaN) / 1000;
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > LAST_RFC3339_SECOND)
     return "has no usable build_epoch in its metadata";
-  if (metadata.ipVersion !== 4 && metadata.ipVersion !== 6)
-    return "has an ip_version other than 4 or 6 in its metadata";
-  const { nodeCount, searchTreeSize } = metadata;
+  if (ipVersion !== 4 && ipVersion !== 6) return "has an ip_version other than 4 or 6 in its metadata";
   if (
     typeof nodeCount !== "number" ||
     !Number.isInteger(nodeCount) ||
@@ -109,18 +155,12 @@ function readerOf(bytes: Buffer): Reader<GeoLiteRecord> | string {
   )
     return "is damaged (its search tree does not fit in the file)";
   try {
-    reader.get(metadata.ipVersion === 4 ? "0.0.0.0" : "::");
+    reader.get(ipVersion === 4 ? "0.0.0.0" : "::");
     reader.get("255.255.255.255");
   } catch {
     return "is damaged (its search tree cannot be walked)";
   }
-  return reader;
-}
-
-/** One variable's database over a checked reader. */
-function loadedOf(variable: AddressDatabaseVariable, reader: Reader<GeoLiteRecord>): Loaded {
-  const { databaseType, buildEpoch, ipVersion } = reader.metadata;
-  return { reader, info: { variable, databaseType, builtAt: buildEpoch, ipVersion: ipVersion as 4 | 6 } };
+  return { reader, databaseType, builtAt: new Date(seconds * 1000), ipVersion };
 }
 
 /** Why a file could not be read, in words (no stack, no bytes). */
@@ -138,6 +178,60 @@ function text(record: GeoLiteRecord | undefined, key: string): string | undefine
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** The ASN fields of a GeoLite2-ASN record (a field of the wrong type counts as absent). */
+function asnFacts(record: GeoLiteRecord, databaseType: string): AsnFacts {
+  const facts: AsnFacts = { databaseType };
+  const number = record.autonomous_system_number;
+  if (typeof number === "number" && Number.isInteger(number) && number >= 0 && number <= 0xffff_ffff)
+    facts.asn = number;
+  const organization = text(record, "autonomous_system_organization");
+  if (organization !== undefined) facts.asnOrg = organization;
+  return facts;
+}
+
+/** The country field of a GeoLite2-Country (or -City) record. */
+function countryFacts(record: GeoLiteRecord, databaseType: string): CountryFacts {
+  const country = record.country;
+  const isoCode =
+    typeof country === "object" && country !== null ? text(country as GeoLiteRecord, "iso_code") : undefined;
+  return isoCode === undefined ? { databaseType } : { country: isoCode, databaseType };
+}
+
+/** One variable's database, with the answers it gave for recent blocks. */
+class Source<Facts> {
+  private readonly ipv4Blocks = new Kept<number, Facts | null>();
+  private readonly ipv6Blocks = new Kept<number, Facts | null>();
+
+  constructor(
+    readonly info: AddressDatabase,
+    private readonly database: Database,
+    private readonly factsOf: (record: GeoLiteRecord, databaseType: string) => Facts,
+  ) {}
+
+  /** The facts the database holds for `address`, or null (not in it, or not searchable for its family). */
+  lookUp(address: IpAddr): Facts | null {
+    const v4 = address.family === 4;
+    if (!v4 && this.database.ipVersion === 4) return null;
+    // The block's number: the /24 of an IPv4 address, the /48 of an IPv6 one (48 bits: exact).
+    const block = v4 ? address.w3 >>> 8 : address.w0 * 0x1_0000 + (address.w1 >>> 16);
+    const blocks = v4 ? this.ipv4Blocks : this.ipv6Blocks;
+    const kept = blocks.get(block);
+    if (kept !== undefined) return kept;
+    let found: [GeoLiteRecord | null, number];
+    try {
+      found = this.database.reader.getWithPrefixLength(address.toString());
+    } catch {
+      return null;
+    }
+    const [record, prefixLength] = found;
+    const facts =
+      typeof record === "object" && record !== null ? this.factsOf(record, this.database.databaseType) : null;
+    // Kept for the block only when the database's network (or empty range) covers all of it.
+    if (prefixLength <= (v4 ? IPV4_BLOCK_BITS : IPV6_BLOCK_BITS)) blocks.set(block, facts);
+    return facts;
+  }
+}
+
 const VARIABLES = [
   ["asn", "GEOIP_ASN_DB"],
   ["country", "GEOIP_COUNTRY_DB"],
@@ -145,8 +239,8 @@ const VARIABLES = [
 
 /** The GeoIP databases of the service: a NetworkFacts whose data a reload replaces. */
 export class MaxMindNetworkFacts implements NetworkFacts {
-  private asn: Loaded | null = null;
-  private country: Loaded | null = null;
+  private asn: Source<AsnFacts> | null = null;
+  private country: Source<CountryFacts> | null = null;
   /** The reload under way (or the last one): the next waits for it, so reads happen in signal order. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -165,30 +259,11 @@ export class MaxMindNetworkFacts implements NetworkFacts {
   }
 
   asnOf(address: IpAddr): AsnFacts | null {
-    const loaded = this.asn;
-    const record = loaded === null ? null : recordOf(loaded, address);
-    if (loaded === null || record === null) return null;
-    const number = record.autonomous_system_number;
-    const facts: AsnFacts = { databaseType: loaded.info.databaseType };
-    if (typeof number === "number" && Number.isInteger(number) && number >= 0 && number <= 0xffff_ffff)
-      facts.asn = number;
-    const organization = text(record, "autonomous_system_organization");
-    if (organization !== undefined) facts.asnOrg = organization;
-    return facts;
+    return this.asn === null ? null : this.asn.lookUp(address);
   }
 
   countryOf(address: IpAddr): CountryFacts | null {
-    const loaded = this.country;
-    const record = loaded === null ? null : recordOf(loaded, address);
-    if (loaded === null || record === null) return null;
-    const country = record.country;
-    const isoCode =
-      typeof country === "object" && country !== null
-        ? text(country as GeoLiteRecord, "iso_code")
-        : undefined;
-    return isoCode === undefined
-      ? { databaseType: loaded.info.databaseType }
-      : { country: isoCode, databaseType: loaded.info.databaseType };
+    return this.country === null ? null : this.country.lookUp(address);
   }
 
   databases(): readonly AddressDatabase[] {
@@ -211,40 +286,38 @@ export class MaxMindNetworkFacts implements NetworkFacts {
 
   private async readAgain(): Promise<ReloadReport> {
     const failures: GeoipFileError[] = [];
-    const readers = new Map<string, Reader<GeoLiteRecord> | string>();
-    const replacements: Partial<Record<"asn" | "country", Loaded>> = {};
+    const read = new Map<string, Database | string>();
+    const found: { asn?: Source<AsnFacts>; country?: Source<CountryFacts> } = {};
     for (const [role, variable] of VARIABLES) {
       const path = this.files[role];
       if (path === null) continue;
-      let reader = readers.get(path);
-      if (reader === undefined) {
+      let database = read.get(path);
+      if (database === undefined) {
         try {
-          reader = readerOf(await readFile(path));
+          database = databaseOf(await readFile(path));
         } catch (error) {
-          reader = unreadable(error);
+          database = unreadable(error);
         }
-        readers.set(path, reader);
+        read.set(path, database);
       }
-      if (typeof reader === "string") failures.push(new GeoipFileError(variable, path, reader));
-      else replacements[role] = loadedOf(variable, reader);
+      if (typeof database === "string") failures.push(new GeoipFileError(variable, path, database));
+      else if (role === "asn") found.asn = new Source(infoOf(variable, database), database, asnFacts);
+      else found.country = new Source(infoOf(variable, database), database, countryFacts);
     }
     // Both swaps happen in the same turn, after every read: no request sees one without the other.
-    if (replacements.asn !== undefined) this.asn = replacements.asn;
-    if (replacements.country !== undefined) this.country = replacements.country;
-    const reloaded = VARIABLES.flatMap(([role, variable]) =>
-      replacements[role] === undefined ? [] : [variable],
-    );
+    if (found.asn !== undefined) this.asn = found.asn;
+    if (found.country !== undefined) this.country = found.country;
+    const reloaded = VARIABLES.flatMap(([role, variable]) => (found[role] === undefined ? [] : [variable]));
     return { reloaded, failures };
   }
 }
 
-/** The record `loaded` holds for `address`, or null (not in it, or not searchable for its family). */
-function recordOf(loaded: Loaded, address: IpAddr): GeoLiteRecord | null {
-  if (address.family === 6 && loaded.info.ipVersion === 4) return null;
-  try {
-    const record = loaded.reader.get(address.toString());
-    return typeof record === "object" && record !== null ? record : null;
-  } catch {
-    return null;
-  }
+/** The port's description of a database. */
+function infoOf(variable: AddressDatabaseVariable, database: Database): AddressDatabase {
+  return {
+    variable,
+    databaseType: database.databaseType,
+    builtAt: database.builtAt,
+    ipVersion: database.ipVersion,
+  };
 }
