@@ -16,8 +16,10 @@ import { type JsonSchema, mismatchesOf } from "../../src/client/schema-mismatch.
 import "../../src/client/validate.ts"; // registers the formats with TypeBox
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { MaxMindNetworkFacts } from "../../src/adapters/geoip/maxmind-databases.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { ErrorResponse } from "../../src/contract/schemas.ts";
+import { fixedClientAddress } from "../fakes/client-address.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
 import { call, testApp } from "../http/helpers.ts";
 
@@ -40,6 +42,19 @@ beforeAll(async () => {
   ] as const) {
     answers.set(id, [await (await call(app, "GET", path)).json()]);
   }
+  // With the GeoIP test databases: enriched public-ip answers and the databases list.
+  const geoip = testApp({
+    clientAddress: fixedClientAddress("2001:db8:a::9"),
+    networkFacts: await MaxMindNetworkFacts.open({
+      asn: "tests/fixtures/geoip/dbip-asn.mmdb",
+      country: "tests/fixtures/geoip/dbip-country.mmdb",
+    }),
+  }).app;
+  answers.get("publicIp")?.push(await (await call(geoip, "GET", "/v1/public-ip")).json());
+  answers.set("publicIpDatabases", [
+    await (await call(geoip, "GET", "/v1/public-ip/databases")).json(),
+    await (await call(app, "GET", "/v1/public-ip/databases")).json(),
+  ]);
   // The `ip` operation answers in text; its result schema is the value that text is made of.
   answers.set("ip", answers.get("publicIp") ?? []);
   await post("cidrMerge", "/v1/cidr-merge", { inputs: ["10.0.0.0/25", "10.0.0.128/25", "2001:db8::/33"] });

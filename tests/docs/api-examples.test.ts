@@ -73,7 +73,11 @@ let scratch: string;
 const examples = examplesOf(readFileSync(DOC, "utf8"));
 
 beforeAll(async () => {
-  server = await startServer();
+  // The GeoIP test databases, so the databases example is a real answer (CONTRACT §8.10).
+  server = await startServer({
+    GEOIP_ASN_DB: "tests/fixtures/geoip/dbip-asn.mmdb",
+    GEOIP_COUNTRY_DB: "tests/fixtures/geoip/dbip-country.mmdb",
+  });
   scratch = mkdtempSync(join(tmpdir(), "api-examples-"));
 });
 afterAll(async () => {
