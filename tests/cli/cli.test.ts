@@ -314,6 +314,35 @@ describe("myip", () => {
     expect(JSON.parse(json.stdout)).toEqual({ family: "ipv4", ip: "127.0.0.1" });
   });
 
+  test("the server's network facts and DB-IP's credit, when it adds them; --plain is the address alone", async () => {
+    const enriched = {
+      family: "ipv4",
+      ip: "198.51.100.23",
+      asn: 64500,
+      asnOrg: "Example Transit B.V.",
+      country: "NL",
+      attribution: "IP Geolocation by DB-IP (https://db-ip.com)",
+    };
+    const fake = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json(enriched) });
+    fakes.push(fake);
+    const url = `http://127.0.0.1:${fake.port}`;
+    expect((await nettools(["myip", "--server", url])).stdout).toBe(
+      [
+        "198.51.100.23",
+        "  asn      64500",
+        "  asnOrg   Example Transit B.V.",
+        "  country  NL",
+        "IP Geolocation by DB-IP (https://db-ip.com)",
+        "",
+      ].join("\n"),
+    );
+    expect((await nettools(["myip", "--json", "--server", url])).stdout).toBe(
+      `${JSON.stringify(enriched)}\n`,
+    );
+    expect((await nettools(["myip", "--plain", "--server", url])).stdout).toBe("198.51.100.23\n");
+    expect((await nettools(["myip", "--plain", "--json", "--server", url])).code).toBe(2);
+  });
+
   test("without a server it is a usage error (exit 2)", async () => {
     const ran = await nettools(["myip"]);
     expect(ran.code).toBe(2);
