@@ -28,7 +28,11 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  server = await startServer();
+  // The GeoIP test databases: /v1/public-ip/databases answers for real (CONTRACT §8.10).
+  server = await startServer({
+    GEOIP_ASN_DB: "tests/fixtures/geoip/dbip-asn.mmdb",
+    GEOIP_COUNTRY_DB: "tests/fixtures/geoip/dbip-country.mmdb",
+  });
   browser = await launchChromium();
 }, TIME_LIMIT_MS);
 
@@ -397,6 +401,41 @@ describe("a user", () => {
       await v.page.locator("#myip-result .ip").waitFor();
       expect(await v.page.locator("#myip-result .ip").textContent()).toBe("127.0.0.1");
       await v.page.locator("#myip").screenshot({ path: join(OUTPUT, "web-page-myip.png") });
+      // 127.0.0.1 is in no database: no network line.
+      expect(await v.page.locator("#myip-network").count()).toBe(0);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "sees the network facts of their IP, with DB-IP's credit linked",
+    async () => {
+      const v = await visit();
+      // The client the databases know, as a server behind a proxy would answer for it.
+      await v.page.route("**/v1/public-ip", (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: "application/json",
+          body: JSON.stringify({
+            family: "ipv4",
+            ip: "198.51.100.23",
+            asn: 64500,
+            asnOrg: "Example Transit B.V.",
+            country: "NL",
+            attribution: "IP Geolocation by DB-IP (https://db-ip.com)",
+          }),
+        }),
+      );
+      await v.page.getByRole("button", { name: "Show my IP" }).click();
+      const line = v.page.locator("#myip-network");
+      await line.waitFor();
+      expect(await line.textContent()).toBe(
+        "Network: AS64500 · Example Transit B.V. · country NL (from DBIP-ASN-Lite (compat=GeoLite2-ASN), built 2026-08-01; DBIP-Country-Lite, built 2026-08-01). IP Geolocation by DB-IP",
+      );
+      const link = v.page.getByRole("link", { name: "IP Geolocation by DB-IP" });
+      expect(await link.getAttribute("href")).toBe("https://db-ip.com");
+      await v.page.locator("#myip").screenshot({ path: join(OUTPUT, "web-page-myip-network.png") });
       await expectClean(v);
     },
     TIME_LIMIT_MS,
