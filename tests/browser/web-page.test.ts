@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { certPath, certPem, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
+import { DBIP_FILES, DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
 import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
 
@@ -30,8 +31,8 @@ beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   // The GeoIP test databases: /v1/public-ip/databases answers for real (CONTRACT §8.10).
   server = await startServer({
-    GEOIP_ASN_DB: "tests/fixtures/geoip/dbip-asn.mmdb",
-    GEOIP_COUNTRY_DB: "tests/fixtures/geoip/dbip-country.mmdb",
+    GEOIP_ASN_DB: DBIP_FILES.asn,
+    GEOIP_COUNTRY_DB: DBIP_FILES.country,
   });
   browser = await launchChromium();
 }, TIME_LIMIT_MS);
@@ -51,6 +52,14 @@ interface Visit {
   problems: string[];
   /** Every URL the page requested. */
   requested: string[];
+}
+
+/** Clicks "Show my IP" with the page's public-ip call answered by `body` (200, JSON). */
+async function showMyIpAnswering(v: Visit, body: string): Promise<void> {
+  await v.page.route("**/v1/public-ip", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body }),
+  );
+  await v.page.getByRole("button", { name: "Show my IP" }).click();
 }
 
 /** Opens the page in a fresh context with external requests blocked and problems recorded. */
@@ -413,21 +422,7 @@ describe("a user", () => {
     async () => {
       const v = await visit();
       // The client the databases know, as a server behind a proxy would answer for it.
-      await v.page.route("**/v1/public-ip", (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: "application/json",
-          body: JSON.stringify({
-            family: "ipv4",
-            ip: "198.51.100.23",
-            asn: 64500,
-            asnOrg: "Example Transit B.V.",
-            country: "NL",
-            attribution: "IP Geolocation by DB-IP (https://db-ip.com)",
-          }),
-        }),
-      );
-      await v.page.getByRole("button", { name: "Show my IP" }).click();
+      await showMyIpAnswering(v, JSON.stringify(DBIP_IPV4_CLIENT));
       const line = v.page.locator("#myip-network");
       await line.waitFor();
       expect(await line.textContent()).toBe(
@@ -464,14 +459,7 @@ describe("client-side failures are shown plainly", () => {
     "an answer that breaks the schema is INVALID_RESPONSE, saying what did not match",
     async () => {
       const v = await visit();
-      await v.page.route("**/v1/public-ip", (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: "application/json",
-          body: '{"family":"ipv4","ip":"not-an-ip"}',
-        }),
-      );
-      await v.page.getByRole("button", { name: "Show my IP" }).click();
+      await showMyIpAnswering(v, '{"family":"ipv4","ip":"not-an-ip"}');
       const alert = v.page.getByRole("alert");
       await alert.waitFor();
       const text = await alert.textContent();

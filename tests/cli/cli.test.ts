@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
+import { DBIP_CREDIT, DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
 import { CLI, postForText, type Ran, runNettools, runOnTerminal } from "./run.ts";
 
 const ESC = "\u001b[";
@@ -315,14 +316,7 @@ describe("myip", () => {
   });
 
   test("the server's network facts and DB-IP's credit, when it adds them; --plain is the address alone", async () => {
-    const enriched = {
-      family: "ipv4",
-      ip: "198.51.100.23",
-      asn: 64500,
-      asnOrg: "Example Transit B.V.",
-      country: "NL",
-      attribution: "IP Geolocation by DB-IP (https://db-ip.com)",
-    };
+    const enriched = DBIP_IPV4_CLIENT;
     const fake = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json(enriched) });
     fakes.push(fake);
     const url = `http://127.0.0.1:${fake.port}`;
@@ -332,7 +326,7 @@ describe("myip", () => {
         "  asn      64500",
         "  asnOrg   Example Transit B.V.",
         "  country  NL",
-        "IP Geolocation by DB-IP (https://db-ip.com)",
+        DBIP_CREDIT,
         "",
       ].join("\n"),
     );

@@ -8,6 +8,7 @@ import { type ApiResult, createClient, invalidResponseOf, isClientError } from "
 import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
 
 let server: RunningServer;
 const fakes: { stop(force?: boolean): unknown }[] = [];
@@ -221,13 +222,7 @@ describe("a response that does not match the schemas is INVALID_RESPONSE", () =>
 
   test("public-ip's network facts are checked when present (CONTRACT §8.10)", async () => {
     const base = { family: "ipv4", ip: "198.51.100.23" };
-    const enriched = {
-      ...base,
-      asn: 64500,
-      asnOrg: "Example Transit B.V.",
-      country: "NL",
-      attribution: "IP Geolocation by DB-IP (https://db-ip.com)",
-    };
+    const enriched = DBIP_IPV4_CLIENT;
     let answer: unknown = enriched;
     const client = createClient({ baseUrl: fakeServer(() => Response.json(answer)) });
     expect(await client.publicIp()).toMatchObject({ ok: true, value: enriched });

@@ -21,6 +21,7 @@ import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { ErrorResponse } from "../../src/contract/schemas.ts";
 import { fixedClientAddress } from "../fakes/client-address.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { DBIP_FILES } from "../fixtures/geoip/expected.ts";
 import { call, testApp } from "../http/helpers.ts";
 
 /** Real answers of the app (through `app.handle`), by operation id: the matching seeds. */
@@ -45,10 +46,7 @@ beforeAll(async () => {
   // With the GeoIP test databases: enriched public-ip answers and the databases list.
   const geoip = testApp({
     clientAddress: fixedClientAddress("2001:db8:a::9"),
-    networkFacts: await MaxMindNetworkFacts.open({
-      asn: "tests/fixtures/geoip/dbip-asn.mmdb",
-      country: "tests/fixtures/geoip/dbip-country.mmdb",
-    }),
+    networkFacts: await MaxMindNetworkFacts.open(DBIP_FILES),
   }).app;
   answers.get("publicIp")?.push(await (await call(geoip, "GET", "/v1/public-ip")).json());
   answers.set("publicIpDatabases", [
