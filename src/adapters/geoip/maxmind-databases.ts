@@ -81,10 +81,10 @@ export function reloadLogLines(report: ReloadReport): ReloadLogLine[] {
 }
 
 /**
- * How many decoded records, and how many blocks' answers, each database keeps at least (at most
- * twice as many).
+ * How many decoded records, and how many blocks' answers per address family, a database keeps once
+ * it has seen that many: between this and twice this (see Kept). A few megabytes per database.
  */
-export const KEPT_PER_DATABASE = 16_384;
+const KEPT_PER_DATABASE = 16_384;
 /** The blocks whose answer is kept: an IPv4 /24, an IPv6 /48 (the longest prefixes BGP carries). */
 const IPV4_BLOCK_BITS = 24;
 const IPV6_BLOCK_BITS = 48;
