@@ -20,6 +20,7 @@ import type {
   CertificateDecoder,
   ClientAddressSource,
   Clock,
+  NetworkFacts,
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
@@ -36,6 +37,8 @@ export interface AppDeps {
   decoder: CertificateDecoder;
   verifier: SignatureVerifier;
   roots: RootStore;
+  /** The GeoIP databases behind public-ip's network facts (CONTRACT §8.10); none when absent. */
+  networkFacts?: NetworkFacts;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
@@ -58,7 +61,10 @@ export function buildApp(deps: AppDeps) {
     deps.verifier,
   );
   const api = apiRoutes({
-    useCases: bindUseCases({ clock: deps.clock, decoder: deps.decoder, roots: deps.roots }, "api"),
+    useCases: bindUseCases(
+      { clock: deps.clock, decoder: deps.decoder, roots: deps.roots, networkFacts: deps.networkFacts },
+      "api",
+    ),
     docs: OPERATION_DOCS,
     responder,
     fail,

@@ -4,6 +4,7 @@
  * with a clear message and the process exits with code 2 (see main.ts).
  */
 
+import type { GeoipFiles } from "./adapters/geoip/maxmind-databases.ts";
 import type { CorsPolicy } from "./adapters/http/responder.ts";
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
@@ -39,6 +40,12 @@ export interface Config {
   idleTimeoutSeconds: number;
   /** The metrics listener's port (`GET /metrics`); null when METRICS_PORT is unset or empty (off). */
   metricsPort: number | null;
+  /**
+   * The MaxMind DB files GEOIP_ASN_DB and GEOIP_COUNTRY_DB name (null when unset or empty). They
+   * are opened by src/server.ts at start: a missing, unreadable or corrupt file stops the start
+   * like a bad value here (one line, exit 2).
+   */
+  geoip: GeoipFiles;
 }
 
 /** A configuration value that cannot be used: the message names the variable and the rule. */
@@ -155,5 +162,11 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     rateLimitPerMinute,
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),
     metricsPort,
+    geoip: { asn: filePath(env.GEOIP_ASN_DB), country: filePath(env.GEOIP_COUNTRY_DB) },
   };
+}
+
+/** A variable naming a file: null when unset or blank; otherwise the path exactly as given. */
+function filePath(raw: string | undefined): string | null {
+  return raw === undefined || raw.trim() === "" ? null : raw;
 }

@@ -29,8 +29,27 @@ describe("configuration", () => {
       rateLimitPerMinute: null,
       trustedProxyHeader: "x-forwarded-for",
       metricsPort: null,
+      geoip: { asn: null, country: null },
     });
     expect(config.trustedProxies.prefixes).toEqual([]);
+  });
+
+  test("GEOIP_ASN_DB, GEOIP_COUNTRY_DB: off when unset or blank, the path exactly as given otherwise", () => {
+    expect(loadConfig({ GEOIP_ASN_DB: "", GEOIP_COUNTRY_DB: "  " }, 1).geoip).toEqual({
+      asn: null,
+      country: null,
+    });
+    expect(
+      loadConfig(
+        { GEOIP_ASN_DB: "/var/lib/GeoIP/dbip-asn-lite.mmdb", GEOIP_COUNTRY_DB: "./country db.mmdb" },
+        1,
+      ).geoip,
+    ).toEqual({ asn: "/var/lib/GeoIP/dbip-asn-lite.mmdb", country: "./country db.mmdb" });
+    // One file for both is allowed; the files themselves are checked when the server starts.
+    expect(loadConfig({ GEOIP_ASN_DB: "/x.mmdb", GEOIP_COUNTRY_DB: "/x.mmdb" }, 1).geoip).toEqual({
+      asn: "/x.mmdb",
+      country: "/x.mmdb",
+    });
   });
 
   test("METRICS_PORT: off when unset or empty, a port otherwise, never the API's port", () => {

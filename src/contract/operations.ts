@@ -33,6 +33,7 @@ import {
   CidrSubtractRequest,
   CidrSubtractResult,
   HealthResult,
+  PublicIpDatabasesResult,
   PublicIpResult,
   RangeToCidrsRequest,
   RangeToCidrsResult,
@@ -232,6 +233,15 @@ export const OPERATIONS = {
     request: CsrRequest,
     result: CsrResult,
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+  },
+  publicIpDatabases: {
+    id: "publicIpDatabases",
+    method: "GET",
+    path: "/v1/public-ip/databases",
+    request: null,
+    result: PublicIpDatabasesResult,
+    // no-store: a SIGHUP reload changes the answer at any moment (CONTRACT §8.10).
+    policy: { ...JSON_ANSWER, noStore: true },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

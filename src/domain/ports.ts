@@ -84,3 +84,50 @@ export interface ClientAddressSource {
 export interface WorkBudget {
   exhausted(): boolean;
 }
+
+/**
+ * The environment variable that names a MaxMind-format database (CONTRACT §8.10): the ASN
+ * database and the country database, in the order they are listed.
+ */
+export type AddressDatabaseVariable = "GEOIP_ASN_DB" | "GEOIP_COUNTRY_DB";
+
+/** One loaded MaxMind-format database, from its metadata section (CONTRACT §8.10). */
+export interface AddressDatabase {
+  variable: AddressDatabaseVariable;
+  /** The metadata's `database_type`, as stored (e.g. `DBIP-ASN-Lite (compat=GeoLite2-ASN)`). */
+  databaseType: string;
+  /** The metadata's `build_epoch`, to the second. */
+  builtAt: Date;
+  /** The metadata's `ip_version`: an IPv4-only database (4) holds no IPv6 address. */
+  ipVersion: 4 | 6;
+}
+
+/** What the ASN database holds for an address; a field the record lacks is absent. */
+export interface AsnFacts {
+  asn?: number;
+  asnOrg?: string;
+  /** The `database_type` of the database the record came from (for its attribution). */
+  databaseType: string;
+}
+
+/** What the country database holds for an address; a field the record lacks is absent. */
+export interface CountryFacts {
+  /** ISO 3166-1 alpha-2, as stored. */
+  country?: string;
+  databaseType: string;
+}
+
+/**
+ * Facts about public addresses from the databases the operator supplies (GEOIP_ASN_DB,
+ * GEOIP_COUNTRY_DB; CONTRACT §8.10). Synchronous and cheap: one tree walk per question, on
+ * databases already in memory. The ASN and the country records are looked up separately, because
+ * the two variables may name different files (or the same one).
+ */
+export interface NetworkFacts {
+  /** The ASN database's record for `address`; null without that database or when it holds none. */
+  asnOf(address: IpAddr): AsnFacts | null;
+  /** The country database's record for `address`; null without that database or when it holds none. */
+  countryOf(address: IpAddr): CountryFacts | null;
+  /** The databases in use, in the order GEOIP_ASN_DB, GEOIP_COUNTRY_DB (one entry per variable). */
+  databases(): readonly AddressDatabase[];
+}

@@ -94,7 +94,7 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
   },
   {
     name: "myip",
-    summary: "the address your connection comes from, as a server sees it (needs --server)",
+    summary: "the address your connection comes from, with its ASN and country when known (needs --server)",
     load: async () => (await import("./myip.ts")).myip,
   },
   {
