@@ -1,8 +1,9 @@
 /**
  * The client package (packages/client, issue 19) as another project gets it: built by
  * scripts/build-client-package.ts, packed, installed with `npm install <tarball>` into a fresh
- * project, then used under Node 20, Node 22 and Bun against the real server process, bundled
- * for a browser, and type-checked by a consumer's own TypeScript. It must add at most 1 MB to
+ * project, then used under Node 20, Node 22 and Bun against the real server process and against
+ * fake servers that break the protocol (hostile-answers.ts), bundled for a browser, and
+ * type-checked by a consumer's own TypeScript. It must add at most 1 MB to
  * `node_modules`, with no dependency, no `bin` and none of the server.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -12,6 +13,7 @@ import { join, resolve } from "node:path";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { describeHostileAnswers } from "./hostile-answers.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "nettools-client-package-"));
@@ -223,6 +225,9 @@ export {};
     expect(() => run([tsc, "-p", "."], consumer)).toThrow(/TS2322/);
   }, 60_000);
 });
+
+// The same protocol checks as the source client's, on the installed script with its generated validators.
+describeHostileAnswers("the installed package", () => import(join(INSTALLED, "index.js")));
 
 describe("the written-out declarations", () => {
   test("are the source client's types, operation by operation (each way assignable)", () => {
