@@ -135,6 +135,24 @@ describe("the client package", () => {
     }, 60_000);
   }
 
+  test("as the README says: an ES module, loaded from CommonJS with import() in an async function", () => {
+    const node = nodes.get(20);
+    if (node === undefined) throw new Error("no node 20");
+    writeFileSync(
+      join(consumer, "use.cjs"),
+      `(async () => {
+  const { createClient } = await import("network-tools-api-client");
+  const health = await createClient({ baseUrl: process.env.API_URL }).health();
+  console.log(JSON.stringify(health));
+})();
+`,
+    );
+    expect(JSON.parse(run([node, "use.cjs"], consumer, { API_URL: server.url }))).toMatchObject({
+      ok: true,
+      value: { status: "ok" },
+    });
+  }, 60_000);
+
   test("installed, it works under Bun against the real server", () => {
     writeFileSync(join(consumer, "use-bun.mjs"), SCRIPT);
     expectAnswers(
