@@ -3,7 +3,8 @@
  * The PEM fields share the bundle's limits; the result's closed sets come from the domain's lists.
  */
 import { Type } from "@sinclair/typebox";
-import { MAX_EXPIRY_WARNING_DAYS, PROBLEM_CODES, type ProblemCode } from "../domain/certificates/chain.ts";
+import { MAX_EXPIRY_WARNING_DAYS } from "../domain/certificates/chain.ts";
+import { PROBLEM_CODES, type ProblemCode } from "../domain/certificates/chain-problems.ts";
 import { MAX_CERTIFICATES, MAX_HOSTNAME_LENGTH, MAX_PEM_LENGTH } from "../domain/limits.ts";
 
 const Position = Type.Integer({ minimum: 0, maximum: MAX_CERTIFICATES - 1 });

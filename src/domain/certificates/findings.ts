@@ -7,10 +7,12 @@
 
 import { MAX_CERTIFICATES } from "../limits.ts";
 import type { RootStore, SignatureCheck } from "../ports.ts";
+import { repeats } from "./bundle.ts";
+import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
 import { isSelfIssued } from "./relationships.ts";
-import { capitalize, certificateName, listSome, nameLabel, showText } from "./wording.ts";
+import { capitalize, certificateName, listSome, nameLabel, repeatObserved, showText } from "./wording.ts";
 
 /**
  * Every finding code, in the order of CONTRACT §4.3's table (also the tie-break order). The set is
@@ -111,7 +113,7 @@ export const FINDING_CODES = [
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
-export type Severity = "error" | "warning" | "info";
+export type { Severity } from "./diagnostics.ts";
 export type EvidenceValue = string | number | boolean | null;
 
 /** Severity of each code (CONTRACT §4.3). */
@@ -134,6 +136,9 @@ export const SEVERITY_OF: Readonly<Record<FindingCode, Severity>> = {
   HOSTNAME_MATCH: "info",
   HOSTNAME_MISMATCH: "error",
 };
+
+/** The findings' code set: table order and severities, the order and the builder (diagnostics.ts). */
+const FINDINGS = new DiagnosticCodes<FindingCode>(FINDING_CODES, SEVERITY_OF);
 
 /** One finding (spec §2.12), field order as specified. */
 export interface Finding {
@@ -175,9 +180,6 @@ export interface FindingsInput {
 /** Most DNS names `HOSTNAME_MISMATCH` lists in `observed`; then it says how many more. */
 export const MAX_LISTED_DNS_NAMES = 10;
 
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
-const CODE_RANK = new Map<FindingCode, number>(FINDING_CODES.map((code, rank) => [code, rank]));
-
 /** RFC 3339 UTC to the second, e.g. `2026-01-01T00:00:00Z` (fractions are dropped, not rounded). */
 export function rfc3339(instant: Date): string {
   const whole = new Date(Math.floor(instant.getTime() / 1000) * 1000);
@@ -186,7 +188,7 @@ export function rfc3339(instant: Date): string {
 
 /** Every finding of the bundle, in the contract's order (see `compareFindings`). */
 export function collectFindings(input: FindingsInput): Finding[] {
-  const findings: Finding[] = [
+  return FINDINGS.sort([
     ...duplicateFindings(input),
     ...validityFindings(input),
     ...selfSignatureFindings(input),
@@ -194,29 +196,14 @@ export function collectFindings(input: FindingsInput): Finding[] {
     ...issuerPresenceFindings(input),
     ...multipleIssuerFindings(input),
     ...leafFindings(input),
-  ];
-  return findings.sort(compareFindings);
+  ]);
 }
 
 /**
  * CONTRACT §4.3 order: severity (error, warning, info), then first certificate index (findings with
  * none first), then code in the table's order, then the remaining indexes.
  */
-export function compareFindings(a: Finding, b: Finding): number {
-  const bySeverity = SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
-  if (bySeverity !== 0) return bySeverity;
-  const byFirst = (a.certificateIndexes[0] ?? -1) - (b.certificateIndexes[0] ?? -1);
-  if (byFirst !== 0) return byFirst;
-  const byCode = (CODE_RANK.get(a.code) ?? 0) - (CODE_RANK.get(b.code) ?? 0);
-  if (byCode !== 0) return byCode;
-  const length = Math.max(a.certificateIndexes.length, b.certificateIndexes.length);
-  for (let k = 1; k < length; k++) {
-    const left = a.certificateIndexes[k] ?? -1;
-    const right = b.certificateIndexes[k] ?? -1;
-    if (left !== right) return left - right;
-  }
-  return 0;
-}
+export const compareFindings: (a: Finding, b: Finding) => number = FINDINGS.compare;
 
 function finding(
   code: FindingCode,
@@ -225,7 +212,7 @@ function finding(
   evidence: Record<string, EvidenceValue>,
   nextAction: string,
 ): Finding {
-  return { code, severity: SEVERITY_OF[code], certificateIndexes, observed, evidence, nextAction };
+  return FINDINGS.make(code, certificateIndexes, { observed, evidence, nextAction });
 }
 
 /** `certificate 1 (CN=R11)` for position `index` of the input. */
@@ -239,25 +226,16 @@ function issuerLabel(certificate: CertificateData): string {
 }
 
 function duplicateFindings(input: FindingsInput): Finding[] {
-  const firstIndexOf = new Map<string, number>();
-  const findings: Finding[] = [];
-  for (const [index, certificate] of input.certificates.entries()) {
-    const first = firstIndexOf.get(certificate.fingerprintSha256);
-    if (first === undefined) {
-      firstIndexOf.set(certificate.fingerprintSha256, index);
-      continue;
-    }
-    findings.push(
-      finding(
-        "DUPLICATE_CERTIFICATE",
-        [first, index],
-        `${capitalize(named(input, index))} repeats ${named(input, first)}: same SHA-256 fingerprint.`,
-        { firstIndex: first, fingerprintSha256: certificate.fingerprintSha256 },
-        `Remove the repeated copy, ${named(input, index)}, from the bundle.`,
-      ),
-    );
-  }
-  return findings;
+  const { certificates } = input;
+  return repeats(certificates).map(({ first, repeat }) =>
+    finding(
+      "DUPLICATE_CERTIFICATE",
+      [first, repeat],
+      repeatObserved(certificates, first, repeat),
+      { firstIndex: first, fingerprintSha256: certificates[repeat]!.fingerprintSha256 },
+      `Remove the repeated copy, ${named(input, repeat)}, from the bundle.`,
+    ),
+  );
 }
 
 function validityFindings(input: FindingsInput): Finding[] {

@@ -8,7 +8,7 @@
  */
 import type { Issue } from "../errors.ts";
 import type { CertificateDecoder, RootStore } from "../ports.ts";
-import { NOT_A_CERTIFICATE_MESSAGE } from "./inspect.ts";
+import { NOT_A_CERTIFICATE_MESSAGE } from "./bundle.ts";
 import type { CertificateData } from "./model.ts";
 import { DEFAULT_PEM_LIMITS, type PemLimits, scanPem } from "./pem.ts";
 

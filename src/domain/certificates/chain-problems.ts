@@ -1,0 +1,340 @@
+/**
+ * The problems of a certificate chain (CONTRACT §7.1): a closed set of codes, each with a fixed
+ * severity, the positions it concerns and two plain sentences worded as CONTRACT §4.3 says
+ * (positions with their CN, no PEM text). Sorted and built by the same machinery as the bundle's
+ * findings (diagnostics.ts).
+ */
+import { repeats } from "./bundle.ts";
+import type { ChainMember } from "./chain.ts";
+import type { BuiltPath, ChainContext } from "./chain-path.ts";
+import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
+import { MAX_LISTED_DNS_NAMES, publishedAt, rfc3339 } from "./findings.ts";
+import { type ExpectedIdentity, identityText, matchIdentity } from "./identity.ts";
+import { isSelfIssued } from "./relationships.ts";
+import { capitalize, certificateName, listSome, nameLabel, repeatObserved } from "./wording.ts";
+
+/**
+ * Every problem code, in the order of CONTRACT §7.1's table (also the tie-break order). The set is
+ * closed: each code has one severity (`PROBLEM_SEVERITY`; WRONG_ORDER alone has two), one rule that
+ * raises it, and fixed positions.
+ */
+export const PROBLEM_CODES = [
+  /**
+   * Error. The path is `incomplete`: the last member's issuer is neither in the bundle (as a
+   * verified, eligible candidate) nor a supplied or known root; on [last member]. Names the missing
+   * issuer and, when the last member's Authority Information Access has one, where its CA
+   * publishes it.
+   */
+  "INCOMPLETE_CHAIN",
+  /**
+   * Error when position 0 does not hold the leaf (by fingerprint): a server sends its first
+   * certificate as its own. Warning when it does but the other path members, read in bundle order
+   * with repeats and certificates off the path ignored, do not follow in path order. On the path.
+   */
+  "WRONG_ORDER",
+  /** Error. A path member's `expiresInDays` is below 0 (evaluatedAt is past its notAfter); on [i]. */
+  "EXPIRED",
+  /** Error. A path member's notBefore is after `evaluatedAt`; on [i]. */
+  "NOT_YET_VALID",
+  /**
+   * Error. A hostname was given and the leaf does not cover it: a DNS name by the wildcard rules of
+   * CONTRACT §4.3 against `dns` SANs, an address against `ip` SANs; on [leaf].
+   */
+  "HOSTNAME_MISMATCH",
+  /** Warning. A path member has 0 ≤ `expiresInDays` < `expiryWarningDays`; on [i]. */
+  "EXPIRING",
+  /**
+   * Warning. A position that is not on the path, repeats no earlier position and is not an
+   * included root: unrelated to the leaf, or above the anchor (an old cross-sign); on [i]. Never
+   * raised when the path is empty.
+   */
+  "UNNEEDED_CERTIFICATE",
+  /** Warning. A position repeats an earlier one (same SHA-256 fingerprint); on [first, repeat]. */
+  "DUPLICATE_CERTIFICATE",
+  /** Warning. The status is `ambiguous`: several possible leaves and none chosen; on every possible leaf. */
+  "LEAF_SELECTION_REQUIRED",
+  /** Warning. The status is `no-leaf`: every distinct certificate is a CA; on []. */
+  "NO_LEAF_CERTIFICATE",
+  /**
+   * Info. A self-signed certificate of the bundle, other than the leaf, that is the last member or
+   * a verified candidate issuer of it is served: clients use their own copy. Never raised for a
+   * cross-signed CA that is not self-signed; on [i] (its first occurrence).
+   */
+  "ROOT_INCLUDED",
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+/** The severity of each code (CONTRACT §7.1); WRONG_ORDER's warning is stated where it is raised. */
+export const PROBLEM_SEVERITY: Readonly<Record<ProblemCode, Severity>> = {
+  INCOMPLETE_CHAIN: "error",
+  WRONG_ORDER: "error",
+  EXPIRED: "error",
+  NOT_YET_VALID: "error",
+  HOSTNAME_MISMATCH: "error",
+  EXPIRING: "warning",
+  UNNEEDED_CERTIFICATE: "warning",
+  DUPLICATE_CERTIFICATE: "warning",
+  LEAF_SELECTION_REQUIRED: "warning",
+  NO_LEAF_CERTIFICATE: "warning",
+  ROOT_INCLUDED: "info",
+};
+
+const PROBLEMS = new DiagnosticCodes<ProblemCode>(PROBLEM_CODES, PROBLEM_SEVERITY);
+
+/** One problem (CONTRACT §7.1), field order as specified. */
+export interface ChainProblem {
+  code: ProblemCode;
+  severity: Severity;
+  certificateIndexes: number[];
+  observed: string;
+  nextAction: string;
+}
+
+function problem(
+  code: ProblemCode,
+  certificateIndexes: number[],
+  observed: string,
+  nextAction: string,
+  severity?: Severity,
+): ChainProblem {
+  return PROBLEMS.make(code, certificateIndexes, { observed, nextAction }, severity);
+}
+
+/**
+ * The order of problems (CONTRACT §7.1, like findings §4.3): severity, then first index (problems
+ * with none first), then code in the table's order, then the other indexes.
+ */
+export const compareProblems: (a: ChainProblem, b: ChainProblem) => number = PROBLEMS.compare;
+
+/**
+ * The problems of a request whose leaf is not known (status `no-leaf` or `ambiguous`), sorted:
+ * the repeats, and why there is no path.
+ */
+export function problemsWithoutPath(
+  context: ChainContext,
+  status: "no-leaf" | "ambiguous",
+  leaves: readonly number[],
+): ChainProblem[] {
+  return PROBLEMS.sort([
+    ...duplicateProblems(context),
+    status === "no-leaf" ? noLeafProblem(context.certificates.length) : leafSelectionProblem(context, leaves),
+  ]);
+}
+
+function named(context: ChainContext, index: number): string {
+  return certificateName(context.certificates[index]!, index);
+}
+
+function duplicateProblems(context: ChainContext): ChainProblem[] {
+  return repeats(context.certificates).map(({ first, repeat }) =>
+    problem(
+      "DUPLICATE_CERTIFICATE",
+      [first, repeat],
+      repeatObserved(context.certificates, first, repeat),
+      `Remove the repeated copy, ${named(context, repeat)}; the corrected chain (fullchainPem) lists each certificate once.`,
+    ),
+  );
+}
+
+function noLeafProblem(count: number): ChainProblem {
+  return problem(
+    "NO_LEAF_CERTIFICATE",
+    [],
+    `None of the ${count} ${count === 1 ? "certificate is a" : "certificates is a"} server (non-CA) certificate, so there is no chain to build.`,
+    "Add the server's own certificate (the one issued for its name) as the first block.",
+  );
+}
+
+function leafSelectionProblem(context: ChainContext, leaves: readonly number[]): ChainProblem {
+  const names = leaves.map((index) => named(context, index));
+  return problem(
+    "LEAF_SELECTION_REQUIRED",
+    [...leaves],
+    `The bundle holds ${leaves.length} possible server certificates (${listSome(names, MAX_LISTED_DNS_NAMES)}) and none was chosen.`,
+    "Give leafIndex (or a hostname that only one of them covers), or keep only the server's own certificate in the bundle.",
+  );
+}
+
+/** Every problem of a built path, sorted (CONTRACT §7.1). */
+export function pathProblems(
+  context: ChainContext,
+  path: BuiltPath,
+  members: readonly ChainMember[],
+  identity: ExpectedIdentity | null,
+): ChainProblem[] {
+  const { certificates } = context;
+  const problems: ChainProblem[] = [...duplicateProblems(context)];
+  const leaf = path.members[0]!;
+  const last = path.members.at(-1)!;
+  const lastCertificate = certificates[last]!;
+
+  if (path.anchor === "missing") {
+    const issuer = nameLabel(lastCertificate.issuer) ?? "an issuer with an empty name";
+    const url = lastCertificate.caIssuersUrls[0] ?? null;
+    problems.push(
+      problem(
+        "INCOMPLETE_CHAIN",
+        [last],
+        `The chain stops at ${named(context, last)}: its issuer, ${issuer}, is neither in the bundle nor a known or supplied root.`,
+        `Add the certificate of ${issuer} right after ${named(context, last)}; ${publishedAt(url)} (if ${issuer} is a private root, supply it as a root instead).`,
+      ),
+    );
+  }
+
+  problems.push(...orderProblems(context, path));
+
+  const evaluatedAt = rfc3339(context.evaluatedAt);
+  for (const member of members) {
+    const certificate = certificates[member.index]!;
+    const name = named(context, member.index);
+    const role = member.index === leaf ? "renew it" : "fetch the current certificate from its issuer";
+    if (member.expiresInDays < 0) {
+      problems.push(
+        problem(
+          "EXPIRED",
+          [member.index],
+          `${capitalize(name)} expired at ${member.notAfter}; the evaluation time is ${evaluatedAt}.`,
+          `Replace ${name}: ${role}.`,
+        ),
+      );
+    } else if (member.expiresInDays < context.expiryWarningDays) {
+      problems.push(
+        problem(
+          "EXPIRING",
+          [member.index],
+          `${capitalize(name)} expires in ${member.expiresInDays} ${member.expiresInDays === 1 ? "day" : "days"}, at ${member.notAfter}.`,
+          `Replace ${name} before ${member.notAfter}: ${role}.`,
+        ),
+      );
+    }
+    if (context.evaluatedAt.getTime() < certificate.notBefore.getTime()) {
+      problems.push(
+        problem(
+          "NOT_YET_VALID",
+          [member.index],
+          `${capitalize(name)} is not valid before ${rfc3339(certificate.notBefore)}; the evaluation time is ${evaluatedAt}.`,
+          `Check the clock of the machine that issued ${name}, or wait until it becomes valid before serving it.`,
+        ),
+      );
+    }
+  }
+
+  if (identity !== null) {
+    const leafCertificate = certificates[leaf]!;
+    if (matchIdentity(identity, leafCertificate.sans) === null) {
+      const kind = identity.kind === "dns" ? "dns" : "ip";
+      const listed = leafCertificate.sans.filter((san) => san.type === kind).map((san) => san.value);
+      const what = kind === "dns" ? "DNS names" : "IP addresses";
+      problems.push(
+        problem(
+          "HOSTNAME_MISMATCH",
+          [leaf],
+          listed.length === 0
+            ? `${capitalize(named(context, leaf))} lists no ${what}, so it does not cover ${identityText(identity)}.`
+            : `${capitalize(named(context, leaf))} does not cover ${identityText(identity)}; its ${what}: ${listSome(listed, MAX_LISTED_DNS_NAMES)}.`,
+          `Use a certificate issued for ${identityText(identity)}, or check the name the clients connect to.`,
+        ),
+      );
+    }
+  }
+
+  const onPath = new Set(path.members.map((index) => certificates[index]!.fingerprintSha256));
+  const includedRoots = includedRootPositions(context, path);
+  const seen = new Set<string>();
+  for (const [index, certificate] of certificates.entries()) {
+    const fingerprint = certificate.fingerprintSha256;
+    const repeat = seen.has(fingerprint);
+    seen.add(fingerprint);
+    if (repeat || onPath.has(fingerprint) || includedRoots.has(index)) continue;
+    problems.push(
+      problem(
+        "UNNEEDED_CERTIFICATE",
+        [index],
+        `${capitalize(named(context, index))} is not part of the chain from ${named(context, leaf)} to its anchor.`,
+        `Remove ${named(context, index)} from the served chain; the corrected chain (fullchainPem) leaves it out.`,
+      ),
+    );
+  }
+  for (const index of includedRoots) {
+    problems.push(
+      problem(
+        "ROOT_INCLUDED",
+        [index],
+        `${capitalize(named(context, index))} is a self-signed root served with the chain.`,
+        "Leave the root out of the served chain: clients use their own copy of it (the corrected chain, fullchainPem, omits it unless includeRoot is set).",
+      ),
+    );
+  }
+  return PROBLEMS.sort(problems);
+}
+
+/**
+ * ROOT_INCLUDED positions: first occurrences of self-signed certificates, other than the leaf,
+ * that are the last member or a verified candidate issuer of it.
+ */
+function includedRootPositions(context: ChainContext, path: BuiltPath): Set<number> {
+  const { certificates, links, selfSigned } = context;
+  const leafFingerprint = certificates[path.members[0]!]!.fingerprintSha256;
+  const last = path.members.at(-1)!;
+  const candidates = new Set<number>([last]);
+  for (const link of links) {
+    if (link.childIndex === last && link.check.outcome === "verified") candidates.add(link.issuerIndex);
+  }
+  const firstOf = new Map<string, number>();
+  for (const [index, certificate] of certificates.entries()) {
+    if (!firstOf.has(certificate.fingerprintSha256)) firstOf.set(certificate.fingerprintSha256, index);
+  }
+  const positions = new Set<number>();
+  for (const index of candidates) {
+    const certificate = certificates[index]!;
+    if (!selfSigned[index] || certificate.fingerprintSha256 === leafFingerprint) continue;
+    if (!isSelfIssued(certificate)) continue;
+    positions.add(firstOf.get(certificate.fingerprintSha256)!);
+  }
+  return positions;
+}
+
+/**
+ * WRONG_ORDER: an error when position 0 does not hold the leaf (a server sends its first
+ * certificate as its own); a warning when it does but the path members, read in bundle order with
+ * repeats and certificates off the path ignored, are not in path order.
+ */
+function orderProblems(context: ChainContext, path: BuiltPath): ChainProblem[] {
+  const { certificates } = context;
+  const leaf = path.members[0]!;
+  const leafFingerprint = certificates[leaf]!.fingerprintSha256;
+  const pathFingerprints = path.members.map((index) => certificates[index]!.fingerprintSha256);
+  const wanted = new Set(pathFingerprints);
+  const seen = new Set<string>();
+  const inBundleOrder: string[] = [];
+  for (const certificate of certificates) {
+    const fingerprint = certificate.fingerprintSha256;
+    if (seen.has(fingerprint)) continue;
+    seen.add(fingerprint);
+    if (wanted.has(fingerprint)) inBundleOrder.push(fingerprint);
+  }
+  const order = path.members.map((index) => named(context, index)).join(", then ");
+  if (certificates[0]!.fingerprintSha256 !== leafFingerprint) {
+    return [
+      problem(
+        "WRONG_ORDER",
+        [...path.members],
+        `Position 0 holds ${named(context, 0)} instead of the server's own certificate, ${named(context, leaf)}: a server sends its first certificate as its own.`,
+        `Serve the certificates in this order: ${order}, as the corrected chain (fullchainPem) does.`,
+        "error",
+      ),
+    ];
+  }
+  if (inBundleOrder.some((fingerprint, k) => fingerprint !== pathFingerprints[k])) {
+    return [
+      problem(
+        "WRONG_ORDER",
+        [...path.members],
+        `The issuers after ${named(context, leaf)} are not in chain order: each certificate should be followed by the one that issued it.`,
+        `Serve the certificates in this order: ${order}, as the corrected chain (fullchainPem) does.`,
+        "warning",
+      ),
+    ];
+  }
+  return [];
+}
