@@ -34,7 +34,8 @@ async function run(certificates: CertificateData[], options: Options = {}) {
     },
     {
       clock: fixedClock(now ?? NOW),
-      decoder: fakeDecoder([...certificates, ...(supplied ?? [])]),
+      // The known roots decode too, as the reference store's do with the real decoder.
+      decoder: fakeDecoder([...certificates, ...(supplied ?? []), ...(knownRoots ?? [])]),
       verifier,
       roots: fakeRootStore(knownRoots),
     },
@@ -435,6 +436,67 @@ describe("supplied roots (CONTRACT §7.2)", () => {
     expect(error.issues.map((i) => i.message).join(" ")).not.toContain("MHcCAQEEIB");
     const blank = await run([leaf, int], { roots: "  \n " });
     expect(blank.result.status).toBe("incomplete");
+  });
+});
+
+describe("a root ends the path only when its key verifies the member (CONTRACT §7.2)", () => {
+  /** The root's name and key id on another key: it answers for Int's issuer but did not sign it. */
+  const rekeyed = () =>
+    makeCertificate({ subject: "CN=Root,O=Example", ca: true, subjectKeyIdentifier: "AA", key: "rekeyed" });
+
+  test("a supplied root of the right name and key id whose key did not sign: incomplete, and said so", async () => {
+    const { int, leaf } = hierarchy();
+    const { result } = await run([leaf, int], { supplied: [rekeyed()] });
+    expect(result).toMatchObject({ status: "incomplete", path: [0, 1], anchor: { kind: "missing" } });
+    const problem = result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!;
+    expect(problem.certificateIndexes).toEqual([1]);
+    expect(problem.observed).toBe(
+      "The chain stops at certificate 1 (CN=Int): a root named CN=Root was found among your own roots, but its key does not verify the certificate, and no certificate in the bundle issued it.",
+    );
+  });
+
+  test("the same for a reference root; and the same root inside pem is not an issuer either", async () => {
+    const { int, leaf } = hierarchy();
+    const known = await run([leaf, int], { knownRoots: [rekeyed()] });
+    expect(known.result.status).toBe("incomplete");
+    expect(known.result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!.observed).toContain(
+      "a root named CN=Root was found in the reference root store, but its key does not verify the certificate",
+    );
+    const inside = await run([leaf, int, rekeyed()]);
+    expect(inside.result.status).toBe("incomplete");
+  });
+
+  test("of several roots that answer, the first whose key verifies ends it; one check per child and key", async () => {
+    const { root, int, leaf } = hierarchy();
+    const { result, verifier } = await run([leaf, int], { supplied: [rekeyed(), root] });
+    expect(result).toMatchObject({ status: "complete", anchor: { kind: "supplied-root" } });
+    expect(codes(result)).toEqual([]);
+    const known = await run([leaf, int], { supplied: [rekeyed()], knownRoots: [root], includeRoot: true });
+    expect(known.result.anchor!.kind).toBe("known-root");
+    expect(known.result.fullchainPem).toBe(toPem(leaf) + toPem(int) + toPem(root));
+    for (const calls of [verifier.calls, known.verifier.calls]) {
+      const keys = calls.map((call) => `${call.child}|${call.issuerKey}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+
+  test("an unverifiable root check (unsupported) does not end the path", async () => {
+    const { root, int, leaf } = hierarchy();
+    const { result } = await run([leaf, int], {
+      supplied: [root],
+      script: (child) => (child.subject === "CN=Int,O=Example" ? { outcome: "unsupported" } : undefined),
+    });
+    expect(result.status).toBe("incomplete");
+  });
+
+  test("a same-name root with another key id is not asked at all", async () => {
+    const { int, leaf } = hierarchy();
+    const otherId = makeCertificate({ subject: "CN=Root,O=Example", ca: true, subjectKeyIdentifier: "FF" });
+    const { result, verifier } = await run([leaf, int], { supplied: [otherId] });
+    expect(result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!.observed).toBe(
+      "The chain stops at certificate 1 (CN=Int): its issuer, CN=Root, is neither in the bundle nor a known or supplied root.",
+    );
+    expect(verifier.calls.some((call) => call.issuerKey === otherId.publicKeyKey)).toBe(false);
   });
 });
 

@@ -1,14 +1,14 @@
 /**
  * The path search of the certificate chain (CONTRACT §7.1, §7.2; ADR 0022): of every path from
  * the leaf that the rule allows, the best by the contract's ranking. It works on the candidate
- * links of `analyseRelationships` (one signature check per link, never two) and the self-checks,
- * and asks the request's trust anchors which member a root ends.
+ * links of `analyseRelationships` (one signature check per link, never two), the self-checks, and
+ * the root whose key verifies each member (`issuerRoots`, computed once before the search).
  */
 import { WorkAbandoned } from "../errors.ts";
 import type { WorkBudget } from "../ports.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
-import type { RequestRootStore, RootMatch } from "./trust-anchors.ts";
+import type { IssuerRoot, RootMatch } from "./trust-anchors.ts";
 
 /** Where a path ends: a self-signed member, a supplied or known root, or nowhere (its issuer is missing). */
 export type AnchorKind = "in-bundle" | "known-root" | "supplied-root" | "missing";
@@ -22,6 +22,8 @@ export interface ChainContext {
   links: readonly CandidateLink[];
   /** Per position: self-issued with a `verified` self-signature. */
   selfSigned: readonly boolean[];
+  /** Per position: the root whose key verifies it (ends a path there), or the origin of one that did not. */
+  issuerRoots: readonly IssuerRoot[];
   evaluatedAt: Date;
   expiryWarningDays: number;
 }
@@ -84,7 +86,6 @@ function compareSuffixes(a: Suffix, b: Suffix): number {
 export async function bestPath(
   leafIndex: number,
   context: ChainContext,
-  store: RequestRootStore,
   budget?: WorkBudget,
 ): Promise<BuiltPath> {
   const { certificates, links, selfSigned, evaluatedAt } = context;
@@ -113,16 +114,17 @@ export async function bestPath(
   const invalid = certificates.map(
     (certificate) => now > certificate.notAfter.getTime() || now < certificate.notBefore.getTime(),
   );
-  const rootOf = new Map<number, RootMatch | null>();
-  const rootMatch = (index: number): RootMatch | null => {
-    if (!rootOf.has(index)) {
-      const certificate = certificates[index]!;
-      rootOf.set(index, store.match(certificate.issuerNameKey, certificate.authorityKeyIdentifier));
-    }
-    return rootOf.get(index)!;
+  const rootMatch = (index: number) => context.issuerRoots[index]!.match;
+  // The root that ends a path at each position, as a small number (the same root object, the same number).
+  const rootIds = new Map<Uint8Array, number>();
+  const rootId = (index: number): number => {
+    const der = rootMatch(index)?.der;
+    if (der === undefined) return -1;
+    if (!rootIds.has(der)) rootIds.set(der, rootIds.size);
+    return rootIds.get(der)!;
   };
   // Interchangeable issuers: two certificates with the same links in and out (same key-id
-  // outcomes), the same end rule (self-signed, issuer name and key id for the root match) and the
+  // outcomes), the same end rule (self-signed, the root whose key verifies it) and the
   // same validity can swap places on any path without changing its rank's sums, so a path always
   // takes the lowest unused one of its kind first (that wins the positions tie-break) and the used
   // set is just how many of each kind are on the path (ADR 0022).
@@ -137,12 +139,10 @@ export async function bestPath(
   const kindOf = new Map<number, { kind: number; rank: number }>();
   const kinds = new Map<string, number[]>();
   for (const target of [...inLinks.keys()].sort((a, b) => a - b)) {
-    const certificate = certificates[target]!;
     const signature = [
       selfSigned[target],
       invalid[target],
-      certificate.issuerNameKey,
-      certificate.authorityKeyIdentifier,
+      rootId(target),
       next[target]!.map((link) => `${link.issuerIndex}:${link.keyIdentifierMatch}`).join(","),
       inLinks.get(target)!.sort().join(","),
     ].join("|");

@@ -21,9 +21,10 @@ import { capitalize, certificateName, listSome, nameLabel, repeatObserved } from
 export const PROBLEM_CODES = [
   /**
    * Error. The path is `incomplete`: the last member's issuer is neither in the bundle (as a
-   * verified, eligible candidate) nor a supplied or known root; on [last member]. Names the missing
-   * issuer and, when the last member's Authority Information Access has one, where its CA
-   * publishes it.
+   * verified, eligible candidate) nor a supplied or known root whose key verifies it; on [last
+   * member]. Names the missing issuer and, when the last member's Authority Information Access has
+   * one, where its CA publishes it; when a root of the issuer's name and key id was found whose key
+   * does not verify the member (CONTRACT §7.2), says so.
    */
   "INCOMPLETE_CHAIN",
   /**
@@ -166,20 +167,8 @@ export function pathProblems(
   const problems: ChainProblem[] = [...duplicateProblems(context)];
   const leaf = path.members[0]!;
   const last = path.members.at(-1)!;
-  const lastCertificate = certificates[last]!;
 
-  if (path.anchor === "missing") {
-    const issuer = nameLabel(lastCertificate.issuer) ?? "an issuer with an empty name";
-    const url = lastCertificate.caIssuersUrls[0] ?? null;
-    problems.push(
-      problem(
-        "INCOMPLETE_CHAIN",
-        [last],
-        `The chain stops at ${named(context, last)}: its issuer, ${issuer}, is neither in the bundle nor a known or supplied root.`,
-        `Add the certificate of ${issuer} right after ${named(context, last)}; ${publishedAt(url)} (if ${issuer} is a private root, supply it as a root instead).`,
-      ),
-    );
-  }
+  if (path.anchor === "missing") problems.push(incompleteProblem(context, last));
 
   problems.push(...orderProblems(context, path));
 
@@ -266,6 +255,30 @@ export function pathProblems(
     );
   }
   return PROBLEMS.sort(problems);
+}
+
+/** INCOMPLETE_CHAIN at the last member `last`: the missing issuer, and a root that did not verify it. */
+function incompleteProblem(context: ChainContext, last: number): ChainProblem {
+  const certificate = context.certificates[last]!;
+  const issuer = nameLabel(certificate.issuer) ?? "an issuer with an empty name";
+  const url = certificate.caIssuersUrls[0] ?? null;
+  const name = named(context, last);
+  const refused = context.issuerRoots[last]!.refused;
+  if (refused !== null) {
+    const where = refused === "supplied-root" ? "among your own roots" : "in the reference root store";
+    return problem(
+      "INCOMPLETE_CHAIN",
+      [last],
+      `The chain stops at ${name}: a root named ${issuer} was found ${where}, but its key does not verify the certificate, and no certificate in the bundle issued it.`,
+      `Find the certificate of ${issuer} whose key signed ${name} (a CA that kept its name but changed its key has a new certificate); ${publishedAt(url)}.`,
+    );
+  }
+  return problem(
+    "INCOMPLETE_CHAIN",
+    [last],
+    `The chain stops at ${name}: its issuer, ${issuer}, is neither in the bundle nor a known or supplied root.`,
+    `Add the certificate of ${issuer} right after ${name}; ${publishedAt(url)} (if ${issuer} is a private root, supply it as a root instead).`,
+  );
 }
 
 /**

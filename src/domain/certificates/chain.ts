@@ -3,7 +3,8 @@
  * the relationships the bundle inspection computes and repaired into the file to deploy.
  *
  * The bundle is read as the inspection reads it (bundle.ts: one signature check per link, never
- * two); the path search is chain-path.ts, the problems chain-problems.ts. Time enters through the
+ * two); a root ends a path only once its key verifies the member (CONTRACT §7.2, checked through
+ * the same cache); the path search is chain-path.ts, the problems chain-problems.ts. Time enters through the
  * Clock (read once); identical input and clock give identical output.
  */
 import type { Issue } from "../errors.ts";
@@ -15,7 +16,8 @@ import { rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, matchIdentity, validateIdentity } from "./identity.ts";
 import type { CertificateData } from "./model.ts";
 import { pemBlock } from "./pem.ts";
-import { RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
+import type { SignatureCheckCache } from "./relationships.ts";
+import { type IssuerRoot, RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
 
 export type { AnchorKind } from "./chain-path.ts";
 export {
@@ -108,12 +110,14 @@ export async function buildCertificateChain(
   const { certificates, evaluatedAt, leaves } = bundle;
   const selfSigned = bundle.selfChecks.map((check) => check?.outcome === "verified");
   const store = new RequestRootStore(deps.roots, (await supplied).roots);
+  const issuerRoots = await issuerRootsOf(certificates, selfSigned, store, bundle.checks, deps.decoder);
 
   const leafIndex = chooseLeaf(request.leafIndex, leaves, identity.expected, certificates);
   const context: ChainContext = {
     certificates,
     links: bundle.links,
     selfSigned,
+    issuerRoots,
     evaluatedAt,
     expiryWarningDays,
   };
@@ -131,7 +135,7 @@ export async function buildCertificateChain(
     };
   }
 
-  const best = await bestPath(leafIndex, context, store, deps.budget);
+  const best = await bestPath(leafIndex, context, deps.budget);
   const last = best.members.at(-1)!;
   const lastCertificate = certificates[last]!;
   const anchorSubject = best.anchor === "in-bundle" ? lastCertificate.subject : lastCertificate.issuer;
@@ -147,6 +151,34 @@ export async function buildCertificateChain(
     problems: pathProblems(context, best, members, identity.expected),
     fullchainPem: fullchainPem(best, certificates, request.includeRoot === true),
   };
+}
+
+/**
+ * For each position, the root that issued it (CONTRACT §7.2: its key verifies the certificate),
+ * asked once per distinct certificate, checked through the request's cache (no check twice). A
+ * self-signed certificate ends a path itself and asks nothing.
+ */
+async function issuerRootsOf(
+  certificates: readonly CertificateData[],
+  selfSigned: readonly boolean[],
+  store: RequestRootStore,
+  checks: SignatureCheckCache,
+  decoder: CertificateDecoder,
+): Promise<IssuerRoot[]> {
+  const none: IssuerRoot = { match: null, refused: null };
+  const byFingerprint = new Map<string, Promise<IssuerRoot>>();
+  return Promise.all(
+    certificates.map((certificate, index) => {
+      if (selfSigned[index]) return none;
+      let answer = byFingerprint.get(certificate.fingerprintSha256);
+      if (answer === undefined) {
+        checks.allowMore(store.answering(certificate));
+        answer = store.issuerRoot(certificate, (child, root) => checks.check(child, root), decoder);
+        byFingerprint.set(certificate.fingerprintSha256, answer);
+      }
+      return answer;
+    }),
+  );
 }
 
 /**
