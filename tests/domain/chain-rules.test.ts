@@ -494,9 +494,71 @@ describe("a root ends the path only when its key verifies the member (CONTRACT ย
     const otherId = makeCertificate({ subject: "CN=Root,O=Example", ca: true, subjectKeyIdentifier: "FF" });
     const { result, verifier } = await run([leaf, int], { supplied: [otherId] });
     expect(result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!.observed).toBe(
-      "The chain stops at certificate 1 (CN=Int): its issuer, CN=Root, is neither in the bundle nor a known or supplied root.",
+      "The chain stops at certificate 1 (CN=Int): its issuer, CN=Root, is neither in the bundle, nor one of your own roots, nor a known root.",
     );
     expect(verifier.calls.some((call) => call.issuerKey === otherId.publicKeyKey)).toBe(false);
+  });
+});
+
+describe("true words (CONTRACT ยง7.6)", () => {
+  const orderOf = (result: { problems: { code: string; nextAction: string }[] }) =>
+    result.problems.find((p) => p.code === "WRONG_ORDER")!.nextAction;
+
+  test("WRONG_ORDER's order lists exactly fullchainPem's certificates: no root that ROOT_INCLUDED leaves out", async () => {
+    const { root, int, leaf } = hierarchy();
+    const { result } = await run([int, root, leaf]);
+    expect(codes(result)).toContain("ROOT_INCLUDED");
+    expect(result.fullchainPem).toBe(toPem(leaf) + toPem(int));
+    expect(orderOf(result)).toBe(
+      "Serve the certificates in this order: certificate 2 (CN=www.example.com), then certificate 0 (CN=Int), as the corrected chain (fullchainPem) does.",
+    );
+    const withRoot = await run([int, root, leaf], { includeRoot: true });
+    expect(withRoot.result.fullchainPem).toBe(toPem(leaf) + toPem(int) + toPem(root));
+    expect(orderOf(withRoot.result)).toBe(
+      "Serve the certificates in this order: certificate 2 (CN=www.example.com), then certificate 0 (CN=Int), then certificate 1 (CN=Root), as the corrected chain (fullchainPem) does.",
+    );
+  });
+
+  test("a root appended from outside the bundle is named as the user's own, or the reference store's", async () => {
+    const { root, int, leaf } = hierarchy();
+    const own = await run([int, leaf], { supplied: [root], includeRoot: true });
+    expect(orderOf(own.result)).toBe(
+      "Serve the certificates in this order: certificate 1 (CN=www.example.com), then certificate 0 (CN=Int), then your own root CN=Root, as the corrected chain (fullchainPem) does.",
+    );
+    const known = await run([int, leaf], { knownRoots: [root], includeRoot: true });
+    expect(orderOf(known.result)).toContain("then the root CN=Root of the reference store, as");
+  });
+
+  test("with roots supplied, a missing issuer is said to be none of the user's own roots; never Mozilla's", async () => {
+    const { int, leaf } = hierarchy();
+    const other = makeCertificate({ subject: "CN=Other Root", ca: true });
+    const { result } = await run([leaf, int], { supplied: [other] });
+    expect(result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!.observed).toBe(
+      "The chain stops at certificate 1 (CN=Int): its issuer, CN=Root, is neither in the bundle, nor one of your own roots, nor a known root.",
+    );
+    expect(JSON.stringify(result)).not.toMatch(/Mozilla|reference root store/);
+  });
+
+  test("the bundle's findings call a supplied root the user's own (the CLI's cert --roots)", async () => {
+    const { RequestRootStore } = await import("../../src/domain/certificates/trust-anchors.ts");
+    const { root, int, leaf } = hierarchy();
+    const result = await inspectCertificateBundle(
+      { pem: bundleOf([leaf, int]) },
+      {
+        clock: fixedClock(NOW),
+        decoder: fakeDecoder([leaf, int]),
+        verifier: scriptedVerifier(),
+        roots: new RequestRootStore(fakeRootStore([root]), [root]),
+      },
+    );
+    const finding = result.findings.find((f) => f.code === "ISSUER_NOT_IN_BUNDLE")!;
+    expect(finding.observed).toBe(
+      "Certificate 1 (CN=Int) was issued by CN=Root and no certificate in the bundle carries that name; CN=Root is one of your own roots (the ones you supplied), so leaving it out is normal.",
+    );
+    expect(finding.nextAction).toBe(
+      "Nothing needs adding if your clients trust your own root CN=Root: a served bundle usually leaves the root out.",
+    );
+    expect(JSON.stringify(result.findings)).not.toMatch(/Mozilla|reference root store/);
   });
 });
 

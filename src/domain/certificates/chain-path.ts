@@ -24,6 +24,8 @@ export interface ChainContext {
   selfSigned: readonly boolean[];
   /** Per position: the root whose key verifies it (ends a path there), or the origin of one that did not. */
   issuerRoots: readonly IssuerRoot[];
+  /** Whether the caller supplied roots (the wording names them as the user's own). */
+  hasOwnRoots: boolean;
   evaluatedAt: Date;
   expiryWarningDays: number;
 }
@@ -33,8 +35,44 @@ export interface BuiltPath {
   /** Positions, leaf first. */
   members: number[];
   anchor: AnchorKind;
-  /** The anchor certificate from the root store, for `includeRoot` (null for `in-bundle`/`missing`). */
-  rootDer: Uint8Array | null;
+  /** The root that ends the path, for `includeRoot` and the wording (null for `in-bundle`/`missing`). */
+  root: RootMatch | null;
+}
+
+/** One certificate of the served chain, and its position in the bundle (null: a root from outside it). */
+export interface ServedCertificate {
+  der: Uint8Array;
+  position: number | null;
+}
+
+/**
+ * The chain to serve, the content of `fullchainPem` (CONTRACT §7.1): the path in order, a
+ * self-signed last member other than the leaf left out; with `includeRoot`, the anchor's
+ * certificate (the bundle's, the supplied or the reference root) appended unless it is already
+ * the last one.
+ */
+export function servedChain(
+  path: BuiltPath,
+  certificates: readonly CertificateData[],
+  includeRoot: boolean,
+): ServedCertificate[] {
+  const served: ServedCertificate[] = path.members.map((position) => ({
+    der: certificates[position]!.der,
+    position,
+  }));
+  let anchor: ServedCertificate | null = path.root === null ? null : { der: path.root.der, position: null };
+  if (path.anchor === "in-bundle") {
+    anchor = served.at(-1)!;
+    if (served.length > 1) served.pop();
+  }
+  if (includeRoot && anchor !== null && !sameBytes(served.at(-1)!.der, anchor.der)) served.push(anchor);
+  return served;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /**
@@ -49,7 +87,7 @@ interface Suffix {
   member: number;
   next: Suffix | null;
   anchor: AnchorKind;
-  rootDer: Uint8Array | null;
+  root: RootMatch | null;
 }
 
 /** Lower is better: complete, fewer key-id mismatches, fewer invalid members, fewer members, lowest positions. */
@@ -173,7 +211,7 @@ export async function bestPath(
       if (budget?.exhausted() === true) throw new WorkAbandoned();
     }
     const invalidHere = invalid[member] ? 1 : 0;
-    const end = (anchor: AnchorKind, rootDer: Uint8Array | null): Suffix => ({
+    const end = (anchor: AnchorKind, root: RootMatch | null): Suffix => ({
       incomplete: anchor === "missing" ? 1 : 0,
       keyIdMismatches: 0,
       invalidMembers: invalidHere,
@@ -181,12 +219,12 @@ export async function bestPath(
       member,
       next: null,
       anchor,
-      rootDer,
+      root,
     });
     let result: Suffix;
     const root = selfSigned[member] ? null : rootMatch(member);
     if (selfSigned[member]) result = end("in-bundle", null);
-    else if (root !== null) result = end(root.kind, root.der);
+    else if (root !== null) result = end(root.kind, root);
     else {
       let chosen: Suffix | null = null;
       for (const link of next[member]!) {
@@ -204,7 +242,7 @@ export async function bestPath(
           member,
           next: rest,
           anchor: rest.anchor,
-          rootDer: rest.rootDer,
+          root: rest.root,
         };
         if (chosen === null || compareSuffixes(candidate, chosen) < 0) chosen = candidate;
       }
@@ -219,7 +257,7 @@ export async function bestPath(
     (await best(leafIndex, new Array<number>(kinds.size).fill(0), 0));
   const members: number[] = [];
   for (let at: Suffix | null = top; at !== null; at = at.next) members.push(at.member);
-  return { members, anchor: top.anchor, rootDer: top.rootDer };
+  return { members, anchor: top.anchor, root: top.root };
 }
 
 /**
@@ -250,7 +288,7 @@ function bestCompletePath(
       member,
       next: null,
       anchor: root === null ? "in-bundle" : root.kind,
-      rootDer: root === null ? null : root.der,
+      root,
     };
   }
   const terminal = best.map((suffix) => suffix !== null);
@@ -269,7 +307,7 @@ function bestCompletePath(
           member,
           next: rest,
           anchor: rest.anchor,
-          rootDer: rest.rootDer,
+          root: rest.root,
         };
         const current = best[member];
         if (current === null || current === undefined || compareSuffixes(candidate, current) < 0) {

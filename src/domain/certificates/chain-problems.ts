@@ -6,11 +6,12 @@
  */
 import { repeats } from "./bundle.ts";
 import type { ChainMember } from "./chain.ts";
-import type { BuiltPath, ChainContext } from "./chain-path.ts";
+import type { BuiltPath, ChainContext, ServedCertificate } from "./chain-path.ts";
 import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import { MAX_LISTED_DNS_NAMES, publishedAt, rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, identityText, matchIdentity } from "./identity.ts";
 import { isSelfIssued } from "./relationships.ts";
+import type { RootMatch } from "./trust-anchors.ts";
 import { capitalize, certificateName, listSome, nameLabel, repeatObserved } from "./wording.ts";
 
 /**
@@ -162,6 +163,7 @@ export function pathProblems(
   path: BuiltPath,
   members: readonly ChainMember[],
   identity: ExpectedIdentity | null,
+  served: readonly ServedCertificate[],
 ): ChainProblem[] {
   const { certificates } = context;
   const problems: ChainProblem[] = [...duplicateProblems(context)];
@@ -170,7 +172,7 @@ export function pathProblems(
 
   if (path.anchor === "missing") problems.push(incompleteProblem(context, last));
 
-  problems.push(...orderProblems(context, path));
+  problems.push(...orderProblems(context, path, served));
 
   const evaluatedAt = rfc3339(context.evaluatedAt);
   for (const member of members) {
@@ -257,6 +259,14 @@ export function pathProblems(
   return PROBLEMS.sort(problems);
 }
 
+/** A root from outside the bundle, by origin and name: a supplied one is the user's own (CONTRACT §7.6). */
+function rootName(root: RootMatch): string {
+  const label = nameLabel(root.subject) ?? "with an empty name";
+  return root.kind === "supplied-root"
+    ? `your own root ${label}`
+    : `the root ${label} of the reference store`;
+}
+
 /** INCOMPLETE_CHAIN at the last member `last`: the missing issuer, and a root that did not verify it. */
 function incompleteProblem(context: ChainContext, last: number): ChainProblem {
   const certificate = context.certificates[last]!;
@@ -276,7 +286,9 @@ function incompleteProblem(context: ChainContext, last: number): ChainProblem {
   return problem(
     "INCOMPLETE_CHAIN",
     [last],
-    `The chain stops at ${name}: its issuer, ${issuer}, is neither in the bundle nor a known or supplied root.`,
+    context.hasOwnRoots
+      ? `The chain stops at ${name}: its issuer, ${issuer}, is neither in the bundle, nor one of your own roots, nor a known root.`
+      : `The chain stops at ${name}: its issuer, ${issuer}, is neither in the bundle nor a known or supplied root.`,
     `Add the certificate of ${issuer} right after ${name}; ${publishedAt(url)} (if ${issuer} is a private root, supply it as a root instead).`,
   );
 }
@@ -312,7 +324,11 @@ function includedRootPositions(context: ChainContext, path: BuiltPath): Set<numb
  * certificate as its own); a warning when it does but the path members, read in bundle order with
  * repeats and certificates off the path ignored, are not in path order.
  */
-function orderProblems(context: ChainContext, path: BuiltPath): ChainProblem[] {
+function orderProblems(
+  context: ChainContext,
+  path: BuiltPath,
+  served: readonly ServedCertificate[],
+): ChainProblem[] {
   const { certificates } = context;
   const leaf = path.members[0]!;
   const leafFingerprint = certificates[leaf]!.fingerprintSha256;
@@ -326,7 +342,10 @@ function orderProblems(context: ChainContext, path: BuiltPath): ChainProblem[] {
     seen.add(fingerprint);
     if (wanted.has(fingerprint)) inBundleOrder.push(fingerprint);
   }
-  const order = path.members.map((index) => named(context, index)).join(", then ");
+  // Exactly the certificates of fullchainPem, in its order (CONTRACT §7.6).
+  const order = served
+    .map((block) => (block.position === null ? rootName(path.root!) : named(context, block.position)))
+    .join(", then ");
   if (certificates[0]!.fingerprintSha256 !== leafFingerprint) {
     return [
       problem(

@@ -10,7 +10,7 @@
 import type { Issue } from "../errors.ts";
 import type { CertificateDecoder, Clock, RootStore, SignatureVerifier, WorkBudget } from "../ports.ts";
 import { type CertificateLimits, DEFAULT_CERTIFICATE_LIMITS, readBundle } from "./bundle.ts";
-import { type AnchorKind, type BuiltPath, bestPath, type ChainContext } from "./chain-path.ts";
+import { type AnchorKind, bestPath, type ChainContext, servedChain } from "./chain-path.ts";
 import { type ChainProblem, pathProblems, problemsWithoutPath } from "./chain-problems.ts";
 import { rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, matchIdentity, validateIdentity } from "./identity.ts";
@@ -109,7 +109,8 @@ export async function buildCertificateChain(
   });
   const { certificates, evaluatedAt, leaves } = bundle;
   const selfSigned = bundle.selfChecks.map((check) => check?.outcome === "verified");
-  const store = new RequestRootStore(deps.roots, (await supplied).roots);
+  const ownRoots = (await supplied).roots;
+  const store = new RequestRootStore(deps.roots, ownRoots);
   const issuerRoots = await issuerRootsOf(certificates, selfSigned, store, bundle.checks, deps.decoder);
 
   const leafIndex = chooseLeaf(request.leafIndex, leaves, identity.expected, certificates);
@@ -118,6 +119,7 @@ export async function buildCertificateChain(
     links: bundle.links,
     selfSigned,
     issuerRoots,
+    hasOwnRoots: ownRoots.length > 0,
     evaluatedAt,
     expiryWarningDays,
   };
@@ -141,6 +143,7 @@ export async function buildCertificateChain(
   const anchorSubject = best.anchor === "in-bundle" ? lastCertificate.subject : lastCertificate.issuer;
   const members = best.members.map((index) => toMember(certificates[index]!, index, evaluatedAt));
   const status: ChainStatus = best.anchor === "missing" ? "incomplete" : "complete";
+  const served = servedChain(best, certificates, request.includeRoot === true);
   return {
     evaluatedAt: rfc3339(evaluatedAt),
     leafIndex,
@@ -148,8 +151,8 @@ export async function buildCertificateChain(
     status,
     anchor: { kind: best.anchor, subject: anchorSubject, caIssuersUrls: [...lastCertificate.caIssuersUrls] },
     certificates: members,
-    problems: pathProblems(context, best, members, identity.expected),
-    fullchainPem: fullchainPem(best, certificates, request.includeRoot === true),
+    problems: pathProblems(context, best, members, identity.expected, served),
+    fullchainPem: served.map((block) => pemBlock(block.der)).join(""),
   };
 }
 
@@ -224,30 +227,4 @@ function toMember(certificate: CertificateData, index: number, evaluatedAt: Date
 export function expiresInDays(notAfter: Date, evaluatedAt: Date): number {
   const seconds = Math.floor(notAfter.getTime() / 1000) - Math.floor(evaluatedAt.getTime() / 1000);
   return Math.floor(seconds / SECONDS_PER_DAY);
-}
-
-/**
- * The file to deploy: the path in order, a self-signed last member other than the leaf left out;
- * with `includeRoot`, the anchor's certificate appended unless it is already the last block. Each
- * block re-encoded from its DER, 64-character base64 lines, `\n` line ends, a final `\n`.
- */
-export function fullchainPem(
-  path: BuiltPath,
-  certificates: readonly CertificateData[],
-  includeRoot: boolean,
-): string {
-  const blocks = path.members.map((index) => certificates[index]!.der);
-  let anchorDer: Uint8Array | null = path.rootDer;
-  if (path.anchor === "in-bundle") {
-    anchorDer = blocks.at(-1)!;
-    if (blocks.length > 1) blocks.pop();
-  }
-  if (includeRoot && anchorDer !== null && !sameBytes(blocks.at(-1)!, anchorDer)) blocks.push(anchorDer);
-  return blocks.map(pemBlock).join("");
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
-  return true;
 }

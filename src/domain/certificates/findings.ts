@@ -12,6 +12,7 @@ import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
 import { isSelfIssued } from "./relationships.ts";
+import { rootOrigin } from "./trust-anchors.ts";
 import { capitalize, certificateName, listSome, nameLabel, repeatObserved, showText } from "./wording.ts";
 
 /**
@@ -173,7 +174,7 @@ export interface FindingsInput {
   selectedLeafIndex: number | null;
   /** Null when no hostname check applies. */
   hostname: HostnameOutcome | null;
-  /** The reference root store behind `issuerIsKnownRoot`. */
+  /** The reference root store behind `issuerIsKnownRoot` (with the user's own roots in `cert --roots`). */
   roots: RootStore;
 }
 
@@ -447,8 +448,9 @@ function linkFindings(input: FindingsInput): Finding[] {
 }
 
 /**
- * ISSUER_NOT_IN_BUNDLE, with `issuerIsKnownRoot` from the reference root store: a known root left
- * out is normal; any other missing issuer is most likely an intermediate that must be added.
+ * ISSUER_NOT_IN_BUNDLE, with `issuerIsKnownRoot` from the reference root store (and, in the CLI's
+ * `cert --roots`, the user's own roots, which the wording calls theirs: CONTRACT §7.6): a known root
+ * left out is normal; any other missing issuer is most likely an intermediate that must be added.
  */
 function issuerPresenceFindings(input: FindingsInput): Finding[] {
   const { certificates, roots } = input;
@@ -458,7 +460,8 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
     if (isSelfIssued(certificate)) continue;
     const candidates = byChild.get(index) ?? [];
     if (candidates.some((link) => link.check.outcome !== "failed")) continue;
-    const known = roots.isKnownRoot(certificate.issuerNameKey, certificate.authorityKeyIdentifier);
+    const origin = rootOrigin(roots, certificate.issuerNameKey, certificate.authorityKeyIdentifier);
+    const known = origin !== null;
     const caIssuersUrl = certificate.caIssuersUrls[0] ?? null;
     const name = named(input, index);
     const issuer = issuerLabel(certificate);
@@ -470,13 +473,17 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
       finding(
         "ISSUER_NOT_IN_BUNDLE",
         [index],
-        known
-          ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is a root in the reference root store (Mozilla's), so leaving it out is normal.`
-          : `${capitalize(name)} was issued by ${issuer}, ${where}, and it is not a known root: an intermediate CA certificate is most likely missing.`,
+        origin === "supplied-root"
+          ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is one of your own roots (the ones you supplied), so leaving it out is normal.`
+          : known
+            ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is a root in the reference root store (Mozilla's), so leaving it out is normal.`
+            : `${capitalize(name)} was issued by ${issuer}, ${where}, and it is not a known root: an intermediate CA certificate is most likely missing.`,
         { issuer: certificate.issuer, issuerIsKnownRoot: known, caIssuersUrl },
-        known
-          ? `Nothing needs adding: clients that trust ${issuer} already hold it, and a served bundle usually leaves the root out.`
-          : `Add the certificate of ${issuer} to the bundle right after ${name}; ${publishedAt(caIssuersUrl)} (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
+        origin === "supplied-root"
+          ? `Nothing needs adding if your clients trust your own root ${issuer}: a served bundle usually leaves the root out.`
+          : known
+            ? `Nothing needs adding: clients that trust ${issuer} already hold it, and a served bundle usually leaves the root out.`
+            : `Add the certificate of ${issuer} to the bundle right after ${name}; ${publishedAt(caIssuersUrl)} (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
       ),
     );
   }

@@ -16,10 +16,12 @@ import { DEFAULT_PEM_LIMITS, type PemLimits, scanPem } from "./pem.ts";
 /** Where a path's anchor came from: the caller's roots or the shipped reference store. */
 export type RootOrigin = "supplied-root" | "known-root";
 
-/** A root that ends a path, with the certificate `includeRoot` appends. */
+/** A root that ends a path, with the certificate `includeRoot` appends and its name. */
 export interface RootMatch {
   kind: RootOrigin;
   der: Uint8Array;
+  /** The root's subject, RFC 4514 (for the wording). */
+  subject: string;
 }
 
 /**
@@ -50,6 +52,16 @@ export function rootAnswers(
   return normalizeKeyId(root.subjectKeyIdentifier) === normalizeKeyId(authorityKeyIdentifier);
 }
 
+/** Where a root answering for this issuer comes from, in any RootStore (a plain store has only shipped roots). */
+export function rootOrigin(
+  roots: RootStore,
+  issuerNameKey: string,
+  authorityKeyIdentifier: string | null,
+): RootOrigin | null {
+  if (roots instanceof RequestRootStore) return roots.originOf(issuerNameKey, authorityKeyIdentifier);
+  return roots.isKnownRoot(issuerNameKey, authorityKeyIdentifier) ? "known-root" : null;
+}
+
 /** The reference store and the caller's roots as one RootStore, supplied roots first. */
 export class RequestRootStore implements RootStore {
   constructor(
@@ -62,7 +74,10 @@ export class RequestRootStore implements RootStore {
     return this.supplied.filter((root) => rootAnswers(root, issuerNameKey, authorityKeyIdentifier));
   }
 
-  /** Where the first root that answers for this issuer comes from (name and key id only: a hint), or null. */
+  /**
+   * Where the first root that answers for this issuer comes from (name and key id only: a hint),
+   * or null: the bundle's `issuerIsKnownRoot` and its wording (a supplied root is the user's own).
+   */
   originOf(issuerNameKey: string, authorityKeyIdentifier: string | null): RootOrigin | null {
     if (this.suppliedRoots(issuerNameKey, authorityKeyIdentifier).length > 0) return "supplied-root";
     return this.reference.isKnownRoot(issuerNameKey, authorityKeyIdentifier) ? "known-root" : null;
@@ -99,7 +114,7 @@ export class RequestRootStore implements RootStore {
     let refused: RootOrigin | null = null;
     for (const root of this.suppliedRoots(issuerNameKey, authorityKeyIdentifier)) {
       if ((await check(certificate, root)).outcome === "verified") {
-        return { match: { kind: "supplied-root", der: root.der }, refused: null };
+        return { match: { kind: "supplied-root", der: root.der, subject: root.subject }, refused: null };
       }
       refused ??= "supplied-root";
     }
@@ -107,7 +122,7 @@ export class RequestRootStore implements RootStore {
       const decoded = await decoder.decode(der);
       if (!decoded.ok) continue;
       if ((await check(certificate, decoded.certificate)).outcome === "verified") {
-        return { match: { kind: "known-root", der }, refused: null };
+        return { match: { kind: "known-root", der, subject: decoded.certificate.subject }, refused: null };
       }
       refused ??= "known-root";
     }
