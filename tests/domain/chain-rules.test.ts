@@ -405,7 +405,7 @@ describe("supplied roots (CONTRACT §7.2)", () => {
     expect(both.result.certificates.map((c) => c.index)).toEqual([0, 1]);
   });
 
-  test("supplied roots also answer issuerIsKnownRoot in the bundle inspection (the CLI's cert --roots)", async () => {
+  test("supplied roots also answer issuerIsKnownRoot in the bundle inspection (the CLI's cert --roots), called the user's own", async () => {
     const { RequestRootStore } = await import("../../src/domain/certificates/trust-anchors.ts");
     const { root, int, leaf } = hierarchy();
     const result = await inspectCertificateBundle(
@@ -423,6 +423,14 @@ describe("supplied roots (CONTRACT §7.2)", () => {
       issuerIsKnownRoot: true,
       caIssuersUrl: "http://pki.example/root.cer",
     });
+    // CONTRACT §7.6: the user's own root, never the reference store's or Mozilla's.
+    expect(finding.observed).toBe(
+      "Certificate 1 (CN=Int) was issued by CN=Root and no certificate in the bundle carries that name; CN=Root is one of your own roots (the ones you supplied), so leaving it out is normal.",
+    );
+    expect(finding.nextAction).toBe(
+      "Nothing needs adding if your clients trust your own root CN=Root: a served bundle usually leaves the root out.",
+    );
+    expect(JSON.stringify(result.findings)).not.toMatch(/Mozilla|reference root store/);
   });
 
   test("roots problems carry path [roots] and a location; a non-CA is refused; blank means none", async () => {
@@ -537,28 +545,6 @@ describe("true words (CONTRACT §7.6)", () => {
       "The chain stops at certificate 1 (CN=Int): its issuer, CN=Root, is neither in the bundle, nor one of your own roots, nor a known root.",
     );
     expect(JSON.stringify(result)).not.toMatch(/Mozilla|reference root store/);
-  });
-
-  test("the bundle's findings call a supplied root the user's own (the CLI's cert --roots)", async () => {
-    const { RequestRootStore } = await import("../../src/domain/certificates/trust-anchors.ts");
-    const { root, int, leaf } = hierarchy();
-    const result = await inspectCertificateBundle(
-      { pem: bundleOf([leaf, int]) },
-      {
-        clock: fixedClock(NOW),
-        decoder: fakeDecoder([leaf, int]),
-        verifier: scriptedVerifier(),
-        roots: new RequestRootStore(fakeRootStore([root]), [root]),
-      },
-    );
-    const finding = result.findings.find((f) => f.code === "ISSUER_NOT_IN_BUNDLE")!;
-    expect(finding.observed).toBe(
-      "Certificate 1 (CN=Int) was issued by CN=Root and no certificate in the bundle carries that name; CN=Root is one of your own roots (the ones you supplied), so leaving it out is normal.",
-    );
-    expect(finding.nextAction).toBe(
-      "Nothing needs adding if your clients trust your own root CN=Root: a served bundle usually leaves the root out.",
-    );
-    expect(JSON.stringify(result.findings)).not.toMatch(/Mozilla|reference root store/);
   });
 });
 
