@@ -3,7 +3,7 @@
  * never an anchor; a supplied root is the user's own.
  */
 import { describe, expect, test } from "bun:test";
-import { renderChain, renderChainVerdict } from "../../src/cli/render-chain.ts";
+import { renderChain, renderChainVerdict, withClients } from "../../src/cli/render-chain.ts";
 import { PLAIN } from "../../src/cli/style.ts";
 import { buildCertificateChain } from "../../src/domain/certificates/chain.ts";
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
@@ -47,5 +47,22 @@ describe("render-chain words", () => {
     const result = await chainOf([leaf, int], [root]);
     expect(renderChainVerdict(result, PLAIN)).toBe("Chain complete, anchored at your own root.");
     expect(renderChain(result, PLAIN)).toMatch(/^anchor +CN=Own Root \(your own root\)$/m);
+  });
+
+  test("each problem opens with the clients that refuse it (CONTRACT §8.1)", async () => {
+    expect(withClients(["apple"], "Certificate 0 (CN=x) has validity 826 days.")).toBe(
+      "Safari and macOS refuse this: Certificate 0 (CN=x) has validity 826 days.",
+    );
+    expect(withClients(["chrome"], "X.")).toBe("Chrome refuses this: X.");
+    expect(withClients(["openssl"], "X.")).toBe("OpenSSL clients refuse this: X.");
+    expect(withClients(["chrome", "firefox", "apple", "go", "openssl"], "X.")).toBe(
+      "Chrome, Firefox, Safari, macOS, Go programs and OpenSSL clients refuse this: X.",
+    );
+    expect(withClients([], "X.")).toBe("X.");
+    const noSan = makeCertificate({ subject: "CN=bare.example", issuer: "CN=Own Int", sans: [] });
+    const text = renderChain(await chainOf([noSan, int], [root]), PLAIN);
+    expect(text).toContain(
+      "Chrome, Safari, macOS and Go programs refuse this: Certificate 0 (CN=bare.example) has no subjectAltName",
+    );
   });
 });

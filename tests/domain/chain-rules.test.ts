@@ -126,8 +126,10 @@ describe("the path and its anchor", () => {
     expect(result.path).toEqual([0, 1]);
     expect(result.anchor!.kind).toBe("known-root");
     expect(result.anchor!.subject).toBe("CN=Root,O=Example");
-    // The bundle's root is an included root (a verified candidate of the last member), not unneeded.
-    expect(codes(result)).toEqual(["ROOT_INCLUDED"]);
+    // The bundle's root is an included root (a verified candidate of the last member), not unneeded;
+    // under a known root the profile is webpki, where the fake leaf's 731 days are too long.
+    expect(codes(result)).toEqual(["VALIDITY_OVER_398_DAYS", "ROOT_INCLUDED"]);
+    expect(result.profile).toBe("webpki");
     expect(result.fullchainPem).toBe(toPem(leaf) + toPem(int));
   });
 
@@ -609,8 +611,14 @@ describe("leaf, status and hostname", () => {
 });
 
 describe("expiry", () => {
+  // A leaf every client accepts but for its dates (a SAN, under 825 days: no CONTRACT §8.1 problem).
   const leafAt = (notAfter: string) =>
-    makeCertificate({ subject: "CN=self.example", notBefore: "2020-01-01T00:00:00Z", notAfter });
+    makeCertificate({
+      subject: "CN=self.example",
+      sans: ["self.example"],
+      notBefore: "2025-06-01T00:00:00Z",
+      notAfter,
+    });
 
   test("expiresInDays is floor((notAfter − evaluatedAt) / 86400 s), negative once expired", async () => {
     const cases: [string, number][] = [
@@ -643,7 +651,11 @@ describe("expiry", () => {
   });
 
   test("NOT_YET_VALID for a member whose notBefore is after evaluatedAt", async () => {
-    const future = makeCertificate({ subject: "CN=f.example", notBefore: "2026-06-01T00:00:00Z" });
+    const future = makeCertificate({
+      subject: "CN=f.example",
+      sans: ["f.example"],
+      notBefore: "2026-06-01T00:00:00Z",
+    });
     const { result } = await run([future]);
     expect(result.problems.map((p) => [p.code, p.severity])).toEqual([["NOT_YET_VALID", "error"]]);
   });

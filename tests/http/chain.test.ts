@@ -61,6 +61,7 @@ describe("POST /v1/certificate-chain", () => {
       "leafIndex",
       "path",
       "status",
+      "profile",
       "anchor",
       "certificates",
       "problems",
@@ -70,6 +71,7 @@ describe("POST /v1/certificate-chain", () => {
       leafIndex: 1,
       path: [1, 0],
       status: "complete",
+      profile: "private",
       anchor: {
         kind: "supplied-root",
         subject: "CN=Private Root",

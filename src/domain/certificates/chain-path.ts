@@ -8,7 +8,7 @@ import { WorkAbandoned } from "../errors.ts";
 import type { WorkBudget } from "../ports.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
-import type { IssuerRoot, RootMatch } from "./trust-anchors.ts";
+import { type IssuerRoot, type RootMatch, sameBytes } from "./trust-anchors.ts";
 
 /** Where a path ends: a self-signed member, a supplied or known root, or nowhere (its issuer is missing). */
 export type AnchorKind = "in-bundle" | "known-root" | "supplied-root" | "missing";
@@ -67,12 +67,6 @@ export function servedChain(
   }
   if (includeRoot && anchor !== null && !sameBytes(served.at(-1)!.der, anchor.der)) served.push(anchor);
   return served;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
-  return true;
 }
 
 /**

@@ -10,21 +10,31 @@
 import type { Issue } from "../errors.ts";
 import type { CertificateDecoder, Clock, RootStore, SignatureVerifier, WorkBudget } from "../ports.ts";
 import { type CertificateLimits, DEFAULT_CERTIFICATE_LIMITS, readBundle } from "./bundle.ts";
-import { type AnchorKind, bestPath, type ChainContext, servedChain } from "./chain-path.ts";
-import { type ChainProblem, pathProblems, problemsWithoutPath } from "./chain-problems.ts";
+import { type AnchorKind, type BuiltPath, bestPath, type ChainContext, servedChain } from "./chain-path.ts";
+import {
+  type ChainProblem,
+  type Profile,
+  pathProblems,
+  problemsWithoutPath,
+  sortProblems,
+} from "./chain-problems.ts";
+import { clientRuleProblems, validityDays } from "./client-rules.ts";
 import { rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, matchIdentity, validateIdentity } from "./identity.ts";
 import type { CertificateData } from "./model.ts";
 import { pemBlock } from "./pem.ts";
 import type { SignatureCheckCache } from "./relationships.ts";
-import { type IssuerRoot, RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
+import { type IssuerRoot, isReferenceRoot, RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
 
 export type { AnchorKind } from "./chain-path.ts";
 export {
   type ChainProblem,
+  CLIENTS,
+  type Client,
   compareProblems,
   PROBLEM_CODES,
   type ProblemCode,
+  type Profile,
 } from "./chain-problems.ts";
 /** Kept for the CLI's file conversions, which import it from here; it lives in pem.ts. */
 export { pemBlock } from "./pem.ts";
@@ -65,7 +75,7 @@ export interface ChainAnchor {
   caIssuersUrls: string[];
 }
 
-/** One path member (CONTRACT §7.1 `certificates`), field order as specified. */
+/** One path member (CONTRACT §7.1 `certificates`, with §8.1's fields), field order as specified. */
 export interface ChainMember {
   index: number;
   subject: string;
@@ -75,6 +85,18 @@ export interface ChainMember {
   expiresInDays: number;
   caIssuersUrls: string[];
   ocspUrls: string[];
+  notBefore: string;
+  /** ceil((notAfter − notBefore + 1 s) / 86400 s): RFC 5280's inclusive period in whole days. */
+  validityDays: number;
+  keyType: string;
+  keyBits: number | null;
+  keyCurve: string | null;
+  signatureAlgorithm: string;
+  publicKeySha256: string;
+  extendedKeyUsage: string[] | null;
+  pathLenConstraint: number | null;
+  sctCount: number;
+  crlUrls: string[];
 }
 
 /** CertificateChainResult (CONTRACT §7.1), field order as specified. */
@@ -83,6 +105,8 @@ export interface CertificateChainResult {
   leafIndex: number | null;
   path: number[];
   status: ChainStatus;
+  /** Who judges the chain (CONTRACT §8.1). */
+  profile: Profile;
   anchor: ChainAnchor | null;
   certificates: ChainMember[];
   problems: ChainProblem[];
@@ -130,6 +154,7 @@ export async function buildCertificateChain(
       leafIndex: null,
       path: [],
       status,
+      profile: "unknown",
       anchor: null,
       certificates: [],
       problems: problemsWithoutPath(context, status, leaves),
@@ -143,15 +168,20 @@ export async function buildCertificateChain(
   const anchorSubject = best.anchor === "in-bundle" ? lastCertificate.subject : lastCertificate.issuer;
   const members = best.members.map((index) => toMember(certificates[index]!, index, evaluatedAt));
   const status: ChainStatus = best.anchor === "missing" ? "incomplete" : "complete";
+  const profile = profileOf(best, lastCertificate, deps.roots);
   const served = servedChain(best, certificates, request.includeRoot === true);
   return {
     evaluatedAt: rfc3339(evaluatedAt),
     leafIndex,
     path: best.members,
     status,
+    profile,
     anchor: { kind: best.anchor, subject: anchorSubject, caIssuersUrls: [...lastCertificate.caIssuersUrls] },
     certificates: members,
-    problems: pathProblems(context, best, members, identity.expected, served),
+    problems: sortProblems([
+      ...pathProblems(context, best, members, identity.expected, served),
+      ...clientRuleProblems({ context, path: best, profile }),
+    ]),
     fullchainPem: served.map((block) => pemBlock(block.der)).join(""),
   };
 }
@@ -220,7 +250,36 @@ function toMember(certificate: CertificateData, index: number, evaluatedAt: Date
     expiresInDays: expiresInDays(certificate.notAfter, evaluatedAt),
     caIssuersUrls: [...certificate.caIssuersUrls],
     ocspUrls: [...certificate.ocspUrls],
+    notBefore: rfc3339(certificate.notBefore),
+    validityDays: validityDays(certificate),
+    keyType: certificate.keyType,
+    keyBits: certificate.keyBits,
+    keyCurve: certificate.keyCurve,
+    signatureAlgorithm: certificate.signatureAlgorithm,
+    publicKeySha256: certificate.publicKeySha256,
+    extendedKeyUsage: certificate.extendedKeyUsage === null ? null : [...certificate.extendedKeyUsage],
+    pathLenConstraint: certificate.pathLenConstraint,
+    sctCount: certificate.sctCount,
+    crlUrls: [...certificate.crlUrls],
   };
+}
+
+/**
+ * CONTRACT §8.1: `webpki` when the anchor is a reference root (`known-root`, or an in-bundle
+ * self-signed anchor byte-equal to one), `private` for a supplied root or another in-bundle anchor,
+ * `unknown` when the path is incomplete.
+ */
+function profileOf(path: BuiltPath, last: CertificateData, reference: RootStore): Profile {
+  switch (path.anchor) {
+    case "known-root":
+      return "webpki";
+    case "supplied-root":
+      return "private";
+    case "in-bundle":
+      return isReferenceRoot(reference, last) ? "webpki" : "private";
+    default:
+      return "unknown";
+  }
 }
 
 /** floor((notAfter − evaluatedAt) / 86400 s), exact on whole seconds: negative once expired. */

@@ -62,10 +62,29 @@ export function rootOrigin(
   return roots.isKnownRoot(issuerNameKey, authorityKeyIdentifier) ? "known-root" : null;
 }
 
+/**
+ * Whether `certificate` is, byte for byte, a root of the reference store (not one the caller
+ * supplied): the in-bundle anchor that makes a chain's profile `webpki` (CONTRACT §8.1).
+ */
+export function isReferenceRoot(roots: RootStore, certificate: CertificateData): boolean {
+  const reference = roots instanceof RequestRootStore ? roots.reference : roots;
+  return reference
+    .findRoots(certificate.subjectNameKey, certificate.subjectKeyIdentifier)
+    .some((der) => sameBytes(der, certificate.der));
+}
+
+/** Whether two byte strings are equal. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** The reference store and the caller's roots as one RootStore, supplied roots first. */
 export class RequestRootStore implements RootStore {
   constructor(
-    private readonly reference: RootStore,
+    /** The shipped reference store. */
+    readonly reference: RootStore,
     private readonly supplied: readonly CertificateData[] = [],
   ) {}
 
