@@ -63,7 +63,9 @@ export const PROBLEM_CODES = [
    * Error, any profile. The leaf has no `dns` and no `ip` subjectAltName; on [leaf]. Chrome 58
    * removed commonName matching; Apple HT210176 (support.apple.com/103769): "DNS names in the
    * CommonName of a certificate are no longer trusted"; Go 1.15 release notes: the CommonName
-   * host-name fallback is disabled by default (x509ignoreCN=0, removed in Go 1.17).
+   * host-name fallback is disabled by default (x509ignoreCN=0, removed in Go 1.17). Chrome's
+   * feature entry (chromestatus 4981025180483584) notes that Firefox 48 removed the fallback too,
+   * which the contract's list leaves out.
    */
   "NO_SUBJECT_ALT_NAME",
   /**
@@ -84,7 +86,9 @@ export const PROBLEM_CODES = [
    * Error, any profile. A path member's RSA key has fewer than 1024 bits; on [i]. Chromium
    * `cert_verify_proc.cc` `IsWeakKey` (RSA and DSA under 1024, the whole verified chain); HT210176;
    * Go 1.24 (crypto/rsa refuses keys under 1024 bits, GODEBUG rsa1024min=0); OpenSSL security
-   * level 1, the default: keys under 80 bits of security (RSA under 1024) prohibited.
+   * level 1, the default: keys under 80 bits of security (RSA under 1024) prohibited. OpenSSL
+   * 3.0's own estimate (`ossl_ifc_ffc_compute_security_bits`) gives RSA 920–1023 bits 80 bits, so
+   * `openssl verify -auth_level 1` refuses only under 920 bits (measured with 3.0.19).
    */
   "RSA_KEY_UNDER_1024",
   /**
@@ -99,8 +103,10 @@ export const PROBLEM_CODES = [
    * ECDSA, DSA, or RSASSA-PSS hashing with SHA-1); on [i]. Every client under `webpki` (Chrome 56,
    * Firefox 52); otherwise Apple (HT210176), Go 1.18 (root signatures are not checked) and
    * OpenSSL (level 1: "signatures using SHA1 and MD5 are also forbidden at this level").
-   * Chromium's `cert_verify_proc.cc` also refuses SHA-1 under locally installed anchors unless an
-   * enterprise policy allows it, which the contract's list leaves out.
+   * Chrome refuses SHA-1 under locally installed anchors too unless the EnableSha1ForLocalAnchors
+   * policy is set (Chromium blog "SHA-1 Certificates in Chrome", Chrome 57; `cert_verify_proc.cc`),
+   * which the contract's list leaves out; Firefox accepts it under manually imported roots
+   * (Mozilla, "Phasing Out SHA-1 on the Public Web").
    */
   "SHA1_SIGNATURE",
   /**
@@ -145,8 +151,10 @@ export const PROBLEM_CODES = [
   "VALIDITY_OVER_BR_LIMIT",
   /**
    * Warning, `webpki` only. The leaf carries no embedded SCT (`sctCount` 0); on [leaf]; Chrome and
-   * Apple (their Certificate Transparency policies). A warning: SCTs may also come in the TLS
-   * handshake or a stapled OCSP response.
+   * Apple (their Certificate Transparency policies; Apple's is now support.apple.com/103214, for
+   * publicly trusted certificates). A warning: SCTs may also come in the TLS handshake or a stapled
+   * OCSP response. Both policies want two or more SCTs (Apple: 2 embedded for up to 180 days, 3
+   * for 181–398), so one embedded SCT alone also fails; the contract flags only none.
    */
   "NO_EMBEDDED_SCTS",
   /**
