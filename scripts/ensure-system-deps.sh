@@ -7,6 +7,8 @@
 #   curl             runs the examples of docs/api.md (tests/docs/api-examples.test.ts)
 #   grepcidr         the oracle for `nettools match` (tests/cli/match.test.ts)
 #   sipcalc          the oracle for `nettools split` (tests/cli/toolbox-commands.test.ts)
+#   nftables, ipset  load the `--format nft` and `--format ipset` outputs (tests/cli/list-formats.test.ts)
+#   iproute2         `ip netns`, for the private network namespace those loads run in
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
 set -euo pipefail
@@ -18,6 +20,9 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v grepcidr >/dev/null 2>&1 || missing+=(grepcidr)
 command -v sipcalc >/dev/null 2>&1 || missing+=(sipcalc)
+[[ -x /usr/sbin/nft ]] || command -v nft >/dev/null 2>&1 || missing+=(nftables)
+[[ -x /usr/sbin/ipset ]] || command -v ipset >/dev/null 2>&1 || missing+=(ipset)
+[[ -x /usr/sbin/ip || -x /usr/bin/ip ]] || command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
   for pkg in $EXTRA_SYSTEM_PACKAGES; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

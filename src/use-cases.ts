@@ -9,6 +9,7 @@ import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts"
 import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
+import { compareCidrs } from "./domain/cidr/compare.ts";
 import { cidrsContain } from "./domain/cidr/contains.ts";
 import { coverCidrs } from "./domain/cidr/cover.ts";
 import { mergeMixedCidrs } from "./domain/cidr/merge-mixed.ts";
@@ -75,10 +76,11 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
         certificates,
       ),
     publicIp: (_, context) => observePublicIp(context.observeClient()),
-    cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox),
-    cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox),
+    cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox, body),
+    cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox, body),
     cidrContains: (body) => cidrsContain(body.cidrs, body.entries, toolbox),
     cidrAllocate: (body) => allocateCidrs(body, allocation),
+    cidrCompare: (body) => compareCidrs(body.a, body.b, toolbox),
     ip: (_, context) => observePublicIp(context.observeClient()),
   };
 }

@@ -13,6 +13,8 @@ import { CertificateChainRequest, CertificateChainResult } from "./chain-schemas
 import {
   CidrAllocateRequest,
   CidrAllocateResult,
+  CidrCompareRequest,
+  CidrCompareResult,
   CidrContainsRequest,
   CidrContainsResult,
   CidrMergeRequest,
@@ -189,6 +191,14 @@ export const OPERATIONS = {
     path: "/v1/cidr-allocate",
     request: CidrAllocateRequest,
     result: CidrAllocateResult,
+    policy: JSON_ANSWER,
+  },
+  cidrCompare: {
+    id: "cidrCompare",
+    method: "POST",
+    path: "/v1/cidr-compare",
+    request: CidrCompareRequest,
+    result: CidrCompareResult,
     policy: JSON_ANSWER,
   },
   ip: {

@@ -7,7 +7,7 @@
  */
 import { IpAddr, type IpFamily } from "./addr.ts";
 import { IpPrefix } from "./prefix.ts";
-import { commonPrefixLengthOfWords } from "./u128.ts";
+import { commonPrefixLengthOfWords, maskWord } from "./u128.ts";
 
 /** The addresses from `first` to `last`, both included; same family, `first` ≤ `last`. */
 export class IpRange {
@@ -124,6 +124,62 @@ export function splitRangeWords(
       a0 += 1;
     }
   }
+}
+
+/**
+ * How many prefixes {@link splitRangeWords} would give for the range from `a0`–`a3` to `b0`–`b3`
+ * (`first` ≤ `last`), without making them: O(1) word operations, so RESULT_TOO_LARGE can be
+ * decided with the exact count (CONTRACT §3, §8.4) before anything is listed.
+ *
+ * Let p be the highest bit where the endpoints differ, m the address where that bit turns on
+ * (b with its low p bits cleared), x = a mod 2^p and z = b mod 2^p. The minimal list is the blocks
+ * of [a, m − 1], one per one bit of its size 2^p − x, then those of [m, b], one per one bit of its
+ * size z + 1; the two halves join into one block exactly when both are whole (x = 0 and
+ * z = 2^p − 1). With popcount and trailing zeros (tz) or ones (to):
+ * popcount(2^p − x) = p + 1 − popcount(x) − tz(x) for x ≠ 0, and popcount(z + 1) = popcount(z) +
+ * 1 − to(z).
+ */
+export function countRangePrefixesWords(
+  a0: number,
+  a1: number,
+  a2: number,
+  a3: number,
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
+): number {
+  const p = 127 - commonPrefixLengthOfWords(a0, a1, a2, a3, b0, b1, b2, b3);
+  if (p < 0) return 1; // one address
+  // The low p bits of each endpoint: the 128-bit mask of the low p bits is ~(high 128 − p bits).
+  const keep = 128 - p;
+  const x0 = (a0 & ~maskWord(keep, 0)) >>> 0;
+  const x1 = (a1 & ~maskWord(keep, 1)) >>> 0;
+  const x2 = (a2 & ~maskWord(keep, 2)) >>> 0;
+  const x3 = (a3 & ~maskWord(keep, 3)) >>> 0;
+  const z0 = (b0 & ~maskWord(keep, 0)) >>> 0;
+  const z1 = (b1 & ~maskWord(keep, 1)) >>> 0;
+  const z2 = (b2 & ~maskWord(keep, 2)) >>> 0;
+  const z3 = (b3 & ~maskWord(keep, 3)) >>> 0;
+  const xZero = (x0 | x1 | x2 | x3) === 0;
+  // z's bit p is clear, so ~z has a one at or below bit p: to(z) = tz(~z) ≤ p.
+  const onesZ = trailingZeros(~z0, ~z1, ~z2, ~z3);
+  if (xZero && onesZ === p) return 1; // the whole block of 2^(p+1)
+  const left = xZero ? 1 : p + 1 - popcount(x0, x1, x2, x3) - trailingZeros(x0, x1, x2, x3);
+  const right = popcount(z0, z1, z2, z3) + 1 - onesZ;
+  return left + right;
+}
+
+/** Number of one bits of the 128-bit value with these words. */
+function popcount(w0: number, w1: number, w2: number, w3: number): number {
+  return popcount32(w0) + popcount32(w1) + popcount32(w2) + popcount32(w3);
+}
+
+/** Number of one bits of a 32-bit word (the classic SWAR sum). */
+function popcount32(v: number): number {
+  v -= (v >>> 1) & 0x5555_5555;
+  v = (v & 0x3333_3333) + ((v >>> 2) & 0x3333_3333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f_0f0f, 0x0101_0101) >>> 24) & 0xff;
 }
 
 /** Number of trailing zero bits of the 128-bit value with these words, 0–128. */
