@@ -10,6 +10,7 @@ import { certificateBundleDoc } from "./certificate-docs.ts";
 import { certificateChainDoc } from "./chain-docs.ts";
 import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
+import { cidrCompareDoc } from "./operation-docs/cidr-compare.ts";
 
 const health: OperationDoc = {
   summary: "Liveness and readiness probe",
@@ -342,5 +343,6 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrSplit: cidrSplitDoc,
   cidrContains: cidrContainsDoc,
   cidrAllocate: cidrAllocateDoc,
+  cidrCompare: cidrCompareDoc,
   ip: ipDoc,
 };
