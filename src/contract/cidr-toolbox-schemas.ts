@@ -85,14 +85,16 @@ export const CidrSplitRequest = Type.Object(
         pattern: DECIMAL_COUNT,
         maxLength: 39,
         default: "0",
-        description: "The number of the first subnet to answer, from 0, as a decimal string; below subnetCount.",
+        description:
+          "The number of the first subnet to answer, from 0, as a decimal string; below subnetCount.",
       }),
     ),
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: MAX_RESULT_CIDRS,
-        description: "Answer at most this many subnets, from offset on; the answer is then never RESULT_TOO_LARGE.",
+        description:
+          "Answer at most this many subnets, from offset on; the answer is then never RESULT_TOO_LARGE.",
       }),
     ),
   },
@@ -186,7 +188,9 @@ export const CidrCompareRequest = Type.Object(
 export type CidrCompareRequest = Static<typeof CidrCompareRequest>;
 
 const CidrSet = Type.Object(
-  cidrSetFields("The minimal CIDR list of these addresses: IPv4 blocks first, then IPv6, each by network address."),
+  cidrSetFields(
+    "The minimal CIDR list of these addresses: IPv4 blocks first, then IPv6, each by network address.",
+  ),
   { additionalProperties: false },
 );
 
@@ -195,7 +199,9 @@ export const CidrCompareResult = Type.Object(
     onlyA: CidrSet,
     onlyB: CidrSet,
     both: CidrSet,
-    equal: Type.Boolean({ description: "The two lists cover the same addresses (onlyA and onlyB are empty)." }),
+    equal: Type.Boolean({
+      description: "The two lists cover the same addresses (onlyA and onlyB are empty).",
+    }),
   },
   { additionalProperties: false },
 );

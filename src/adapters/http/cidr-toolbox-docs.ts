@@ -33,7 +33,8 @@ export const cidrMergeDoc: OperationDoc = {
       },
     },
     excludeSpecial: {
-      summary: "excludeSpecial: private, documentation and loopback space removed, each block with its registry row",
+      summary:
+        "excludeSpecial: private, documentation and loopback space removed, each block with its registry row",
       request: {
         inputs: ["10.0.0.0/7", "192.0.2.0/23", "198.51.100.7", "2001:db8::/31", "::1"],
         excludeSpecial: true,
@@ -45,7 +46,12 @@ export const cidrMergeDoc: OperationDoc = {
         ipv6AddressCount: "79228162514264337593543950336",
         excluded: [
           { cidr: "10.0.0.0/8", block: "10.0.0.0/8", name: "Private-Use", rfc: "RFC 1918" },
-          { cidr: "192.0.2.0/24", block: "192.0.2.0/24", name: "Documentation (TEST-NET-1)", rfc: "RFC 5737" },
+          {
+            cidr: "192.0.2.0/24",
+            block: "192.0.2.0/24",
+            name: "Documentation (TEST-NET-1)",
+            rfc: "RFC 5737",
+          },
           {
             cidr: "198.51.100.7/32",
             block: "198.51.100.0/24",
@@ -122,7 +128,8 @@ export const cidrSplitDoc: OperationDoc = {
           message: "offset 4 is not below subnetCount 4: 10.0.0.0/22 holds 4 subnets of /24, numbered from 0",
           issues: [
             {
-              message: "offset 4 is not below subnetCount 4: 10.0.0.0/22 holds 4 subnets of /24, numbered from 0",
+              message:
+                "offset 4 is not below subnetCount 4: 10.0.0.0/22 holds 4 subnets of /24, numbered from 0",
               path: ["offset"],
             },
           ],

@@ -127,7 +127,11 @@ export function mergeMixedCidrs(
  * space, and the removed addresses cut at the rows' boundaries. The sizes are counted first
  * ({@link countPrefixesOf}), so RESULT_TOO_LARGE gives the exact count and writes nothing.
  */
-function mergeExcludingSpecial(union4: RangeList, union6: RangeList, maxResultCidrs: number): CidrMergeResult {
+function mergeExcludingSpecial(
+  union4: RangeList,
+  union6: RangeList,
+  maxResultCidrs: number,
+): CidrMergeResult {
   const remaining: RangeList[] = [];
   /** The removed addresses of both families: ranges cut at the rows' boundaries, and their rows. */
   const pieces: RangeList[] = [];

@@ -230,12 +230,17 @@ function buildRangeTable(family: IpFamily): SpecialRangeTable {
     const last = boundaries[k + 1]! - 1n;
     let best: (typeof spans)[number] | null = null;
     for (const span of spans) {
-      if (span.first <= first && first <= span.last && (best === null || span.row.parsed.bits > best.row.parsed.bits))
+      if (
+        span.first <= first &&
+        first <= span.last &&
+        (best === null || span.row.parsed.bits > best.row.parsed.bits)
+      )
         best = span;
     }
     if (best === null) continue;
     const previous = decided[decided.length - 1];
-    if (previous !== undefined && previous.row === best.row && previous.last + 1n === first) previous.last = last;
+    if (previous !== undefined && previous.row === best.row && previous.last + 1n === first)
+      previous.last = last;
     else decided.push({ first, last, row: best.row });
   }
   const segmentsOf = (list: typeof decided): SpecialSegments => {
@@ -290,14 +295,34 @@ export function touchesExcludedSpecial(
   let high = union.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (wordsBefore(union.last(mid, 0), union.last(mid, 1), union.last(mid, 2), union.last(mid, 3), f0, f1, f2, f3))
+    if (
+      wordsBefore(
+        union.last(mid, 0),
+        union.last(mid, 1),
+        union.last(mid, 2),
+        union.last(mid, 3),
+        f0,
+        f1,
+        f2,
+        f3,
+      )
+    )
       low = mid + 1;
     else high = mid;
   }
   // …touches the query when it starts at or before the query's last address.
   return (
     low < union.length &&
-    !wordsBefore(l0, l1, l2, l3, union.first(low, 0), union.first(low, 1), union.first(low, 2), union.first(low, 3))
+    !wordsBefore(
+      l0,
+      l1,
+      l2,
+      l3,
+      union.first(low, 0),
+      union.first(low, 1),
+      union.first(low, 2),
+      union.first(low, 3),
+    )
   );
 }
 
