@@ -132,7 +132,7 @@ describe("cidr-compare", () => {
       return performance.now() - started;
     };
     const listing = timed(() =>
-      expect(compareCidrs(["::/0"], holes, LOCAL_CIDR_LIMITS).onlyA.cidrs.length).toBeGreaterThan(200_000),
+      expect(compareCidrs(["::/0"], holes, LOCAL_CIDR_LIMITS).onlyA.cidrs.length).toBeGreaterThan(100_000),
     );
     const refusing = timed(() =>
       expect(rejection(() => compareCidrs(["::/0"], holes)).code).toBe("RESULT_TOO_LARGE"),
