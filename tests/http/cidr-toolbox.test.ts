@@ -14,6 +14,7 @@ const POSTS: [string, unknown][] = [
   ["/v1/cidr-split", { cidr: "10.0.0.0/30", prefixLength: 31 }],
   ["/v1/cidr-contains", { cidrs: ["10.0.0.0/8"], entries: ["10.1.2.3"] }],
   ["/v1/cidr-allocate", { within: ["10.0.0.0/24"], prefixLength: 26 }],
+  ["/v1/cidr-compare", { a: ["10.0.0.0/24"], b: ["10.0.0.128/25"] }],
 ];
 
 describe("each new POST row follows the shared rules", () => {
