@@ -183,10 +183,15 @@ describe("cidr-split pages (offset, limit)", () => {
       subnetCount: "4",
       cidrs: ["10.0.1.0/24", "10.0.2.0/24"],
     });
-    expect(splitCidr("10.0.0.0/22", 24, undefined, { offset: "3", limit: 10 }).cidrs).toEqual(["10.0.3.0/24"]);
+    expect(splitCidr("10.0.0.0/22", 24, undefined, { offset: "3", limit: 10 }).cidrs).toEqual([
+      "10.0.3.0/24",
+    ]);
     expect(splitCidr("10.0.0.0/22", 24, undefined, { limit: 10 })).toEqual(splitCidr("10.0.0.0/22", 24));
     // offset alone: every subnet from there on, within the result limit
-    expect(splitCidr("10.0.0.0/22", 24, undefined, { offset: "2" }).cidrs).toEqual(["10.0.2.0/24", "10.0.3.0/24"]);
+    expect(splitCidr("10.0.0.0/22", 24, undefined, { offset: "2" }).cidrs).toEqual([
+      "10.0.2.0/24",
+      "10.0.3.0/24",
+    ]);
   });
 
   test("a page is never RESULT_TOO_LARGE, however many subnets the block holds; carries cross words", () => {
@@ -227,9 +232,9 @@ describe("cidr-split pages (offset, limit)", () => {
       },
     ]);
     for (const offset of ["-1", "01", "1.5", "x", ""]) {
-      expect(rejection(() => splitCidr("10.0.0.0/22", 24, undefined, { offset })).issues.map((i) => i.path)).toEqual([
-        ["offset"],
-      ]);
+      expect(
+        rejection(() => splitCidr("10.0.0.0/22", 24, undefined, { offset })).issues.map((i) => i.path),
+      ).toEqual([["offset"]]);
     }
     for (const limit of [0, 10001, 1.5]) {
       expect(rejection(() => splitCidr("10.0.0.0/22", 24, undefined, { limit })).issues).toEqual([

@@ -24,7 +24,7 @@ describe("POST /v1/cidr-compare", () => {
   });
 
   test("both lists may be empty; a missing list is an issue at its path", async () => {
-    expect((await jsonOf(await post("/v1/cidr-compare", { a: [], b: [] }))).equal).toBe(true);
+    expect(await jsonOf(await post("/v1/cidr-compare", { a: [], b: [] }))).toMatchObject({ equal: true });
     const missing = await errorOf(await post("/v1/cidr-compare", { a: [] }));
     expect(missing.code).toBe("INVALID_INPUT");
     expect(missing.issues!.map((i) => i.path)).toEqual([["b"]]);

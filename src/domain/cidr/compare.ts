@@ -27,8 +27,8 @@ export interface CidrCompareResult {
  * minimal CIDR list, IPv4 first, each family by network address, with exact counts per family.
  * IPv4-mapped IPv6 (`::ffff:192.0.2.1`) is IPv6 and never meets `192.0.2.1`.
  *
- * The three lists' sizes are counted before any text is written ({@link countPrefixesOf}), so a
- * comparison too large to answer costs what a small one does.
+ * The three lists' sizes are counted per range before any text is written ({@link countPrefixesOf}):
+ * a comparison far too large to answer is refused, with its exact size, for what a small one costs.
  *
  * Throws `DomainError`: `INVALID_INPUT` for a list that is not 0–`limits.maxEntries` entries
  * (`["a"]`, `["b"]`), for both together over that (one issue at `[]`), or listing every invalid

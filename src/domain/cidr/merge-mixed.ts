@@ -124,8 +124,9 @@ export function mergeMixedCidrs(
 
 /**
  * The `excludeSpecial` merge of two unions (CONTRACT §8.5): the union minus the excluded rows'
- * space, and the removed addresses cut at the rows' boundaries. The sizes are counted first
- * ({@link countPrefixesOf}), so RESULT_TOO_LARGE gives the exact count and writes nothing.
+ * space, and the removed addresses cut at the rows' boundaries. Texts are written until the limit
+ * is passed; then the exact total is counted per range ({@link countPrefixesOf}), not listed, and
+ * nothing written is returned.
  */
 function mergeExcludingSpecial(
   union4: RangeList,
@@ -148,24 +149,35 @@ function mergeExcludingSpecial(
     union.release();
   }
   const lists = [...remaining, ...pieces];
-  const total = lists.reduce((sum, list) => sum + countPrefixesOf(list), 0);
-  if (total > maxResultCidrs) {
+  const tooLarge = () => {
+    const total = lists.reduce((sum, list) => sum + countPrefixesOf(list), 0);
     for (const list of lists) list.release();
-    throw new DomainError(
+    return new DomainError(
       "RESULT_TOO_LARGE",
       `The merged list and its excluded blocks would have ${total} CIDRs together, more than the limit of ${maxResultCidrs}.`,
     );
-  }
-  const kept = cidrSetOf(remaining[0]!, remaining[1]!);
+  };
+  const kept = cidrSetWithin(remaining[0]!, remaining[1]!, maxResultCidrs);
+  if (kept === null) throw tooLarge();
   // One text per prefix of each piece, and the piece's row for each text.
+  const budget = maxResultCidrs - kept.cidrs.length;
   const texts = new TextBatch();
   const textRows: SpecialBlock[] = [];
+  let family: 4 | 6 = 4;
+  let row: SpecialBlock | undefined;
+  const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
+    if (texts.length === budget) return false;
+    texts.add(family, w0, w1, w2, w3, bits);
+    textRows.push(row!);
+    return true;
+  };
   let piece = 0;
   for (const cut of pieces) {
-    const bitLength = cut.family === 4 ? 32 : 128;
+    family = cut.family;
+    const bitLength = family === 4 ? 32 : 128;
     for (let i = 0; i < cut.length; i++, piece++) {
-      const row = pieceRows[piece]!;
-      splitRangeWords(
+      row = pieceRows[piece];
+      const whole = splitRangeWords(
         bitLength,
         cut.first(i, 0),
         cut.first(i, 1),
@@ -175,40 +187,54 @@ function mergeExcludingSpecial(
         cut.last(i, 1),
         cut.last(i, 2),
         cut.last(i, 3),
-        (w0, w1, w2, w3, bits) => {
-          texts.add(cut.family, w0, w1, w2, w3, bits);
-          textRows.push(row);
-          return true;
-        },
+        collect,
       );
+      if (!whole) {
+        texts.toStrings(); // hands the batch's space back
+        throw tooLarge();
+      }
     }
   }
   const cidrs = texts.toStrings();
-  const excluded = cidrs.map((cidr, k): ExcludedBlock => {
+  const excluded = new Array<ExcludedBlock>(cidrs.length);
+  for (let k = 0; k < cidrs.length; k++) {
     const { prefix, name, rfc } = textRows[k]!;
-    return { cidr, block: prefix, name, rfc };
-  });
+    excluded[k] = { cidr: cidrs[k]!, block: prefix, name, rfc };
+  }
   for (const list of lists) list.release();
   return { ...kept, excluded };
 }
 
 /**
  * The {@link CidrSet} of the IPv4 union `v4` and the IPv6 union `v6` ({@link unionOf}'s form):
- * their prefixes as one list of texts, IPv4 first, and each family's exact count. The caller has
- * checked the size ({@link countPrefixesOf}).
+ * their prefixes as one list of texts, IPv4 first, and each family's exact count; `null`, with
+ * nothing kept, as soon as there are more than `maxCidrs` prefixes.
  */
-export function cidrSetOf(v4: RangeList, v6: RangeList): CidrSet {
+export function cidrSetWithin(v4: RangeList, v6: RangeList, maxCidrs: number): CidrSet | null {
   const texts = new TextBatch();
+  let family: 4 | 6 = 4;
+  const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
+    if (texts.length === maxCidrs) return false;
+    texts.add(family, w0, w1, w2, w3, bits);
+    return true;
+  };
   for (const list of [v4, v6]) {
-    const family = list.family;
-    list.forEachPrefix((w0, w1, w2, w3, bits) => {
-      texts.add(family, w0, w1, w2, w3, bits);
-      return true;
-    });
+    family = list.family;
+    if (!list.forEachPrefix(collect)) {
+      texts.toStrings(); // hands the batch's space back
+      return null;
+    }
   }
   return {
     cidrs: texts.toStrings(),
     ipv4AddressCount: countAddressesOf(v4).toString(),
     ipv6AddressCount: countAddressesOf(v6).toString(),
   };
+}
+
+/** {@link cidrSetWithin} without a limit, for a caller that has counted the prefixes itself. */
+export function cidrSetOf(v4: RangeList, v6: RangeList): CidrSet {
+  const set = cidrSetWithin(v4, v6, Number.POSITIVE_INFINITY);
+  if (set === null) throw new RangeError("a set written without a limit is never refused");
+  return set;
 }
