@@ -125,11 +125,12 @@ export const cidrSplitDoc: OperationDoc = {
       response: {
         error: {
           code: "INVALID_INPUT",
-          message: "offset 4 is not below subnetCount 4: 10.0.0.0/22 holds 4 subnets of /24, numbered from 0",
+          message:
+            "offset must be below subnetCount 4 (10.0.0.0/22 holds 4 subnets of /24, numbered from 0); it is 4",
           issues: [
             {
               message:
-                "offset 4 is not below subnetCount 4: 10.0.0.0/22 holds 4 subnets of /24, numbered from 0",
+                "offset must be below subnetCount 4 (10.0.0.0/22 holds 4 subnets of /24, numbered from 0); it is 4",
               path: ["offset"],
             },
           ],

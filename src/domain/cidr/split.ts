@@ -89,7 +89,7 @@ export function splitCidr(
   const subnetCount = 1n << BigInt(steps);
   const first = BigInt(offset);
   if (first >= subnetCount) {
-    const message = `offset ${offset} is not below subnetCount ${subnetCount}: ${network} holds ${subnetCount} subnets of /${prefixLength}, numbered from 0`;
+    const message = `offset must be below subnetCount ${subnetCount} (${network} holds ${subnetCount} subnets of /${prefixLength}, numbered from 0); it is ${offset}`;
     throw invalidEntries([{ message, path: ["offset"] }]);
   }
   const rest = subnetCount - first;
