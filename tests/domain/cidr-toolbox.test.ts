@@ -227,7 +227,8 @@ describe("cidr-split pages (offset, limit)", () => {
     expect(past.code).toBe("INVALID_INPUT");
     expect(past.issues).toEqual([
       {
-        message: "offset must be below subnetCount 4 (10.0.0.0/22 holds 4 subnets of /24, numbered from 0); it is 4",
+        message:
+          "offset must be below subnetCount 4 (10.0.0.0/22 holds 4 subnets of /24, numbered from 0); it is 4",
         path: ["offset"],
       },
     ]);
