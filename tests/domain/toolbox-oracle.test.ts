@@ -77,10 +77,12 @@ describe("the CIDR additions agree with Python's ipaddress", () => {
   const answers = askPython();
   const mergeAnswers = answers.slice(0, merges.length);
   const splitAnswers = answers.slice(merges.length, merges.length + splits.length);
-  let at = merges.length + splits.length;
-  const containsAnswers = answers.slice(at, (at += contains.length));
-  const compareAnswers = answers.slice(at, (at += compares.length));
-  const excludingAnswers = answers.slice(at);
+  const containsStart = merges.length + splits.length;
+  const compareStart = containsStart + contains.length;
+  const excludingStart = compareStart + compares.length;
+  const containsAnswers = answers.slice(containsStart, compareStart);
+  const compareAnswers = answers.slice(compareStart, excludingStart);
+  const excludingAnswers = answers.slice(excludingStart);
 
   test("the sample holds what the properties are about", () => {
     const mixed = merges.filter((m) => m.some((t) => t.includes(":")) && m.some((t) => !t.includes(":")));

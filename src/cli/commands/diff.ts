@@ -66,10 +66,7 @@ export const diff: Command = {
     }
     const run = makeRun(io, values);
     if (positionals.length !== 2) throw new UsageError("diff needs two lists: diff A B (a FILE or - each)");
-    const [a, b] = (await readOperands(positionals, io)) as [
-      Awaited<ReturnType<typeof readOperands>>[number],
-      Awaited<ReturnType<typeof readOperands>>[number],
-    ];
+    const [a, b] = (await readOperands(positionals, io)) as [Operand, Operand];
     const result = await runOperation(run, "cidrCompare", { a: a.entries, b: b.entries });
     if (!result.ok) {
       return report(result, run, () => "", {
