@@ -12,6 +12,7 @@ export const cidrMergeDoc: OperationDoc = {
   tag: "CIDR",
   resultDescription:
     "The IPv4 blocks first, then the IPv6 blocks, each by network address; IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is IPv6. The address counts are exact decimal strings, per family.",
+  errors: { 400: ["RESULT_TOO_LARGE"] },
   examples: {
     mixed: {
       summary: "Both families, overlaps and neighbours",
