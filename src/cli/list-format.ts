@@ -8,8 +8,8 @@
 import type { ApiResult } from "../client/index.ts";
 import { mergeMixedCidrs } from "../domain/cidr/merge-mixed.ts";
 import { LOCAL_CIDR_LIMITS } from "../domain/limits.ts";
-import type { Run } from "./args.ts";
-import { EXIT, UsageError } from "./io.ts";
+import { makeRun, type Run } from "./args.ts";
+import { EXIT, type Io, UsageError } from "./io.ts";
 
 /** The formats, in the order the help lists them. */
 export const LIST_FORMATS = ["lines", "json", "nft", "ipset", "cisco"] as const;
@@ -76,6 +76,15 @@ export function listOutputOf(values: {
   if (values.plain && format !== "lines")
     throw new UsageError(`--plain is --format lines; not with --format ${format}`);
   return { format, setName, table };
+}
+
+/** The run options of a list-printing command, and the list output its options ask for. */
+export function listRunOf(
+  io: Io,
+  values: Parameters<typeof listOutputOf>[0] & Parameters<typeof makeRun>[1],
+): { run: Run; output: ListOutput | null } {
+  const output = listOutputOf(values);
+  return { output, run: makeRun(io, values) };
 }
 
 /** Which families' sets a set format writes: both, unless the command kept one (`merge -4`). */

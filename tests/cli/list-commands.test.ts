@@ -5,13 +5,10 @@
  * before printing anything; `--json` and `--server` answers equal to the server's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { postForText, runNettools } from "./run.ts";
+import { postForText, scratchRunner } from "./run.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "nettools-lists-"));
+const { nettools, file } = scratchRunner("nettools-lists-");
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -20,15 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-function nettools(args: string[], stdin?: string) {
-  return runNettools(args, { cwd: scratch, ...(stdin === undefined ? {} : { stdin }) });
-}
-
-function file(name: string, text: string): string {
-  writeFileSync(join(scratch, name), text);
-  return name;
-}
 
 const A = () => file("a.txt", "# yesterday\n10.0.0.0/24\n");
 const B = () => file("b.txt", "10.0.0.128/25   # still listed\n\n192.0.2.1\n");

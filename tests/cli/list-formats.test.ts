@@ -9,21 +9,13 @@
  * their names and check only that the namespace really is refused.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runNettools } from "./run.ts";
+import { scratchRunner } from "./run.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "nettools-formats-"));
-
-function nettools(args: string[], stdin?: string) {
-  return runNettools(args, { cwd: scratch, ...(stdin === undefined ? {} : { stdin }) });
-}
-
-function file(name: string, text: string): string {
-  writeFileSync(join(scratch, name), text);
-  return join(scratch, name);
-}
+const scratch = scratchRunner("nettools-formats-");
+const { nettools } = scratch;
+/** Writes a file in the scratch directory; returns its full path (the namespace's shell needs it). */
+const file = (name: string, text: string): string => join(scratch.dir, scratch.file(name, text));
 
 const MIXED = ["10.0.0.0/8", "192.0.2.1", "2001:db8::/32", "::ffff:192.0.2.1"];
 
@@ -215,7 +207,7 @@ const SBIN_PATH = `${process.env.PATH ?? ""}:/usr/sbin:/sbin`;
 function inNamespace(script: string): { code: number; stdout: string; stderr: string } {
   const ran = Bun.spawnSync(["unshare", "-n", "sh", "-ec", script], {
     env: { PATH: SBIN_PATH },
-    cwd: scratch,
+    cwd: scratch.dir,
   });
   return { code: ran.exitCode, stdout: ran.stdout.toString(), stderr: ran.stderr.toString() };
 }

@@ -1,7 +1,7 @@
-import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { argOrigins } from "../input.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, listOutputOf, printList } from "../list-format.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderAllocate } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -49,8 +49,7 @@ export const alloc: Command = {
       ...FORMAT_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
-    const output = listOutputOf(values);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     if (values.length === undefined)
       throw new UsageError("alloc needs the prefix length of the blocks: -l 24");
     const prefixLength = wholeNumber(values.length, "the prefix length (-l)", true);

@@ -1,7 +1,7 @@
-import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
+import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import type { GivenLists } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, listOutputOf, printList } from "../list-format.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { givenList, type Operand, readOperands } from "../operands.ts";
 import { cidrLines, renderMixedMerge } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
@@ -33,8 +33,7 @@ export const common: Command = {
   async run(args, io) {
     const { values, positionals } = parse(args, { ...PLAIN_OPTION, ...FORMAT_OPTIONS });
     if (values.help) return printHelp(io, HELP);
-    const output = listOutputOf(values);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     if (positionals.length < 2)
       throw new UsageError("common needs at least two lists: common A B (a FILE or - each)");
     if (positionals.length > 2 && run.json) {

@@ -1,9 +1,9 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
-import { COMMON_HELP, makeRun, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
+import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
 import { rangeEndpoints } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, type ListOutput, listOutputOf, printList } from "../list-format.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, type ListOutput, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderRange } from "../render.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -49,8 +49,7 @@ export const range: Command = {
   async run(args, io) {
     const { values, positionals } = parse(args, { ...PLAIN_OPTION, ...FORMAT_OPTIONS });
     if (values.help) return printHelp(io, HELP);
-    const output = listOutputOf(values);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     const isFile =
       positionals.length === 1 && (positionals[0] === "-" || !ADDRESS_WORDS.test(positionals[0]!));
     if (!isFile) {

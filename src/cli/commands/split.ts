@@ -1,7 +1,7 @@
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
-import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
+import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, listOutputOf, printList } from "../list-format.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderSplit } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -45,8 +45,7 @@ export const split: Command = {
       ...FORMAT_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
-    const output = listOutputOf(values);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     if (positionals.length !== 2)
       throw new UsageError("split needs a CIDR and a prefix length: split 10.0.0.0/22 24");
     const [cidr, lengthText] = positionals as [string, string];

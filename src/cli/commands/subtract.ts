@@ -1,7 +1,7 @@
-import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, listOutputOf, printList } from "../list-format.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderSubtract } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -34,8 +34,7 @@ export const subtract: Command = {
       ...FORMAT_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
-    const output = listOutputOf(values);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     const stdin = stdinOnce(io);
     const origins = argOrigins(tokens, ["exclude"]);
     const include = await collectEntries(

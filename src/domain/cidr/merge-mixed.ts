@@ -95,31 +95,17 @@ export function mergeMixedCidrs(
   v4.release();
   v6.release();
   if (options.excludeSpecial === true) return mergeExcludingSpecial(union4, union6, limits.maxResultCidrs);
-  const { maxResultCidrs } = limits;
-  const cidrs = new TextBatch();
-  let family: 4 | 6 = 4;
-  const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
-    if (cidrs.length === maxResultCidrs) return false;
-    cidrs.add(family, w0, w1, w2, w3, bits);
-    return true;
-  };
-  for (const union of [union4, union6]) {
-    family = union.family;
-    if (!union.forEachPrefix(collect)) {
-      cidrs.toStrings(); // hands the batch's space back
-      throw new DomainError(
-        "RESULT_TOO_LARGE",
-        `The merged list would have more than ${maxResultCidrs} CIDRs, the limit.`,
-      );
-    }
+  const merged = cidrSetWithin(union4, union6, limits.maxResultCidrs);
+  const total = merged === null ? countPrefixesOf(union4) + countPrefixesOf(union6) : 0;
+  union4.release();
+  union6.release();
+  if (merged === null) {
+    throw new DomainError(
+      "RESULT_TOO_LARGE",
+      `The merged list would have ${total} CIDRs, more than the limit of ${limits.maxResultCidrs}.`,
+    );
   }
-  const result = {
-    cidrs: cidrs.toStrings(),
-    ipv4AddressCount: countAddressesOf(union4).toString(),
-    ipv6AddressCount: countAddressesOf(union6).toString(),
-  };
-  for (const list of [union4, union6]) list.release();
-  return result;
+  return merged;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { IpFamily } from "./addr.ts";
 import type { IpPrefix } from "./prefix.ts";
-import { countRangePrefixesWords, type PrefixSink, splitRangeWords } from "./range.ts";
+import { countRangePrefixesAt, type PrefixSink, splitRangeWords } from "./range.ts";
 import { maskWord, WORD_MAX } from "./u128.ts";
 
 /** Words per range: four for the first address, four for the last. */
@@ -145,21 +145,27 @@ function takeWords(size: number): Uint32Array {
  * /32). What RESULT_TOO_LARGE is decided on, with the exact count, before a list is written.
  */
 export function countPrefixesOf(list: RangeList): number {
-  const w = list.words;
   let total = 0;
-  for (let at = 0; at < list.length * STRIDE; at += STRIDE) {
-    total += countRangePrefixesWords(
-      w[at]!,
-      w[at + 1]!,
-      w[at + 2]!,
-      w[at + 3]!,
-      w[at + 4]!,
-      w[at + 5]!,
-      w[at + 6]!,
-      w[at + 7]!,
-    );
-  }
+  for (let at = 0; at < list.length * STRIDE; at += STRIDE) total += countRangePrefixesAt(list.words, at);
   return total;
+}
+
+/**
+ * Whether the range from `range[0…3]` to `range[4…7]` (first ≤ last) shares an address with a
+ * range of `list` (sorted, no two ranges sharing an address): one binary search, nothing made.
+ */
+export function touchesAny(list: RangeList, range: Uint32Array): boolean {
+  const w = list.words;
+  // The first range of the list that does not end before the query starts…
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareAt(w, mid * STRIDE + 4, range, 0) < 0) low = mid + 1;
+    else high = mid;
+  }
+  // …shares an address with it when it starts at or before the query's last address.
+  return low < list.length && compareAt(w, low * STRIDE, range, 4) <= 0;
 }
 
 /**

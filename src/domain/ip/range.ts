@@ -127,8 +127,9 @@ export function splitRangeWords(
 }
 
 /**
- * How many prefixes {@link splitRangeWords} would give for the range from `a0`–`a3` to `b0`–`b3`
- * (`first` ≤ `last`), without making them: O(1) word operations, so RESULT_TOO_LARGE can be
+ * How many prefixes {@link splitRangeWords} would give for the range whose first address is
+ * `words[at … at+3]` and last `words[at+4 … at+7]` (first ≤ last; IPv4 in the fourth word of each),
+ * without making them: O(1) word operations, so RESULT_TOO_LARGE can be
  * decided with the exact count (CONTRACT §3, §8.4) before anything is listed.
  *
  * Let p be the highest bit where the endpoints differ, m the address where that bit turns on
@@ -139,40 +140,41 @@ export function splitRangeWords(
  * popcount(2^p − x) = p + 1 − popcount(x) − tz(x) for x ≠ 0, and popcount(z + 1) = popcount(z) +
  * 1 − to(z).
  */
-export function countRangePrefixesWords(
-  a0: number,
-  a1: number,
-  a2: number,
-  a3: number,
-  b0: number,
-  b1: number,
-  b2: number,
-  b3: number,
-): number {
-  const p = 127 - commonPrefixLengthOfWords(a0, a1, a2, a3, b0, b1, b2, b3);
+export function countRangePrefixesAt(words: Uint32Array, at: number): number {
+  // p: the highest bit (from bit 0, the lowest) where the endpoints differ; -1 when they are equal.
+  let p = -1;
+  for (let k = 0; k < 4; k++) {
+    const differ = words[at + k]! ^ words[at + 4 + k]!;
+    if (differ !== 0) {
+      p = 127 - (32 * k + Math.clz32(differ));
+      break;
+    }
+  }
   if (p < 0) return 1; // one address
   // The low p bits of each endpoint: the 128-bit mask of the low p bits is ~(high 128 − p bits).
-  const keep = 128 - p;
-  const x0 = (a0 & ~maskWord(keep, 0)) >>> 0;
-  const x1 = (a1 & ~maskWord(keep, 1)) >>> 0;
-  const x2 = (a2 & ~maskWord(keep, 2)) >>> 0;
-  const x3 = (a3 & ~maskWord(keep, 3)) >>> 0;
-  const z0 = (b0 & ~maskWord(keep, 0)) >>> 0;
-  const z1 = (b1 & ~maskWord(keep, 1)) >>> 0;
-  const z2 = (b2 & ~maskWord(keep, 2)) >>> 0;
-  const z3 = (b3 & ~maskWord(keep, 3)) >>> 0;
-  const xZero = (x0 | x1 | x2 | x3) === 0;
+  const x = lowBitsOfFirst;
+  const z = lowBitsOfLast;
+  for (let k = 0; k < 4; k++) {
+    const low = ~maskWord(128 - p, k);
+    x[k] = (words[at + k]! & low) >>> 0;
+    z[k] = (words[at + 4 + k]! & low) >>> 0;
+  }
+  const xZero = (x[0]! | x[1]! | x[2]! | x[3]!) === 0;
   // z's bit p is clear, so ~z has a one at or below bit p: to(z) = tz(~z) ≤ p.
-  const onesZ = trailingZeros(~z0, ~z1, ~z2, ~z3);
+  const onesZ = trailingZeros(~z[0]!, ~z[1]!, ~z[2]!, ~z[3]!);
   if (xZero && onesZ === p) return 1; // the whole block of 2^(p+1)
-  const left = xZero ? 1 : p + 1 - popcount(x0, x1, x2, x3) - trailingZeros(x0, x1, x2, x3);
-  const right = popcount(z0, z1, z2, z3) + 1 - onesZ;
+  const left = xZero ? 1 : p + 1 - popcount(x) - trailingZeros(x[0]!, x[1]!, x[2]!, x[3]!);
+  const right = popcount(z) + 1 - onesZ;
   return left + right;
 }
 
-/** Number of one bits of the 128-bit value with these words. */
-function popcount(w0: number, w1: number, w2: number, w3: number): number {
-  return popcount32(w0) + popcount32(w1) + popcount32(w2) + popcount32(w3);
+/** Scratch for {@link countRangePrefixesAt}: the low bits of the first and of the last address. */
+const lowBitsOfFirst = new Uint32Array(4);
+const lowBitsOfLast = new Uint32Array(4);
+
+/** Number of one bits of the 128-bit value in `w` (four words). */
+function popcount(w: Uint32Array): number {
+  return popcount32(w[0]!) + popcount32(w[1]!) + popcount32(w[2]!) + popcount32(w[3]!);
 }
 
 /** Number of one bits of a 32-bit word (the classic SWAR sum). */

@@ -16,7 +16,7 @@
  */
 import { IpAddr, type IpFamily } from "./addr.ts";
 import { IpPrefix, parsePrefix } from "./prefix.ts";
-import { RangeList } from "./range-list.ts";
+import { RangeList, touchesAny } from "./range-list.ts";
 import { bigIntWord } from "./u128.ts";
 
 /** One row of the table, with its prefix parsed. */
@@ -274,71 +274,10 @@ function buildRangeTable(family: IpFamily): SpecialRangeTable {
 }
 
 /**
- * Whether any address from the one with words `f0`–`f3` to the one with words `l0`–`l3` (`f3`
- * and `l3` alone for IPv4; first ≤ last) lies in an excluded row of {@link specialRangeTable}: a
- * binary search, no object made. `match -x` asks it per field.
+ * Whether any address of the range from `range[0…3]` to `range[4…7]` (first ≤ last; an IPv4
+ * address in the fourth word of each) lies in an excluded row of {@link specialRangeTable}: one
+ * binary search, nothing made, so `match -x` can ask it per field.
  */
-export function touchesExcludedSpecial(
-  family: IpFamily,
-  f0: number,
-  f1: number,
-  f2: number,
-  f3: number,
-  l0: number,
-  l1: number,
-  l2: number,
-  l3: number,
-): boolean {
-  const union = specialRangeTable(family).excludedUnion;
-  // The first excluded range that does not end before the query's first address…
-  let low = 0;
-  let high = union.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (
-      wordsBefore(
-        union.last(mid, 0),
-        union.last(mid, 1),
-        union.last(mid, 2),
-        union.last(mid, 3),
-        f0,
-        f1,
-        f2,
-        f3,
-      )
-    )
-      low = mid + 1;
-    else high = mid;
-  }
-  // …touches the query when it starts at or before the query's last address.
-  return (
-    low < union.length &&
-    !wordsBefore(
-      l0,
-      l1,
-      l2,
-      l3,
-      union.first(low, 0),
-      union.first(low, 1),
-      union.first(low, 2),
-      union.first(low, 3),
-    )
-  );
-}
-
-/** Whether the value with words `a0`–`a3` is below the one with words `b0`–`b3`. */
-function wordsBefore(
-  a0: number,
-  a1: number,
-  a2: number,
-  a3: number,
-  b0: number,
-  b1: number,
-  b2: number,
-  b3: number,
-): boolean {
-  if (a0 !== b0) return a0 < b0;
-  if (a1 !== b1) return a1 < b1;
-  if (a2 !== b2) return a2 < b2;
-  return a3 < b3;
+export function touchesExcludedSpecial(family: IpFamily, range: Uint32Array): boolean {
+  return touchesAny(specialRangeTable(family).excludedUnion, range);
 }
