@@ -138,7 +138,7 @@ describe("RangeList against the BigInt interval model", () => {
     }
   });
 
-  test("overlaps with touching segments are cut at each segment's edge, with its position", () => {
+  test("overlaps with touching segments are cut at each segment's edge, with its position; a sink may stop", () => {
     const segments = listOf(4, [
       { first: 0n, last: 9n },
       { first: 10n, last: 19n },
@@ -149,15 +149,21 @@ describe("RangeList against the BigInt interval model", () => {
       { first: 18n, last: 35n },
     ]);
     const pieces: [number, number, bigint, bigint][] = [];
-    forEachOverlap(list, segments, (i, j, piece) => {
+    const all = forEachOverlap(list, segments, (i, j, piece) => {
       pieces.push([i, j, BigInt(piece[3]!), BigInt(piece[7]!)]);
+      return true;
     });
+    expect(all).toBe(true);
     expect(pieces).toEqual([
       [0, 0, 5n, 9n],
       [0, 1, 10n, 12n],
       [1, 1, 18n, 19n],
       [1, 2, 30n, 35n],
     ]);
+    // a sink that says stop ends the walk there
+    const first: number[] = [];
+    expect(forEachOverlap(list, segments, (_, j) => first.push(j) < 2)).toBe(false);
+    expect(first).toEqual([0, 1]);
   });
 
   test("lists past 2048 ranges, clustered so that keys tie, sort and merge exactly", () => {

@@ -5,7 +5,7 @@
  * block named by the registry row that decided it.
  */
 import { DomainError, type Issue } from "../errors.ts";
-import { type PrefixSink, splitRangeWords } from "../ip/range.ts";
+import { countRangePrefixesAt, type PrefixSink, splitRangeWords } from "../ip/range.ts";
 import {
   countAddressesOf,
   countPrefixesOf,
@@ -15,7 +15,7 @@ import {
   unionOf,
 } from "../ip/range-list.ts";
 import { type SpecialBlock, specialRangeTable } from "../ip/special.ts";
-import { TextBatch } from "../ip/text.ts";
+import { rememberJsonArrayText, TextBatch } from "../ip/text.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
 import { invalidEntries, listsShapeIssues, readPrefixLists } from "./entries.ts";
 
@@ -109,86 +109,99 @@ export function mergeMixedCidrs(
 }
 
 /**
- * The `excludeSpecial` merge of two unions (CONTRACT §8.5): the union minus the excluded rows'
- * space, and the removed addresses cut at the rows' boundaries. Texts are written until the limit
- * is passed; then the exact total is counted per range ({@link countPrefixesOf}), not listed, and
- * nothing written is returned.
+ * The `excludeSpecial` merge of two unions (CONTRACT §8.5): the removed addresses, cut at the rows'
+ * boundaries, written straight from the walk over the table's segments, then the union minus the
+ * excluded rows' space. Texts are written until the limit is passed; then the exact total is
+ * counted per range ({@link countRangePrefixesAt}), not listed, and nothing written is returned.
  */
 function mergeExcludingSpecial(
   union4: RangeList,
   union6: RangeList,
   maxResultCidrs: number,
 ): CidrMergeResult {
-  const remaining: RangeList[] = [];
-  /** The removed addresses of both families: ranges cut at the rows' boundaries, and their rows. */
-  const pieces: RangeList[] = [];
-  const pieceRows: SpecialBlock[] = [];
-  for (const union of [union4, union6]) {
-    const table = specialRangeTable(union.family);
-    remaining.push(subtractLists(union, table.excludedUnion));
-    const cut = new RangeList(union.family);
-    forEachOverlap(union, table.excluded.ranges, (_, segment, p) => {
-      cut.push(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!);
-      pieceRows.push(table.excluded.rows[segment]!);
-    });
-    pieces.push(cut);
-    union.release();
-  }
-  const lists = [...remaining, ...pieces];
-  const tooLarge = () => {
-    const total = lists.reduce((sum, list) => sum + countPrefixesOf(list), 0);
-    for (const list of lists) list.release();
-    return new DomainError(
-      "RESULT_TOO_LARGE",
-      `The merged list and its excluded blocks would have ${total} CIDRs together, more than the limit of ${maxResultCidrs}.`,
-    );
-  };
-  const kept = cidrSetWithin(remaining[0]!, remaining[1]!, maxResultCidrs);
-  if (kept === null) throw tooLarge();
-  // One text per prefix of each piece, and the piece's row for each text.
-  const budget = maxResultCidrs - kept.cidrs.length;
+  const unions = [union4, union6];
+  // The removed addresses first: one text per prefix of each piece, with the piece's row.
   const texts = new TextBatch();
   const textRows: SpecialBlock[] = [];
   let family: 4 | 6 = 4;
   let row: SpecialBlock | undefined;
+  let tail: Uint8Array = EXCLUDED_HEAD; // replaced by each piece's row's tail before it is used
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
-    if (texts.length === budget) return false;
-    texts.add(family, w0, w1, w2, w3, bits);
+    if (texts.length === maxResultCidrs) return false;
+    texts.addInObject(family, w0, w1, w2, w3, bits, EXCLUDED_HEAD, tail);
     textRows.push(row!);
     return true;
   };
-  let piece = 0;
-  for (const cut of pieces) {
-    family = cut.family;
+  let fits = true;
+  const removedIn = [0, 0]; // texts written per family
+  for (const [f, union] of unions.entries()) {
+    family = union.family;
     const bitLength = family === 4 ? 32 : 128;
-    for (let i = 0; i < cut.length; i++, piece++) {
-      row = pieceRows[piece];
-      const whole = splitRangeWords(
-        bitLength,
-        cut.first(i, 0),
-        cut.first(i, 1),
-        cut.first(i, 2),
-        cut.first(i, 3),
-        cut.last(i, 0),
-        cut.last(i, 1),
-        cut.last(i, 2),
-        cut.last(i, 3),
-        collect,
-      );
-      if (!whole) {
-        texts.toStrings(); // hands the batch's space back
-        throw tooLarge();
-      }
-    }
+    const { excluded } = specialRangeTable(family);
+    const before = texts.length;
+    fits = forEachOverlap(union, excluded.ranges, (_, segment, p) => {
+      row = excluded.rows[segment]!;
+      tail = excludedTail(row);
+      return splitRangeWords(bitLength, p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!, collect);
+    });
+    removedIn[f] = texts.length - before;
+    if (!fits) break;
   }
-  const cidrs = texts.toStrings();
+  // What remains: the union itself in a family where nothing was removed (the usual case).
+  const remaining = unions.map((union, f) =>
+    removedIn[f] === 0 && fits ? union : subtractLists(union, specialRangeTable(union.family).excludedUnion),
+  );
+  const kept = fits ? cidrSetWithin(remaining[0]!, remaining[1]!, maxResultCidrs - texts.length) : null;
+  const release = () => {
+    for (const list of new Set([...unions, ...remaining])) list.release();
+  };
+  if (kept === null) {
+    texts.toStrings(); // hands the batch's space back
+    const total =
+      removedPrefixCount(unions) + countPrefixesOf(remaining[0]!) + countPrefixesOf(remaining[1]!);
+    release();
+    throw new DomainError(
+      "RESULT_TOO_LARGE",
+      `The merged list and its excluded blocks would have ${total} CIDRs together, more than the limit of ${maxResultCidrs}.`,
+    );
+  }
+  release();
+  // The batch wrote the objects' JSON around the texts: the responder sends it as it is.
+  const { texts: cidrs, json } = texts.toStringsAndJson();
   const excluded = new Array<ExcludedBlock>(cidrs.length);
   for (let k = 0; k < cidrs.length; k++) {
     const { prefix, name, rfc } = textRows[k]!;
     excluded[k] = { cidr: cidrs[k]!, block: prefix, name, rfc };
   }
-  for (const list of lists) list.release();
+  rememberJsonArrayText(excluded, json);
   return { ...kept, excluded };
+}
+
+/** How many CIDRs the removed addresses of `unions` make, counted per piece, not listed. */
+function removedPrefixCount(unions: readonly RangeList[]): number {
+  let total = 0;
+  for (const union of unions) {
+    forEachOverlap(union, specialRangeTable(union.family).excluded.ranges, (_, __, p) => {
+      total += countRangePrefixesAt(p, 0);
+      return true;
+    });
+  }
+  return total;
+}
+
+/** `{"cidr":`: how each {@link ExcludedBlock}'s JSON starts, before its CIDR text. */
+const EXCLUDED_HEAD = new TextEncoder().encode('{"cidr":');
+const excludedTails = new Map<SpecialBlock, Uint8Array>();
+
+/** The rest of an {@link ExcludedBlock}'s JSON after its CIDR text, for `row`: made once per row. */
+function excludedTail(row: SpecialBlock): Uint8Array {
+  let tail = excludedTails.get(row);
+  if (tail === undefined) {
+    const members = { block: row.prefix, name: row.name, rfc: row.rfc };
+    tail = new TextEncoder().encode(`,${JSON.stringify(members).slice(1)}`);
+    excludedTails.set(row, tail);
+  }
+  return tail;
 }
 
 /**

@@ -171,8 +171,9 @@ export function touchesAny(list: RangeList, range: Uint32Array): boolean {
 /**
  * Receives one piece of an intersection: the positions of the two ranges it lies in, and its first
  * (`piece[0…3]`) and last (`piece[4…7]`) address. `piece` is scratch space, valid during the call.
+ * Returns `false` to stop the walk.
  */
-export type OverlapSink = (i: number, j: number, piece: Uint32Array) => void;
+export type OverlapSink = (i: number, j: number, piece: Uint32Array) => boolean;
 
 /** Scratch for the piece {@link forEachOverlap} hands out. */
 const overlapPiece = new Uint32Array(STRIDE);
@@ -185,7 +186,7 @@ const overlapPiece = new Uint32Array(STRIDE);
  * intersection; with `b` a list of labelled segments (special.ts), each piece says which segment
  * decided it.
  */
-export function forEachOverlap(a: RangeList, b: RangeList, sink: OverlapSink): void {
+export function forEachOverlap(a: RangeList, b: RangeList, sink: OverlapSink): boolean {
   const aw = a.words;
   const bw = b.words;
   const piece = overlapPiece;
@@ -219,11 +220,12 @@ export function forEachOverlap(a: RangeList, b: RangeList, sink: OverlapSink): v
         piece[k] = fw[fAt + k]!;
         piece[4 + k] = lw[lAt + k]!;
       }
-      sink(i, j, piece);
+      if (!sink(i, j, piece)) return false;
     }
     if (aEndsFirst) i++;
     else j++;
   }
+  return true;
 }
 
 /**
@@ -232,7 +234,10 @@ export function forEachOverlap(a: RangeList, b: RangeList, sink: OverlapSink): v
  */
 export function intersectLists(a: RangeList, b: RangeList): RangeList {
   const out = new RangeList(a.family, Math.min(a.length, b.length));
-  forEachOverlap(a, b, (_, __, p) => out.push(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!));
+  forEachOverlap(a, b, (_, __, p) => {
+    out.push(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!);
+    return true;
+  });
   return out;
 }
 
