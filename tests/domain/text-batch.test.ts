@@ -114,7 +114,7 @@ describe("TextBatch", () => {
         }
         const { texts, json } = batch.toStringsAndJson();
         expect(texts).toEqual(xs.map(([x]) => expected(x)));
-        const objects = xs.map(([x, t], k) => ({ cidr: texts[k], ...tails[t]!.members }));
+        const objects = xs.map(([x, t]) => ({ cidr: expected(x), ...tails[t]!.members }));
         expect(json).toBe(JSON.stringify(objects));
       }),
       { numRuns: 200, seed: 20261126 },
