@@ -138,10 +138,11 @@ function mergeExcludingSpecial(
     family = union.family;
     const bitLength = family === 4 ? 32 : 128;
     const { excluded } = specialRangeTable(family);
+    const tails = excludedTails(family);
     const before = texts.length;
     fits = forEachOverlap(union, excluded.ranges, (_, segment, p) => {
       row = excluded.rows[segment]!;
-      tail = excludedTail(row);
+      tail = tails[segment]!;
       return splitRangeWords(bitLength, p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!, collect);
     });
     removedIn[f] = texts.length - before;
@@ -191,17 +192,22 @@ function removedPrefixCount(unions: readonly RangeList[]): number {
 
 /** `{"cidr":`: how each {@link ExcludedBlock}'s JSON starts, before its CIDR text. */
 const EXCLUDED_HEAD = new TextEncoder().encode('{"cidr":');
-const excludedTails = new Map<SpecialBlock, Uint8Array>();
+const tailsByFamily = new Map<4 | 6, Uint8Array[]>();
 
-/** The rest of an {@link ExcludedBlock}'s JSON after its CIDR text, for `row`: made once per row. */
-function excludedTail(row: SpecialBlock): Uint8Array {
-  let tail = excludedTails.get(row);
-  if (tail === undefined) {
-    const members = { block: row.prefix, name: row.name, rfc: row.rfc };
-    tail = new TextEncoder().encode(`,${JSON.stringify(members).slice(1)}`);
-    excludedTails.set(row, tail);
+/**
+ * For each excluded segment of `family`'s table, the rest of an {@link ExcludedBlock}'s JSON after
+ * its CIDR text (`,"block":…,"name":…,"rfc":…}`), made once.
+ */
+function excludedTails(family: 4 | 6): Uint8Array[] {
+  let tails = tailsByFamily.get(family);
+  if (tails === undefined) {
+    const encoder = new TextEncoder();
+    tails = specialRangeTable(family).excluded.rows.map(({ prefix, name, rfc }) =>
+      encoder.encode(`,${JSON.stringify({ block: prefix, name, rfc }).slice(1)}`),
+    );
+    tailsByFamily.set(family, tails);
   }
-  return tail;
+  return tails;
 }
 
 /**
