@@ -11,7 +11,7 @@ import { envelopeOf } from "../../contract/envelope.ts";
 import { HttpError, INTERNAL_ERROR, type Rejection, STATUS_OF } from "../../contract/errors.ts";
 import type { OperationPolicy } from "../../contract/operations.ts";
 import { DomainError } from "../../domain/errors.ts";
-import { jsonArrayTextOf } from "../../domain/ip/text.ts";
+import { unreadListsOf } from "../../domain/list-fields.ts";
 
 /** Who may call the API from a browser on another origin (CONTRACT §1.3). */
 export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<string> } | { kind: "off" };
@@ -169,29 +169,24 @@ export class Responder {
 }
 
 /**
- * `JSON.stringify(body)`, byte for byte, with the lists of canonical texts the domain made
- * (`cidrs`, `normalizedInclude`, …) taken from their joint text instead of serialized string by
- * string (src/domain/ip/text.ts, `jsonArrayTextOf`): a 1024-CIDR split serializes in about 2 µs
- * instead of 15. Only a result object's own top-level fields are looked at; anything else goes
- * to `JSON.stringify` whole. Fields whose value JSON.stringify omits (undefined, functions) are
+ * `JSON.stringify(body)`, byte for byte, with every list field nobody has read yet taken from the
+ * JSON its maker wrote (src/domain/list-fields.ts, `resultWith`): a 1024-CIDR split is one string
+ * spliced in, not 1024 serialized, and its 1024 strings are never made. Only objects made by
+ * `resultWith` are looked into (and objects made so inside them); anything else goes to
+ * `JSON.stringify` whole. Fields whose value JSON.stringify omits (undefined, functions) are
  * omitted the same way, since each field's value is passed to it.
  */
 export function jsonOf(body: unknown): string {
-  if (body === null || typeof body !== "object" || Array.isArray(body) || "toJSON" in body)
-    return JSON.stringify(body);
+  if (body === null || typeof body !== "object") return JSON.stringify(body);
+  const unread = unreadListsOf(body);
+  if (unread === undefined || unread.size === 0) return JSON.stringify(body);
   const fields = body as Record<string, unknown>;
-  let hasList = false;
-  for (const key in fields) {
-    if (jsonArrayTextOf(fields[key]) !== undefined) {
-      hasList = true;
-      break;
-    }
-  }
-  if (!hasList) return JSON.stringify(body);
   let out = "{";
   for (const key of Object.keys(fields)) {
-    const value = fields[key];
-    const text = jsonArrayTextOf(value) ?? JSON.stringify(value);
+    const written = unread.get(key);
+    // A list nobody has read: its JSON; a nested result: asked in turn (its own lists unread or not).
+    const text =
+      written === undefined ? JSON.stringify(fields[key]) : written === null ? jsonOf(fields[key]) : written;
     if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the field out
     out += `${out.length === 1 ? "" : ","}${JSON.stringify(key)}:${text}`;
   }

@@ -7,6 +7,7 @@ import { DomainError } from "../errors.ts";
 import { countAddressesOf, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";
 import { TextBatch } from "../ip/text.ts";
 import { type AllocateLimits, API_ALLOCATE_LIMITS } from "../limits.ts";
+import { resultWith, type WrittenList } from "../list-fields.ts";
 import { invalidEntries, listsShapeIssues, mixedFamilies, readPrefixLists } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
 
@@ -103,11 +104,10 @@ export function allocateCidrs(
   const poolUnion = unionOf(poolFamily === 4 ? pool : pool6);
   const takenUnion = unionOf(poolFamily === 4 ? taken : taken6);
   const free = subtractLists(poolUnion, takenUnion);
-  const cidrs = firstFit(free, prefixLength, count);
+  const { cidrs, fit } = firstFit(free, prefixLength, count);
   const freeCount = countAddressesOf(free);
   for (const list of [pool, pool6, taken, taken6, poolUnion, takenUnion, free]) list.release();
-  if (cidrs.length < count) {
-    const fit = cidrs.length;
+  if (fit < count) {
     const what = fit === 0 ? "No free block" : fit === 1 ? "Only 1 free block" : `Only ${fit} free blocks`;
     throw new DomainError(
       "INSUFFICIENT_SPACE",
@@ -115,10 +115,10 @@ export function allocateCidrs(
     );
   }
   const blockSize = 1n << BigInt((poolFamily === 4 ? 32 : 128) - prefixLength);
-  return {
+  return resultWith<CidrAllocateResult>({
     cidrs,
     freeAddressCount: (freeCount - BigInt(count) * blockSize).toString(),
-  };
+  });
 }
 
 /**
@@ -154,7 +154,11 @@ function mixedAt(
  * minimal CIDR list that is at least as large (a block straddling two of them would make the list
  * non-minimal), so the blocks wanted are those list blocks cut into pieces of `prefixLength`.
  */
-function firstFit(free: RangeList, prefixLength: number, count: number): string[] {
+function firstFit(
+  free: RangeList,
+  prefixLength: number,
+  count: number,
+): { cidrs: WrittenList<string>; fit: number } {
   const texts = new TextBatch();
   const family = free.family;
   free.forEachPrefix((w0, w1, w2, w3, bits) => {
@@ -173,5 +177,6 @@ function firstFit(free: RangeList, prefixLength: number, count: number): string[
     );
     return texts.length < count;
   });
-  return texts.toStrings();
+  const fit = texts.length;
+  return { cidrs: texts.toList(), fit };
 }

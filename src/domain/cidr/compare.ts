@@ -6,6 +6,7 @@
 import { DomainError, type Issue } from "../errors.ts";
 import { countPrefixesOf, intersectLists, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { resultWith } from "../list-fields.ts";
 import { invalidEntries, listsShapeIssues, readPrefixLists } from "./entries.ts";
 import { type CidrSet, cidrSetOf } from "./merge-mixed.ts";
 
@@ -74,12 +75,12 @@ export function compareCidrs(
       `The comparison would list ${total} CIDRs in onlyA, onlyB and both together, more than the limit of ${limits.maxResultCidrs}.`,
     );
   }
-  const result: CidrCompareResult = {
+  const result = resultWith<CidrCompareResult>({
     onlyA: cidrSetOf(...onlyA),
     onlyB: cidrSetOf(...onlyB),
     both: cidrSetOf(...both),
     equal: onlyA[0].length + onlyA[1].length + onlyB[0].length + onlyB[1].length === 0,
-  };
+  });
   for (const list of parts) list.release();
   return result;
 }

@@ -7,6 +7,7 @@ import { formatPrefixes, IpPrefix } from "../ip/prefix.ts";
 import { countAddressesOf, rangeListOf, unionOf } from "../ip/range-list.ts";
 import { commonPrefixLengthOfWords } from "../ip/u128.ts";
 import { API_COVER_LIMITS, type CidrLimits } from "../limits.ts";
+import { resultWith } from "../list-fields.ts";
 import {
   type FamilyName,
   familyName,
@@ -81,7 +82,7 @@ export function coverCidrs(
   list.release();
   union.release();
   const covered = cidr.addressCount();
-  return {
+  return resultWith<CidrCoverResult>({
     family: familyName(low.family),
     normalizedInputs: formatPrefixes(prefixes),
     cidr: cidr.toString(),
@@ -89,5 +90,5 @@ export function coverCidrs(
     inputAddressCount: input.toString(),
     coveredAddressCount: covered.toString(),
     additionalAddressCount: (covered - input).toString(),
-  };
+  });
 }

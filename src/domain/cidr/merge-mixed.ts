@@ -15,8 +15,9 @@ import {
   unionOf,
 } from "../ip/range-list.ts";
 import { type SpecialBlock, specialRangeTable } from "../ip/special.ts";
-import { rememberJsonArrayText, TextBatch } from "../ip/text.ts";
+import { TextBatch } from "../ip/text.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { type ResultFields, resultWith } from "../list-fields.ts";
 import { invalidEntries, listsShapeIssues, readPrefixLists } from "./entries.ts";
 
 /**
@@ -152,12 +153,12 @@ function mergeExcludingSpecial(
   const remaining = unions.map((union, f) =>
     removedIn[f] === 0 && fits ? union : subtractLists(union, specialRangeTable(union.family).excludedUnion),
   );
-  const kept = fits ? cidrSetWithin(remaining[0]!, remaining[1]!, maxResultCidrs - texts.length) : null;
+  const kept = fits ? cidrSetFields(remaining[0]!, remaining[1]!, maxResultCidrs - texts.length) : null;
   const release = () => {
     for (const list of new Set([...unions, ...remaining])) list.release();
   };
   if (kept === null) {
-    texts.toStrings(); // hands the batch's space back
+    texts.toList(); // hands the batch's space back
     const total =
       removedPrefixCount(unions) + countPrefixesOf(remaining[0]!) + countPrefixesOf(remaining[1]!);
     release();
@@ -168,14 +169,11 @@ function mergeExcludingSpecial(
   }
   release();
   // The batch wrote the objects' JSON around the texts: the responder sends it as it is.
-  const { texts: cidrs, json } = texts.toStringsAndJson();
-  const excluded = new Array<ExcludedBlock>(cidrs.length);
-  for (let k = 0; k < cidrs.length; k++) {
+  const excluded = texts.toObjects((cidr, k): ExcludedBlock => {
     const { prefix, name, rfc } = textRows[k]!;
-    excluded[k] = { cidr: cidrs[k]!, block: prefix, name, rfc };
-  }
-  rememberJsonArrayText(excluded, json);
-  return { ...kept, excluded };
+    return { cidr, block: prefix, name, rfc };
+  });
+  return resultWith<CidrMergeResult>({ ...kept, excluded });
 }
 
 /** How many CIDRs the removed addresses of `unions` make, counted per piece, not listed. */
@@ -216,6 +214,12 @@ function excludedTails(family: 4 | 6): Uint8Array[] {
  * nothing kept, as soon as there are more than `maxCidrs` prefixes.
  */
 export function cidrSetWithin(v4: RangeList, v6: RangeList, maxCidrs: number): CidrSet | null {
+  const fields = cidrSetFields(v4, v6, maxCidrs);
+  return fields === null ? null : resultWith<CidrSet>(fields);
+}
+
+/** {@link cidrSetWithin}'s fields, the list still as its batch wrote it (to add fields to). */
+function cidrSetFields(v4: RangeList, v6: RangeList, maxCidrs: number): ResultFields<CidrSet> | null {
   const texts = new TextBatch();
   let family: 4 | 6 = 4;
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
@@ -226,12 +230,12 @@ export function cidrSetWithin(v4: RangeList, v6: RangeList, maxCidrs: number): C
   for (const list of [v4, v6]) {
     family = list.family;
     if (!list.forEachPrefix(collect)) {
-      texts.toStrings(); // hands the batch's space back
+      texts.toList(); // hands the batch's space back
       return null;
     }
   }
   return {
-    cidrs: texts.toStrings(),
+    cidrs: texts.toList(),
     ipv4AddressCount: countAddressesOf(v4).toString(),
     ipv6AddressCount: countAddressesOf(v6).toString(),
   };

@@ -13,7 +13,8 @@
  */
 import type { DomainError, Issue } from "../errors.ts";
 import { parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
-import { formatWords, rememberJsonArrayText } from "../ip/text.ts";
+import { formatWords } from "../ip/text.ts";
+import { resultWith, WrittenList } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 
 /** The result of reverse-zones, field for field. */
@@ -60,10 +61,10 @@ export function reverseZones(cidr: unknown): ReverseZonesResult {
     throw invalidCidr(parsed.ok ? "cidr is not an address or CIDR" : parsed.message);
   }
   const family = w[4] === 4 ? 4 : 6;
-  return {
+  return resultWith<ReverseZonesResult>({
     cidr: formatWords(family, w[0]!, w[1]!, w[2]!, w[3]!, bits),
     zones: family === 4 ? ipv4Zones(w[3]!, bits) : ipv6Zones(w, bits),
-  };
+  });
 }
 
 function invalidCidr(message: string): DomainError {
@@ -77,7 +78,7 @@ function octet(address: number, i: number): number {
 }
 
 /** The zones of the IPv4 block `address/bits` (host bits clear). */
-function ipv4Zones(address: number, bits: number): string[] {
+function ipv4Zones(address: number, bits: number): string[] | WrittenList<string> {
   if (bits > 24 && bits < 32) {
     // RFC 2317: FIRST/p under the /24 that holds the block.
     return [
@@ -99,7 +100,7 @@ function nibble(words: Uint32Array, i: number): number {
 }
 
 /** The zones of the IPv6 block with network address `words[0 … 3]` and length `bits`. */
-function ipv6Zones(words: Uint32Array, bits: number): string[] {
+function ipv6Zones(words: Uint32Array, bits: number): string[] | WrittenList<string> {
   const labels = Math.ceil(bits / 4);
   if (labels === 0) return [IPV6_SUFFIX];
   // As for IPv4: at most 8 consecutive values of the first label, the rest shared.
@@ -127,13 +128,18 @@ function writeAscii(text: string, pos: number): number {
 /**
  * The `count` zones `labels[first + k].shared`. Like `TextBatch` (ip/text.ts), the names are
  * written as ASCII bytes of the list's JSON array text (they need no escaping), decoded in one step
- * and sliced from it: one flat string instead of 128 concatenations for the serializer to walk, and
- * the text is kept for it (`rememberJsonArrayText`), so the largest answer is not serialized again.
+ * and sliced from it on demand: one flat string instead of 128 concatenations, kept as the list's
+ * JSON (a `WrittenList`), so the largest answer is not serialized again.
  * Measured for 192.168.0.0/17 against names built by concatenation (docs/performance.md): a whole
  * request through the handler 23 → 18.5–19.5 µs of CPU; the use case plus `JSON.stringify`
  * 13–14 → 8–9.5 µs.
  */
-function zoneList(first: number, count: number, labels: readonly string[], shared: string): string[] {
+function zoneList(
+  first: number,
+  count: number,
+  labels: readonly string[],
+  shared: string,
+): WrittenList<string> {
   const ends = new Int32Array(count);
   scratch[0] = 91; // [
   let pos = 1;
@@ -147,12 +153,13 @@ function zoneList(first: number, count: number, labels: readonly string[], share
   }
   scratch[pos++] = 93; // ]
   const json = decoder.decode(scratch.subarray(0, pos));
-  const zones = new Array<string>(count);
-  let start = 2; // after `["`
-  for (let k = 0; k < count; k++) {
-    zones[k] = json.slice(start, ends[k]);
-    start = ends[k]! + 3; // past `","`
-  }
-  rememberJsonArrayText(zones, json);
-  return zones;
+  return new WrittenList(json, () => {
+    const zones = new Array<string>(count);
+    let start = 2; // after `["`
+    for (let k = 0; k < count; k++) {
+      zones[k] = json.slice(start, ends[k]);
+      start = ends[k]! + 3; // past `","`
+    }
+    return zones;
+  });
 }

@@ -8,6 +8,7 @@ import { type IpPrefix, parsePrefix } from "../ip/prefix.ts";
 import { TextBatch } from "../ip/text.ts";
 import { bigIntWord } from "../ip/u128.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { resultWith, type WrittenList } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
 
@@ -101,12 +102,12 @@ export function splitCidr(
     );
   }
   const count = limit === undefined || BigInt(limit) > rest ? Number(rest) : limit;
-  return {
+  return resultWith<CidrSplitResult>({
     network,
     prefixLength,
     subnetCount: subnetCount.toString(),
     cidrs: subnetTexts(block, prefixLength, first, count),
-  };
+  });
 }
 
 /** Why `prefixLength` cannot split `block` (any family when `block` is unknown), or `null`. */
@@ -124,7 +125,12 @@ function prefixLengthProblem(prefixLength: number, block: IpPrefix | null): stri
 }
 
 /** The texts of `count` subnets of length `prefixLength` of `block`, from subnet number `first`. */
-function subnetTexts(block: IpPrefix, prefixLength: number, first: bigint, count: number): string[] {
+function subnetTexts(
+  block: IpPrefix,
+  prefixLength: number,
+  first: bigint,
+  count: number,
+): WrittenList<string> {
   const texts = new TextBatch();
   let { w0, w1, w2, w3 } = block.first;
   if (first > 0n) {
@@ -135,5 +141,5 @@ function subnetTexts(block: IpPrefix, prefixLength: number, first: bigint, count
     w3 = bigIntWord(start, 3);
   }
   addSubnets(texts, block.family, w0, w1, w2, w3, prefixLength, count);
-  return texts.toStrings();
+  return texts.toList();
 }

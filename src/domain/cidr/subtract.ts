@@ -8,6 +8,7 @@ import type { PrefixSink } from "../ip/range.ts";
 import { countAddressesOf, rangeListOf, subtractLists, unionOf } from "../ip/range-list.ts";
 import { TextBatch } from "../ip/text.ts";
 import { API_SUBTRACT_LIMITS, type CidrLimits } from "../limits.ts";
+import { resultWith } from "../list-fields.ts";
 import {
   type FamilyName,
   familyName,
@@ -103,7 +104,7 @@ export function subtractCidrs(
     return true;
   };
   if (!remaining.forEachPrefix(collect)) {
-    cidrs.toStrings(); // hands the batch's space back
+    cidrs.toList(); // hands the batch's space back
     throw new DomainError(
       "RESULT_TOO_LARGE",
       `The result would have more than ${maxResultCidrs} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
@@ -112,13 +113,13 @@ export function subtractCidrs(
   const included = countAddressesOf(includeUnion);
   const left = countAddressesOf(remaining);
   for (const list of [includeList, excludeList, includeUnion, excludeUnion, remaining]) list.release();
-  return {
+  return resultWith<CidrSubtractResult>({
     family: familyName(family),
     normalizedInclude: formatPrefixes(incPrefixes),
     normalizedExclude: formatPrefixes(excPrefixes),
-    cidrs: cidrs.toStrings(),
+    cidrs: cidrs.toList(),
     includedAddressCount: included.toString(),
     removedAddressCount: (included - left).toString(),
     remainingAddressCount: left.toString(),
-  };
+  });
 }

@@ -15,6 +15,7 @@ import { parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
 import { formatWords, TextBatch } from "../ip/text.ts";
 import { maskWord, WORD_MAX } from "../ip/u128.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { resultWith, type WrittenList } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 
 /** A cidr-subnets request: the prefix to pack from, and one number of new bits per block. */
@@ -95,10 +96,10 @@ export function cidrSubnets(
     }
   }
   if (family === null || issues.length > 0) throw invalidEntries(issues);
-  return {
+  return resultWith<CidrSubnetsResult>({
     prefix: formatWords(family, w[0]!, w[1]!, w[2]!, w[3]!, prefixBits),
     cidrs: packBlocks(family, w, prefixBits, newbits),
-  };
+  });
 }
 
 /**
@@ -123,7 +124,7 @@ function packBlocks(
   network: Uint32Array,
   prefixBits: number,
   newbits: readonly number[],
-): string[] {
+): WrittenList<string> {
   const offset = family === 4 ? 96 : 0; // lengths counted over the whole 128-bit value
   const prefixLen = prefixBits + offset;
   const net = [network[0]!, network[1]!, network[2]!, network[3]!];
@@ -145,7 +146,7 @@ function packBlocks(
     last = formatWords(family, cursor[0]!, cursor[1]!, cursor[2]!, cursor[3]!, length);
     exhausted = !addPowerOfTwo(cursor, 128 - len, family);
   }
-  return texts.toStrings();
+  return texts.toList();
 }
 
 /**

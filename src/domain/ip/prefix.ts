@@ -3,6 +3,8 @@
  * after `Masked()`). Parsing follows CONTRACT §2: `/` then a decimal length without leading zeros,
  * 0–32 or 0–128; host bits set are normalized silently; a bare address is a /32 or /128.
  */
+
+import type { WrittenList } from "../list-fields.ts";
 import {
   explainAddr,
   explainEntryShape,
@@ -108,14 +110,17 @@ export class IpPrefix {
   }
 }
 
-/** The canonical texts of many prefixes, in order: `prefixes.map(String)`, several times faster (one decoding step). */
-export function formatPrefixes(prefixes: readonly IpPrefix[]): string[] {
+/**
+ * The canonical texts of many prefixes, in order: `prefixes.map(String)`, several times faster (one
+ * decoding step), as the list and its JSON written together (a result field, see `resultWith`).
+ */
+export function formatPrefixes(prefixes: readonly IpPrefix[]): WrittenList<string> {
   const batch = new TextBatch();
   for (const p of prefixes) {
     const a = p.addr;
     batch.add(a.family, a.w0, a.w1, a.w2, a.w3, p.bits);
   }
-  return batch.toStrings();
+  return batch.toList();
 }
 
 /** True when `prefix` contains `addr` (same family, inside the block). See {@link IpPrefix.contains}. */

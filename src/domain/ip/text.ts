@@ -9,6 +9,7 @@
  * The bytes come from lookup tables, four at a time, into pooled scratch space (figures in
  * `docs/performance.md`, "Domain micro-benchmarks").
  */
+import { WrittenList } from "../list-fields.ts";
 
 /** Longest canonical text of a prefix: `ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128`. */
 const MAX_TEXT = 43;
@@ -221,54 +222,12 @@ const CLOSE_BRACKET = 93;
 const COMMA = 44;
 
 /**
- * The joint text of each list {@link TextBatch.toStrings} returned, and its length then: the list
- * as a JSON array. Canonical address texts hold no character JSON escapes, so that text is exactly
- * what `JSON.stringify(list)` gives; the batch writes it anyway (the texts are slices of it), and a
- * serializer can use it instead of walking thousands of strings again ({@link jsonArrayTextOf}).
- * A list of objects a batch wrote around its texts ({@link TextBatch.addInObject}, the `excluded`
- * entries of cidr-merge) is kept the same way, by {@link rememberJsonArrayText}.
- */
-const jointTexts = new WeakMap<readonly unknown[], { readonly text: string; readonly length: number }>();
-
-/**
- * Lists shorter than this are not worth remembering: `JSON.stringify` of a few strings costs less
- * than looking them up and serializing the result field by field.
- */
-const JOINT_MIN = 32;
-
-/**
- * `JSON.stringify(list)` for a list of at least 32 texts that {@link TextBatch.toStrings}
- * returned, or of objects whose JSON text was remembered ({@link rememberJsonArrayText}), else
- * `undefined`.
- * Saves serializers the walk over every string: for 1024 CIDRs about 13 µs of a 15 µs
- * `JSON.stringify`. Such lists are not to be changed after they are made (no use case does;
- * tests/http/response-json.test.ts compares every use case's result with `JSON.stringify`); a list
- * whose length has changed is not answered for. Freezing them would enforce it, but
- * `Object.freeze` on a 1024-element array measured 140 µs in Bun, ten times the serialization.
- */
-export function jsonArrayTextOf(list: unknown): string | undefined {
-  if (!Array.isArray(list)) return undefined;
-  const joint = jointTexts.get(list);
-  return joint !== undefined && joint.length === list.length ? joint.text : undefined;
-}
-
-/**
- * Remembers `text`, which must be exactly `JSON.stringify(list)`, as the JSON of `list` (at least
- * 32 entries, not to be changed), as a batch does for its own lists: for lists its maker wrote the
- * text of itself (reverse zone names, sliced from that text; objects written by
- * {@link TextBatch.addInObject}). Lists shorter than 32 are not remembered.
- */
-export function rememberJsonArrayText(list: readonly unknown[], text: string): void {
-  if (list.length >= JOINT_MIN) jointTexts.set(list, { text, length: list.length });
-}
-
-/**
  * Collects the canonical texts of many addresses or prefixes and turns them into strings in one
  * decoding step. Use one batch per output list; after `toStrings` the batch is empty again.
  *
  * The bytes written are the list's JSON array text (`["10.0.0.0/24","10.0.1.0/24"]`): each text
- * is then a slice of that one decoded string, and the string itself is kept for
- * {@link jsonArrayTextOf}.
+ * is then a slice of that one decoded string, and {@link toList} keeps the string as the list's
+ * JSON (a {@link WrittenList}, whose texts are sliced only when the list is read).
  */
 export class TextBatch {
   /** Taken from the pool at the first `add`, handed back by `toStrings`. */
@@ -301,7 +260,7 @@ export class TextBatch {
    * the member's name and colon, `{"cidr":`) before its opening quote and `tail` (the object's
    * other members and its `}`) after its closing one, both ASCII JSON. A batch of objects (use
    * this method for every entry of it) writes their JSON array (`[{"cidr":"10.0.0.0/8",…},…]`);
-   * {@link toStringsAndJson} hands it out with the texts.
+   * {@link toObjects} hands it out with the entries.
    */
   addInObject(
     family: 4 | 6,
@@ -350,42 +309,57 @@ export class TextBatch {
     }
   }
 
-  /**
-   * The texts, in the order they were added; the batch is empty afterwards. The array is not to be
-   * changed, so that its joint text stays its JSON ({@link jsonArrayTextOf}).
-   */
+  /** The texts, in the order they were added, as an array; the batch is empty afterwards. */
   toStrings(): string[] {
-    const { texts, json } = this.toStringsAndJson();
-    rememberJsonArrayText(texts, json);
-    return texts;
+    return this.toList().toArray();
   }
 
   /**
-   * The texts, in the order they were added, and the JSON array the batch wrote (of the texts, or
-   * of the objects {@link addInObject} wrote around them); the batch is empty afterwards.
+   * The texts, in the order they were added, with the JSON array the batch wrote of them; the
+   * texts are sliced from it only when the list is read. The batch is empty afterwards.
    */
-  toStringsAndJson(): { texts: string[]; json: string } {
+  toList(): WrittenList<string> {
+    return this.written((joint, starts, ends, count) => {
+      const out = new Array<string>(count);
+      for (let i = 0; i < count; i++) out[i] = joint.slice(starts(i), ends[i]!);
+      return out;
+    });
+  }
+
+  /**
+   * The entries of a batch of objects ({@link addInObject}) with the JSON array the batch wrote of
+   * them: `make` builds the entry of each text (in order) when the list is read. The batch is
+   * empty afterwards.
+   */
+  toObjects<T>(make: (text: string, index: number) => T): WrittenList<T> {
+    return this.written((joint, starts, ends, count) => {
+      const out = new Array<T>(count);
+      for (let i = 0; i < count; i++) out[i] = make(joint.slice(starts(i), ends[i]!), i);
+      return out;
+    });
+  }
+
+  /** The batch's JSON and what `slice` makes of it on demand; hands the space back to the pool. */
+  private written<T>(
+    slice: (joint: string, starts: (i: number) => number, ends: Int32Array, count: number) => T[],
+  ): WrittenList<T> {
     const s = this.scratch;
-    if (s === null) return { texts: [], json: "[]" };
+    if (s === null) return new WrittenList("[]", () => []);
     s.bytes[this.pos++] = CLOSE_BRACKET;
     const joint = decoder.decode(s.bytes.subarray(0, this.pos));
-    const out = new Array<string>(this.count);
-    if (this.objects) {
-      for (let i = 0; i < out.length; i++) out[i] = joint.slice(s.starts[i]!, s.ends[i]!);
-    } else {
-      let start = 2; // after `["`
-      for (let i = 0; i < out.length; i++) {
-        const end = s.ends[i]!;
-        out[i] = joint.slice(start, end);
-        start = end + 3; // past `","`
-      }
-    }
+    const count = this.count;
+    const ends = s.ends.slice(0, count);
+    // A text list's texts start 3 bytes after the previous one ends (`","`), the first after `["`;
+    // an object's text starts where its head ended, recorded by addInObject.
+    const recorded = this.objects ? s.starts.slice(0, count) : null;
+    const starts =
+      recorded === null ? (i: number) => (i === 0 ? 2 : ends[i - 1]! + 3) : (i: number) => recorded[i]!;
     this.scratch = null;
     this.objects = false;
     this.pos = 0;
     this.count = 0;
     if (pool.length < POOL_SIZE && s.bytes.length <= KEEP_BYTES) pool.push(s);
-    return { texts: out, json: joint };
+    return new WrittenList(joint, () => slice(joint, starts, ends, count));
   }
 
   private takeScratch(): Scratch {
