@@ -429,7 +429,10 @@ const VERDICTS: Record<CertificateChainResultType["status"], string> = {
   "no-leaf": "No server certificate in the bundle.",
 };
 
-/** The "Chain to deploy" panel: verdict, problems, and the corrected PEM with Copy and Download. */
+/**
+ * The "Chain to deploy" panel: verdict, problems, and, for a complete chain only, the corrected
+ * PEM with Copy and Download; for an incomplete one, what is missing and where to get it.
+ */
 function chainView(value: CertificateChainResultType): HTMLElement {
   const errors = value.problems.filter((problem) => problem.severity === "error").length;
   const verdict =
@@ -459,7 +462,10 @@ function chainView(value: CertificateChainResultType): HTMLElement {
     );
   }
   panel.append(value.problems.length ? problems : h("p", { class: "ok" }, "No problems."));
-  if (value.fullchainPem === "") return panel;
+  // Only a complete chain is offered for deployment (CONTRACT §7.1): an incomplete one would
+  // break clients without the missing issuer cached, so it is never handed out here.
+  if (value.status === "incomplete" && value.anchor !== null) panel.append(missingIssuerView(value.anchor));
+  if (value.status !== "complete" || value.fullchainPem === "") return panel;
   const pem = h("pre", {
     id: "chain-pem",
     class: "mono",
@@ -494,6 +500,33 @@ function chainView(value: CertificateChainResultType): HTMLElement {
     h("div", { class: "row" }, copy, download),
   );
   return panel;
+}
+
+/**
+ * What an incomplete chain lacks: the missing issuer's name and where its CA publishes it (the
+ * last member's `caIssuers` URLs). Only http(s) URLs become links: the text comes from a
+ * certificate, and a `javascript:` URL must never be one click away.
+ */
+function missingIssuerView(anchor: NonNullable<CertificateChainResultType["anchor"]>): HTMLElement {
+  const urls = anchor.caIssuersUrls.map((url) =>
+    h(
+      "li",
+      {},
+      /^https?:\/\//i.test(url)
+        ? h("a", { href: url, rel: "noopener noreferrer", class: "mono" }, url)
+        : h("span", { class: "mono" }, url),
+    ),
+  );
+  return h(
+    "div",
+    { class: "missing", id: "chain-missing" },
+    h("p", {}, "Missing issuer ", h("span", { class: "mono" }, anchor.subject || "(empty name)"), "."),
+    urls.length
+      ? h("p", {}, "Its CA publishes it at (add it to the bundle, converted to PEM, and inspect again):")
+      : h("p", {}, "The certificate names no place to download it: ask its CA for the intermediate."),
+    urls.length ? h("ul", {}, ...urls) : null,
+    h("p", { class: "hint" }, "No chain is offered for deployment until it is complete."),
+  );
 }
 
 /** A hostname the bundle endpoint takes (DNS names only); an address goes to the chain check alone. */

@@ -350,6 +350,41 @@ describe("a user", () => {
   );
 
   test(
+    "pastes a leaf alone: told what is missing and where its CA publishes it, offered no chain to deploy",
+    async () => {
+      const v = await visit();
+      const leafOnly = chainPem("chain-leaf-only");
+      await v.page.getByLabel("PEM certificates").fill(leafOnly);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#chain-verdict").waitFor();
+      const expected = await createClient({ baseUrl: server.url }).certificateChain({ pem: leafOnly });
+      if (!expected.ok) throw new Error("the API refused the chain");
+      expect(expected.value.status).toBe("incomplete");
+      expect(expected.value.fullchainPem).not.toBe(""); // the API still returns it; the page holds it back
+      expect(await v.page.locator("#chain-verdict").textContent()).toBe("Incomplete: an issuer is missing.");
+      const missing = v.page.locator("#chain-missing");
+      expect(await missing.textContent()).toContain(`Missing issuer ${expected.value.anchor!.subject}.`);
+      const links = missing.getByRole("link");
+      expect(await links.evaluateAll((all) => all.map((a) => a.getAttribute("href")))).toEqual(
+        expected.value.anchor!.caIssuersUrls,
+      );
+      expect(expected.value.anchor!.caIssuersUrls.length).toBe(2);
+      // Nothing hands out the incomplete chain: no PEM box, no Copy, no Download.
+      expect(await v.page.locator("#chain-pem").count()).toBe(0);
+      expect(await v.page.getByRole("button", { name: "Copy", exact: true }).count()).toBe(0);
+      expect(await v.page.getByRole("button", { name: /Download/ }).count()).toBe(0);
+      const base64Line = expected.value.fullchainPem.split("\n")[1]!;
+      expect((await v.page.locator("#cert-result").textContent()) ?? "").not.toContain(base64Line);
+      await v.page
+        .locator("#certificates")
+        .screenshot({ path: join(OUTPUT, "web-page-incomplete-chain.png") });
+      expect(await axe(v.page, "incomplete-chain")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
     "fixes a PEM typo guided by the highlighted line",
     async () => {
       const v = await visit();
