@@ -4,6 +4,8 @@
  * Nothing is stored: no cookies, no localStorage, no sessionStorage.
  */
 
+import { BinaryInputError, CertificateBundleText } from "../cli/certificate-files.ts";
+import { linesOf } from "../cli/input.ts";
 import {
   missingIntermediates,
   missingIntermediateWarning,
@@ -43,11 +45,28 @@ function byId<T extends HTMLElement>(id: string): T {
   return element as T;
 }
 
-function lines(text: string): string[] {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"));
+/** The entries of a list field, and the field's label and line of each, to place the API's issues. */
+interface ListInput {
+  field: string;
+  label: string;
+  entries: string[];
+  lines: number[];
+}
+
+/**
+ * Reads a list field with the CLI's own list reader (CONTRACT §7.6): a byte-order mark, blank
+ * lines, whole-line and trailing `#` comments and CRLF are dropped here, so the API, whose lists
+ * stay strict, gets only the entries.
+ */
+function listInput(id: string, field: string): ListInput {
+  const box = byId<HTMLTextAreaElement>(id);
+  const { entries, origins } = linesOf(box.value, "");
+  return {
+    field,
+    label: document.querySelector(`label[for="${id}"]`)?.textContent ?? field,
+    entries: entries.map((entry) => entry.trim()),
+    lines: origins.map((origin) => Number(origin.slice(1))),
+  };
 }
 
 function show(region: HTMLElement, ...content: Child[]): void {
@@ -93,13 +112,23 @@ function problem(
   result: Failure,
   onLocation?: (issue: ErrorIssue, location: NonNullable<ErrorIssue["location"]>) => Node | null,
   headlineOverride?: string,
+  lists: readonly ListInput[] = [],
 ): HTMLElement {
   const { error } = result;
   const headline = headlineOverride ?? HEADLINES[error.code] ?? "The request was not accepted";
   const status = result.status === undefined ? "" : ` (HTTP ${result.status})`;
   const items = (error.issues ?? []).map((issue: ErrorIssue) => {
     const path = describePath(issue.path);
-    const where = issue.location ? `Line ${issue.location.line}: ` : path ? h("code", {}, `${path}: `) : "";
+    const list = lists.find((input) => input.field === issue.path?.[0]);
+    const index = issue.path?.[1];
+    const line = list && typeof index === "number" ? list.lines[index] : undefined;
+    const where = issue.location
+      ? `Line ${issue.location.line}: `
+      : list && line !== undefined
+        ? `${list.label}, line ${line}: `
+        : path
+          ? h("code", {}, `${path}: `)
+          : "";
     const located = issue.location && onLocation ? onLocation(issue, issue.location) : null;
     return h("li", {}, where, issue.message, located);
   });
@@ -162,9 +191,14 @@ function summary(rows: [string, string][]): HTMLElement {
 }
 
 /** Shows a result (or its problem) in the region and moves focus there for screen readers. */
-function present<T>(region: HTMLElement, result: ApiResult<T>, render: (value: T) => Child[]): void {
+function present<T>(
+  region: HTMLElement,
+  result: ApiResult<T>,
+  render: (value: T) => Child[],
+  lists: readonly ListInput[] = [],
+): void {
   if (result.ok) show(region, ...render(result.value));
-  else show(region, problem(result));
+  else show(region, problem(result, undefined, undefined, lists));
   region.focus();
 }
 
@@ -174,39 +208,51 @@ function setUpCidr(): void {
   coverForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = coverForm.querySelector("button") as HTMLButtonElement;
-    const inputs = lines(byId<HTMLTextAreaElement>("cover-inputs").value);
-    const result = await busy(button, () => api.cidrCover({ inputs }));
-    present(region, result, (value) => [
-      h("h3", {}, "Cover"),
-      summary([
-        ["CIDR", value.cidr],
-        ["Family", value.family],
-        ["Range", `${value.range.first} – ${value.range.last}`],
-        ["Input addresses", value.inputAddressCount],
-        ["Covered addresses", value.coveredAddressCount],
-        ["Additional addresses", value.additionalAddressCount],
-      ]),
-    ]);
+    const inputs = listInput("cover-inputs", "inputs");
+    const result = await busy(button, () => api.cidrCover({ inputs: inputs.entries }));
+    present(
+      region,
+      result,
+      (value) => [
+        h("h3", {}, "Cover"),
+        summary([
+          ["CIDR", value.cidr],
+          ["Family", value.family],
+          ["Range", `${value.range.first} – ${value.range.last}`],
+          ["Input addresses", value.inputAddressCount],
+          ["Covered addresses", value.coveredAddressCount],
+          ["Additional addresses", value.additionalAddressCount],
+        ]),
+      ],
+      [inputs],
+    );
   });
 
   const subtractForm = byId<HTMLFormElement>("subtract-form");
   subtractForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = subtractForm.querySelector("button") as HTMLButtonElement;
-    const include = lines(byId<HTMLTextAreaElement>("subtract-include").value);
-    const exclude = lines(byId<HTMLTextAreaElement>("subtract-exclude").value);
-    const result = await busy(button, () => api.cidrSubtract({ include, exclude }));
-    present(region, result, (value) => [
-      h("h3", {}, "Subtraction"),
-      summary([
-        ["Family", value.family],
-        ["Included addresses", value.includedAddressCount],
-        ["Removed addresses", value.removedAddressCount],
-        ["Remaining addresses", value.remainingAddressCount],
-      ]),
-      cidrTable(value.cidrs, `${value.cidrs.length} CIDRs remain`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
+    const include = listInput("subtract-include", "include");
+    const exclude = listInput("subtract-exclude", "exclude");
+    const result = await busy(button, () =>
+      api.cidrSubtract({ include: include.entries, exclude: exclude.entries }),
+    );
+    present(
+      region,
+      result,
+      (value) => [
+        h("h3", {}, "Subtraction"),
+        summary([
+          ["Family", value.family],
+          ["Included addresses", value.includedAddressCount],
+          ["Removed addresses", value.removedAddressCount],
+          ["Remaining addresses", value.remainingAddressCount],
+        ]),
+        cidrTable(value.cidrs, `${value.cidrs.length} CIDRs remain`),
+        plainList(value.cidrs, "As a plain list"),
+      ],
+      [include, exclude],
+    );
   });
 
   const rangeForm = byId<HTMLFormElement>("range-form");
@@ -232,17 +278,22 @@ function setUpCidr(): void {
   mergeForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = mergeForm.querySelector("button") as HTMLButtonElement;
-    const inputs = lines(byId<HTMLTextAreaElement>("merge-inputs").value);
-    const result = await busy(button, () => api.cidrMerge({ inputs }));
-    present(region, result, (value) => [
-      h("h3", {}, "Merge"),
-      summary([
-        ["IPv4 addresses", value.ipv4AddressCount],
-        ["IPv6 addresses", value.ipv6AddressCount],
-      ]),
-      cidrTable(value.cidrs, `${value.cidrs.length} CIDRs cover the list`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
+    const inputs = listInput("merge-inputs", "inputs");
+    const result = await busy(button, () => api.cidrMerge({ inputs: inputs.entries }));
+    present(
+      region,
+      result,
+      (value) => [
+        h("h3", {}, "Merge"),
+        summary([
+          ["IPv4 addresses", value.ipv4AddressCount],
+          ["IPv6 addresses", value.ipv6AddressCount],
+        ]),
+        cidrTable(value.cidrs, `${value.cidrs.length} CIDRs cover the list`),
+        plainList(value.cidrs, "As a plain list"),
+      ],
+      [inputs],
+    );
   });
 
   const splitForm = byId<HTMLFormElement>("split-form");
@@ -267,64 +318,78 @@ function setUpCidr(): void {
   containsForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = containsForm.querySelector("button") as HTMLButtonElement;
-    const cidrs = lines(byId<HTMLTextAreaElement>("contains-cidrs").value);
-    const entries = lines(byId<HTMLTextAreaElement>("contains-entries").value);
-    const result = await busy(button, () => api.cidrContains({ cidrs, entries }));
-    present(region, result, (value) => [
-      h("h3", {}, "Contains"),
-      h(
-        "table",
-        {},
-        h("caption", {}, `${value.results.length} entries`),
+    const cidrs = listInput("contains-cidrs", "cidrs");
+    const entries = listInput("contains-entries", "entries");
+    const result = await busy(button, () =>
+      api.cidrContains({ cidrs: cidrs.entries, entries: entries.entries }),
+    );
+    present(
+      region,
+      result,
+      (value) => [
+        h("h3", {}, "Contains"),
         h(
-          "thead",
+          "table",
           {},
+          h("caption", {}, `${value.results.length} entries`),
           h(
-            "tr",
+            "thead",
             {},
-            h("th", { scope: "col" }, "Entry"),
-            h("th", { scope: "col" }, "Contained"),
-            h("th", { scope: "col" }, "Overlaps"),
-            h("th", { scope: "col" }, "Most specific block"),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          ...value.results.map((r) =>
             h(
               "tr",
               {},
-              h("td", { class: "mono" }, r.entry),
-              h("td", {}, r.contained ? "yes" : "no"),
-              h("td", {}, r.overlaps ? "yes" : "no"),
-              h("td", { class: "mono" }, r.matchedCidr ?? "—"),
+              h("th", { scope: "col" }, "Entry"),
+              h("th", { scope: "col" }, "Contained"),
+              h("th", { scope: "col" }, "Overlaps"),
+              h("th", { scope: "col" }, "Most specific block"),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            ...value.results.map((r) =>
+              h(
+                "tr",
+                {},
+                h("td", { class: "mono" }, r.entry),
+                h("td", {}, r.contained ? "yes" : "no"),
+                h("td", {}, r.overlaps ? "yes" : "no"),
+                h("td", { class: "mono" }, r.matchedCidr ?? "—"),
+              ),
             ),
           ),
         ),
-      ),
-      plainList(
-        value.results.filter((r) => r.contained).map((r) => r.entry),
-        "Contained entries as a plain list",
-      ),
-    ]);
+        plainList(
+          value.results.filter((r) => r.contained).map((r) => r.entry),
+          "Contained entries as a plain list",
+        ),
+      ],
+      [cidrs, entries],
+    );
   });
 
   const allocateForm = byId<HTMLFormElement>("allocate-form");
   allocateForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = allocateForm.querySelector("button") as HTMLButtonElement;
-    const within = lines(byId<HTMLTextAreaElement>("allocate-within").value);
-    const used = lines(byId<HTMLTextAreaElement>("allocate-used").value);
+    const within = listInput("allocate-within", "within");
+    const used = listInput("allocate-used", "used");
     const prefixLength = numberOf("allocate-length");
     const count = numberOf("allocate-count");
-    const result = await busy(button, () => api.cidrAllocate({ within, used, prefixLength, count }));
-    present(region, result, (value) => [
-      h("h3", {}, "Allocation"),
-      summary([["Still free", `${value.freeAddressCount} addresses`]]),
-      cidrTable(value.cidrs, `${value.cidrs.length} blocks allocated`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
+    const result = await busy(button, () =>
+      api.cidrAllocate({ within: within.entries, used: used.entries, prefixLength, count }),
+    );
+    present(
+      region,
+      result,
+      (value) => [
+        h("h3", {}, "Allocation"),
+        summary([["Still free", `${value.freeAddressCount} addresses`]]),
+        cidrTable(value.cidrs, `${value.cidrs.length} blocks allocated`),
+        plainList(value.cidrs, "As a plain list"),
+      ],
+      [within, used],
+    );
   });
 }
 
@@ -585,18 +650,64 @@ function pemExcerpt(
   return h("div", {}, excerpt, select);
 }
 
+/** Most bytes read from the files of one pick: far above any bundle the API takes (48 KiB of PEM). */
+const MAX_FILE_BYTES = 1 << 20;
+
+/**
+ * Certificate files as people have them, read here with the CLI's own reader (CONTRACT §7.6):
+ * PEM, DER (`.cer`, `.der`, `.crt`), DER or PEM PKCS#7 (`.p7b`, `.p7c`), several files as one
+ * bundle in order, a byte-order mark ignored; a private key block is set aside before the text
+ * reaches the editor, so it is never shown or sent. Returns the PEM text and the notices, or a
+ * one-line refusal (binary data names its offset and at most 16 bytes in hex).
+ */
+async function readCertificateFiles(files: FileList): Promise<CertificateBundleText | string> {
+  let size = 0;
+  for (const file of files) size += file.size;
+  if (size > MAX_FILE_BYTES)
+    return `${size} bytes chosen: more than a certificate bundle holds (1 MiB read at most).`;
+  const bundle = new CertificateBundleText();
+  try {
+    for (const file of files) bundle.addFile(new Uint8Array(await file.arrayBuffer()), file.name);
+  } catch (error) {
+    if (error instanceof BinaryInputError) return error.message;
+    throw error;
+  }
+  return bundle;
+}
+
+/**
+ * PEM PKCS#7 blocks pasted in a box become their certificates in the box itself (so that issue
+ * locations point at what the user sees), as the CLI reads them; returns the notices.
+ */
+function convertPastedPkcs7(box: HTMLTextAreaElement): string[] {
+  if (!/-----BEGIN (PKCS7|CMS)-----/.test(box.value)) return [];
+  const bundle = new CertificateBundleText();
+  bundle.addText(box.value, "the pasted text");
+  box.value = bundle.pem;
+  return bundle.notices;
+}
+
 function setUpCertificates(): void {
   const form = byId<HTMLFormElement>("cert-form");
   const textarea = byId<HTMLTextAreaElement>("cert-pem");
   const region = byId("cert-result");
   const fileInput = byId<HTMLInputElement>("cert-file");
 
-  const load = async (file: File | undefined) => {
-    if (!file) return;
-    textarea.value = await file.text();
-    textarea.focus();
+  const notes = byId("cert-file-notes");
+  const load = async (files: FileList | null | undefined, target: HTMLTextAreaElement) => {
+    if (!files?.length) return;
+    const read = await readCertificateFiles(files);
+    if (typeof read === "string") {
+      show(notes, h("p", { class: "problem", role: "alert" }, read));
+      return;
+    }
+    target.value = read.pem;
+    show(notes, ...read.notices.map((notice) => h("p", { class: "notice", role: "status" }, notice)));
+    target.focus();
   };
-  fileInput.addEventListener("change", () => void load(fileInput.files?.[0]));
+  fileInput.addEventListener("change", () => void load(fileInput.files, textarea));
+  const rootsFile = byId<HTMLInputElement>("cert-roots-file");
+  rootsFile.addEventListener("change", () => void load(rootsFile.files, byId("cert-roots")));
   textarea.addEventListener("dragover", (event) => {
     event.preventDefault();
     textarea.classList.add("dragging");
@@ -605,17 +716,21 @@ function setUpCertificates(): void {
   textarea.addEventListener("drop", (event) => {
     event.preventDefault();
     textarea.classList.remove("dragging");
-    void load(event.dataTransfer?.files?.[0]);
+    void load(event.dataTransfer?.files, textarea);
   });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]") as HTMLButtonElement;
+    const rootsBox = byId<HTMLTextAreaElement>("cert-roots");
+    const converted = [...convertPastedPkcs7(textarea), ...convertPastedPkcs7(rootsBox)];
     // A private key never leaves the page and no line of it is displayed: a complete key block is
     // set aside with a notice naming its position; an incomplete one is refused, by line only.
     const aside = setAsidePrivateKeys(textarea.value);
     const pem = aside.pem;
-    const notices = aside.notices.map((notice) => h("p", { class: "notice", role: "status" }, notice));
+    const notices = [...converted, ...aside.notices].map((notice) =>
+      h("p", { class: "notice", role: "status" }, notice),
+    );
     const refusal = privateKeyRefusal(pem);
     if (refusal !== null) {
       show(region, problem({ error: refusal }, undefined, "Not sent: remove the private key"));
@@ -634,7 +749,7 @@ function setUpCertificates(): void {
       request.leafIndex = Number(leaf);
       chainRequest.leafIndex = Number(leaf);
     }
-    const roots = setAsidePrivateKeys(byId<HTMLTextAreaElement>("cert-roots").value);
+    const roots = setAsidePrivateKeys(rootsBox.value);
     notices.push(
       ...roots.notices.map((notice) =>
         h("p", { class: "notice", role: "status" }, `Your own root: ${notice}`),

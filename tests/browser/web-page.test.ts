@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { certPath, certPem, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
+import { certPath, certPem, chainPem, filePath, privateKeyPem } from "../fixtures/fixtures.ts";
 import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
 
@@ -37,6 +37,15 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** The CERTIFICATE blocks openssl prints for a file (`x509 -inform DER`, `pkcs7 -print_certs`), joined. */
+function opensslPem(args: string[], path: string): string {
+  const run = Bun.spawnSync(["openssl", ...args, "-in", path], { stdout: "pipe", stderr: "pipe" });
+  if (run.exitCode !== 0) throw new Error(`openssl ${args.join(" ")} failed: ${run.stderr.toString()}`);
+  return (
+    run.stdout.toString().match(/-----BEGIN CERTIFICATE-----\n[\s\S]*?-----END CERTIFICATE-----\n/g) ?? []
+  ).join("");
+}
 
 interface Visit {
   page: Page;
@@ -380,6 +389,122 @@ describe("a user", () => {
         .screenshot({ path: join(OUTPUT, "web-page-incomplete-chain.png") });
       expect(await axe(v.page, "incomplete-chain")).toEqual([]);
       await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "chooses a DER .cer and a DER .p7b in the file picker: both become PEM on the page, as openssl reads them",
+    async () => {
+      const v = await visit();
+      const picker = v.page.getByLabel("Certificate files");
+      const editor = v.page.getByLabel("PEM certificates");
+      const notes = v.page.locator("#cert-file-notes");
+      const der = readFileSync(filePath("chain-leaf.der"));
+      expect(der[0]).toBe(0x30); // really DER, not PEM
+      await picker.setInputFiles({ name: "server.cer", mimeType: "application/pkix-cert", buffer: der });
+      await notes.getByText("server.cer: a DER file, read as one certificate").waitFor();
+      expect(await editor.inputValue()).toBe(
+        opensslPem(["x509", "-inform", "DER"], filePath("chain-leaf.der")),
+      );
+
+      const p7b = readFileSync(filePath("chain.p7b"));
+      await picker.setInputFiles({
+        name: "chain.p7b",
+        mimeType: "application/x-pkcs7-certificates",
+        buffer: p7b,
+      });
+      await notes
+        .getByText("chain.p7b: a DER PKCS#7 bundle; its 3 certificates were read in stored order")
+        .waitFor();
+      const fromP7b = opensslPem(["pkcs7", "-inform", "DER", "-print_certs"], filePath("chain.p7b"));
+      expect(await editor.inputValue()).toBe(fromP7b);
+      await v.page.getByLabel("Your own root (optional)").fill(certPem("chain-root"));
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#chain-pem").waitFor();
+      expect(await v.page.locator("#cert-result tbody tr").count()).toBe(3);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "chooses PEM PKCS#7 (.p7c), a BOM-prefixed leaf+key file and a binary file: converted, key set aside, binary refused",
+    async () => {
+      const v = await visit();
+      const bodies: string[] = [];
+      v.page.on("request", (request) => bodies.push(request.postData() ?? ""));
+      const picker = v.page.getByLabel("Certificate files");
+      const editor = v.page.getByLabel("PEM certificates");
+      const notes = v.page.locator("#cert-file-notes");
+      await picker.setInputFiles({
+        name: "chain.p7c",
+        mimeType: "application/pkcs7-mime",
+        buffer: readFileSync(filePath("chain.p7b.pem")),
+      });
+      await notes
+        .getByText(/^chain\.p7c: a PEM PKCS#7 bundle \(block 1, line 1\); its 3 certificates/)
+        .waitFor();
+      expect(await editor.inputValue()).toBe(
+        opensslPem(["pkcs7", "-print_certs"], filePath("chain.p7b.pem")),
+      );
+
+      // A HAProxy crt file saved by a Windows editor: BOM, certificate, key, chain.
+      const combined = readFileSync(filePath("leaf-and-key.pem"), "utf8");
+      const keyBlock = /-----BEGIN ([A-Z ]*PRIVATE KEY)-----\n([\s\S]*?)-----END \1-----/.exec(combined);
+      const keyLines = (keyBlock?.[2] ?? "").split("\n").filter((line) => line !== "");
+      expect(keyLines.length).toBeGreaterThan(1);
+      await picker.setInputFiles({
+        name: "site.pem",
+        mimeType: "application/x-pem-file",
+        buffer: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(combined)]),
+      });
+      await notes.getByText(/^site\.pem: a private key \(block 2, line \d+\) was set aside/).waitFor();
+      const loaded = await editor.inputValue();
+      expect(loaded.charCodeAt(0)).not.toBe(0xfeff);
+      expect(loaded.match(/-----BEGIN CERTIFICATE-----/g)?.length).toBe(3);
+      for (const line of keyLines) expect(loaded).not.toContain(line);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#chain-verdict").waitFor();
+      expect(bodies.filter((body) => body !== "").length).toBe(2);
+      for (const body of bodies) for (const line of keyLines) expect(body).not.toContain(line);
+
+      await picker.setInputFiles({
+        name: "photo.jpg",
+        mimeType: "image/jpeg",
+        buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46]),
+      });
+      const refused = notes.getByRole("alert");
+      await refused.waitFor();
+      expect(await refused.textContent()).toBe(
+        "photo.jpg: binary data, not a certificate (PEM, DER or PKCS#7): byte 0 onwards reads ff d8 ff e0 00 10 4a 46",
+      );
+      expect(await editor.inputValue()).toBe(loaded);
+      expect(await axe(v.page, "file-picker")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "writes list fields as list files are written: BOM, CRLF, blank lines and # comments; a bad entry is named by its line",
+    async () => {
+      const v = await visit();
+      const field = v.page.getByLabel("Entries to merge");
+      await field.fill(
+        "\uFEFF# office ranges\r\n10.0.0.0/25   # first half\r\n\r\n  # moved\r\n10.0.0.128/25\r\n",
+      );
+      await v.page.getByRole("button", { name: "Merge", exact: true }).click();
+      const plain = v.page.getByRole("textbox", { name: "As a plain list" });
+      await plain.waitFor();
+      expect(await plain.inputValue()).toBe("10.0.0.0/24");
+
+      await field.fill("# list\n10.0.0.0/25\n\n10.0.0.300/25 # typo\n");
+      await v.page.getByRole("button", { name: "Merge", exact: true }).click();
+      const alert = v.page.getByRole("alert");
+      await alert.waitFor();
+      expect(await alert.locator("li").first().textContent()).toMatch(/^Entries to merge, line 4: /);
+      await expectClean(v, [/status of 400 \(Bad Request\)/]);
     },
     TIME_LIMIT_MS,
   );
