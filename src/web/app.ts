@@ -5,7 +5,6 @@
  */
 
 import { BinaryInputError, CertificateBundleText } from "../cli/certificate-files.ts";
-import { linesOf } from "../cli/input.ts";
 import {
   missingIntermediates,
   missingIntermediateWarning,
@@ -13,7 +12,6 @@ import {
   setAsidePrivateKeys,
 } from "../client/certificate-answers.ts";
 import {
-  type ApiResult,
   type CertificateBundleRequestType,
   type CertificateBundleResultType,
   type CertificateChainRequestType,
@@ -23,374 +21,20 @@ import {
   type Finding,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
+import { setUpCidrTools } from "./cidr-tools.ts";
+import { busy, byId, type Child, h, show, summary } from "./dom.ts";
+import { outcome, problem } from "./problems.ts";
 
 const api = createClient({ baseUrl: "" });
 
-type Child = Node | string | null | undefined | false;
-
-/** `h("p", { class: "x" }, "text", child)`: an element with attributes and children. */
-function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    element.append(child);
-  }
-  return element;
+/** A position in the bundle, written `#0` so that it never reads as a count. */
+function position(index: number): string {
+  return `#${index}`;
 }
 
-function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (element === null) throw new Error(`#${id} is missing`);
-  return element as T;
-}
-
-/** The entries of a list field, and the field's label and line of each, to place the API's issues. */
-interface ListInput {
-  field: string;
-  label: string;
-  entries: string[];
-  lines: number[];
-}
-
-/**
- * Reads a list field with the CLI's own list reader (CONTRACT §7.6): a byte-order mark, blank
- * lines, whole-line and trailing `#` comments and CRLF are dropped here, so the API, whose lists
- * stay strict, gets only the entries.
- */
-function listInput(id: string, field: string): ListInput {
-  const box = byId<HTMLTextAreaElement>(id);
-  const { entries, origins } = linesOf(box.value, "");
-  return {
-    field,
-    label: document.querySelector(`label[for="${id}"]`)?.textContent ?? field,
-    entries: entries.map((entry) => entry.trim()),
-    lines: origins.map((origin) => Number(origin.slice(1))),
-  };
-}
-
-function show(region: HTMLElement, ...content: Child[]): void {
-  region.replaceChildren();
-  for (const child of content) if (child) region.append(child);
-}
-
-/** Runs `work` with the form's button marked busy. */
-async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>): Promise<T> {
-  button.setAttribute("aria-busy", "true");
-  button.disabled = true;
-  try {
-    return await work();
-  } finally {
-    button.disabled = false;
-    button.removeAttribute("aria-busy");
-  }
-}
-
-function describePath(path: readonly (string | number)[] | undefined): string {
-  if (path === undefined || path.length === 0) return "";
-  let text = "";
-  for (const part of path) text += typeof part === "number" ? `[${part}]` : text ? `.${part}` : part;
-  return text;
-}
-
-/** A failure to show: a call's result, or a refusal made on this page without calling anything. */
-interface Failure {
-  status?: number | undefined;
-  error: { code: string; message: string; issues?: readonly ErrorIssue[] | undefined };
-}
-
-const HEADLINES: Record<string, string> = {
-  NETWORK_ERROR: "Network error: the service could not be reached",
-  INVALID_RESPONSE: "Invalid response: the service's answer did not match the API",
-};
-
-/**
- * A failed call: the code, the message and every issue. `onLocation` renders issues that point
- * into the PEM text (certificate form only).
- */
-function problem(
-  result: Failure,
-  onLocation?: (issue: ErrorIssue, location: NonNullable<ErrorIssue["location"]>) => Node | null,
-  headlineOverride?: string,
-  lists: readonly ListInput[] = [],
-): HTMLElement {
-  const { error } = result;
-  const headline = headlineOverride ?? HEADLINES[error.code] ?? "The request was not accepted";
-  const status = result.status === undefined ? "" : ` (HTTP ${result.status})`;
-  const items = (error.issues ?? []).map((issue: ErrorIssue) => {
-    const path = describePath(issue.path);
-    const list = lists.find((input) => input.field === issue.path?.[0]);
-    const index = issue.path?.[1];
-    const line = list && typeof index === "number" ? list.lines[index] : undefined;
-    const where = issue.location
-      ? `Line ${issue.location.line}: `
-      : list && line !== undefined
-        ? `${list.label}, line ${line}: `
-        : path
-          ? h("code", {}, `${path}: `)
-          : "";
-    const located = issue.location && onLocation ? onLocation(issue, issue.location) : null;
-    return h("li", {}, where, issue.message, located);
-  });
-  return h(
-    "div",
-    { class: "problem", role: "alert" },
-    h("h3", {}, headline),
-    h("p", {}, h("code", {}, error.code), `${status}: ${error.message}`),
-    items.length ? h("ul", {}, ...items) : null,
-  );
-}
-
-function cidrTable(cidrs: readonly string[], caption: string): HTMLElement {
-  if (cidrs.length === 0)
-    return h("p", { class: "ok" }, "Nothing remains: every included address was removed.");
-  return h(
-    "table",
-    {},
-    h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "CIDR"))),
-    h(
-      "tbody",
-      {},
-      ...cidrs.map((cidr, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", { class: "mono" }, cidr))),
-    ),
-  );
-}
-
-/** The CIDRs one a line in a read-only box, ready to select and copy, with a copy button. */
-function plainList(cidrs: readonly string[], label: string): HTMLElement {
-  const box = h("textarea", {
-    class: "mono plain-list",
-    readonly: "",
-    rows: String(Math.min(10, Math.max(2, cidrs.length))),
-    "aria-label": label,
-    spellcheck: "false",
-  }) as HTMLTextAreaElement;
-  box.value = cidrs.join("\n");
-  const copy = h("button", { type: "button", class: "copy" }, "Copy the list") as HTMLButtonElement;
-  copy.addEventListener("click", () => {
-    box.select();
-    void navigator.clipboard?.writeText(box.value).then(
-      () => {
-        copy.textContent = "Copied";
-      },
-      () => undefined,
-    );
-  });
-  return h("div", { class: "plain" }, h("p", { class: "hint" }, label), box, copy);
-}
-
-function numberOf(id: string): number {
-  return Number(byId<HTMLInputElement>(id).value);
-}
-
-function summary(rows: [string, string][]): HTMLElement {
-  const list = h("dl", { class: "summary" });
-  for (const [term, value] of rows) list.append(h("dt", {}, term), h("dd", {}, value));
-  return list;
-}
-
-/** Shows a result (or its problem) in the region and moves focus there for screen readers. */
-function present<T>(
-  region: HTMLElement,
-  result: ApiResult<T>,
-  render: (value: T) => Child[],
-  lists: readonly ListInput[] = [],
-): void {
-  if (result.ok) show(region, ...render(result.value));
-  else show(region, problem(result, undefined, undefined, lists));
-  region.focus();
-}
-
-function setUpCidr(): void {
-  const region = byId("cidr-result");
-  const coverForm = byId<HTMLFormElement>("cover-form");
-  coverForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = coverForm.querySelector("button") as HTMLButtonElement;
-    const inputs = listInput("cover-inputs", "inputs");
-    const result = await busy(button, () => api.cidrCover({ inputs: inputs.entries }));
-    present(
-      region,
-      result,
-      (value) => [
-        h("h3", {}, "Cover"),
-        summary([
-          ["CIDR", value.cidr],
-          ["Family", value.family],
-          ["Range", `${value.range.first} – ${value.range.last}`],
-          ["Input addresses", value.inputAddressCount],
-          ["Covered addresses", value.coveredAddressCount],
-          ["Additional addresses", value.additionalAddressCount],
-        ]),
-      ],
-      [inputs],
-    );
-  });
-
-  const subtractForm = byId<HTMLFormElement>("subtract-form");
-  subtractForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = subtractForm.querySelector("button") as HTMLButtonElement;
-    const include = listInput("subtract-include", "include");
-    const exclude = listInput("subtract-exclude", "exclude");
-    const result = await busy(button, () =>
-      api.cidrSubtract({ include: include.entries, exclude: exclude.entries }),
-    );
-    present(
-      region,
-      result,
-      (value) => [
-        h("h3", {}, "Subtraction"),
-        summary([
-          ["Family", value.family],
-          ["Included addresses", value.includedAddressCount],
-          ["Removed addresses", value.removedAddressCount],
-          ["Remaining addresses", value.remainingAddressCount],
-        ]),
-        cidrTable(value.cidrs, `${value.cidrs.length} CIDRs remain`),
-        plainList(value.cidrs, "As a plain list"),
-      ],
-      [include, exclude],
-    );
-  });
-
-  const rangeForm = byId<HTMLFormElement>("range-form");
-  rangeForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = rangeForm.querySelector("button") as HTMLButtonElement;
-    const start = byId<HTMLInputElement>("range-start").value;
-    const end = byId<HTMLInputElement>("range-end").value;
-    const result = await busy(button, () => api.rangeToCidrs({ start, end }));
-    present(region, result, (value) => [
-      h("h3", {}, "Range to CIDRs"),
-      summary([
-        ["Family", value.family],
-        ["Range", `${value.range.first} – ${value.range.last}`],
-        ["Addresses", value.addressCount],
-      ]),
-      cidrTable(value.cidrs, `${value.cidrCount} CIDRs cover the range`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
-  });
-
-  const mergeForm = byId<HTMLFormElement>("merge-form");
-  mergeForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = mergeForm.querySelector("button") as HTMLButtonElement;
-    const inputs = listInput("merge-inputs", "inputs");
-    const result = await busy(button, () => api.cidrMerge({ inputs: inputs.entries }));
-    present(
-      region,
-      result,
-      (value) => [
-        h("h3", {}, "Merge"),
-        summary([
-          ["IPv4 addresses", value.ipv4AddressCount],
-          ["IPv6 addresses", value.ipv6AddressCount],
-        ]),
-        cidrTable(value.cidrs, `${value.cidrs.length} CIDRs cover the list`),
-        plainList(value.cidrs, "As a plain list"),
-      ],
-      [inputs],
-    );
-  });
-
-  const splitForm = byId<HTMLFormElement>("split-form");
-  splitForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = splitForm.querySelector("button") as HTMLButtonElement;
-    const cidr = byId<HTMLInputElement>("split-cidr").value;
-    const prefixLength = numberOf("split-length");
-    const result = await busy(button, () => api.cidrSplit({ cidr, prefixLength }));
-    present(region, result, (value) => [
-      h("h3", {}, "Split"),
-      summary([
-        ["Block", value.network],
-        ["Subnets", `${value.subnetCount} × /${value.prefixLength}`],
-      ]),
-      cidrTable(value.cidrs, `${value.subnetCount} subnets`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
-  });
-
-  const containsForm = byId<HTMLFormElement>("contains-form");
-  containsForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = containsForm.querySelector("button") as HTMLButtonElement;
-    const cidrs = listInput("contains-cidrs", "cidrs");
-    const entries = listInput("contains-entries", "entries");
-    const result = await busy(button, () =>
-      api.cidrContains({ cidrs: cidrs.entries, entries: entries.entries }),
-    );
-    present(
-      region,
-      result,
-      (value) => [
-        h("h3", {}, "Contains"),
-        h(
-          "table",
-          {},
-          h("caption", {}, `${value.results.length} entries`),
-          h(
-            "thead",
-            {},
-            h(
-              "tr",
-              {},
-              h("th", { scope: "col" }, "Entry"),
-              h("th", { scope: "col" }, "Contained"),
-              h("th", { scope: "col" }, "Overlaps"),
-              h("th", { scope: "col" }, "Most specific block"),
-            ),
-          ),
-          h(
-            "tbody",
-            {},
-            ...value.results.map((r) =>
-              h(
-                "tr",
-                {},
-                h("td", { class: "mono" }, r.entry),
-                h("td", {}, r.contained ? "yes" : "no"),
-                h("td", {}, r.overlaps ? "yes" : "no"),
-                h("td", { class: "mono" }, r.matchedCidr ?? "—"),
-              ),
-            ),
-          ),
-        ),
-        plainList(
-          value.results.filter((r) => r.contained).map((r) => r.entry),
-          "Contained entries as a plain list",
-        ),
-      ],
-      [cidrs, entries],
-    );
-  });
-
-  const allocateForm = byId<HTMLFormElement>("allocate-form");
-  allocateForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = allocateForm.querySelector("button") as HTMLButtonElement;
-    const within = listInput("allocate-within", "within");
-    const used = listInput("allocate-used", "used");
-    const prefixLength = numberOf("allocate-length");
-    const count = numberOf("allocate-count");
-    const result = await busy(button, () =>
-      api.cidrAllocate({ within: within.entries, used: used.entries, prefixLength, count }),
-    );
-    present(
-      region,
-      result,
-      (value) => [
-        h("h3", {}, "Allocation"),
-        summary([["Still free", `${value.freeAddressCount} addresses`]]),
-        cidrTable(value.cidrs, `${value.cidrs.length} blocks allocated`),
-        plainList(value.cidrs, "As a plain list"),
-      ],
-      [within, used],
-    );
-  });
+/** `certificate #1`, `certificates #0, #2`. */
+function certificatePositions(indexes: readonly number[]): string {
+  return `${indexes.length === 1 ? "certificate" : "certificates"} ${indexes.map(position).join(", ")}`;
 }
 
 const SEVERITY_TITLES: Record<Finding["severity"], string> = {
@@ -410,7 +54,7 @@ function findingsView(findings: readonly Finding[]): HTMLElement {
         "li",
         {},
         h("strong", {}, finding.code),
-        finding.certificateIndexes.length ? ` — certificate ${finding.certificateIndexes.join(", ")}` : "",
+        finding.certificateIndexes.length ? ` — ${certificatePositions(finding.certificateIndexes)}` : "",
         h("p", {}, finding.observed),
         h("p", {}, `Next: ${finding.nextAction}`),
       ),
@@ -442,7 +86,7 @@ function certificateView(value: CertificateBundleResultType): Child[] {
       h(
         "tr",
         {},
-        ...["#", "Line", "Subject", "Issuer", "Valid until", "CA", "Self-signature"].map((title) =>
+        ...["Position", "Line", "Subject", "Issuer", "Valid until", "CA", "Self-signature"].map((title) =>
           h("th", { scope: "col" }, title),
         ),
       ),
@@ -454,7 +98,7 @@ function certificateView(value: CertificateBundleResultType): Child[] {
         h(
           "tr",
           {},
-          h("td", {}, String(c.index)),
+          h("td", {}, position(c.index)),
           h("td", {}, String(c.line)),
           h("td", { class: "mono" }, c.subject || "(empty)"),
           h("td", { class: "mono" }, c.issuer || "(empty)"),
@@ -479,8 +123,11 @@ function certificateView(value: CertificateBundleResultType): Child[] {
     ...warnings,
     findingsView(value.findings),
     summary([
-      ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.join(", ") : "none"],
-      ["Selected leaf", value.selectedLeafIndex === null ? "—" : String(value.selectedLeafIndex)],
+      ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.map(position).join(", ") : "none"],
+      [
+        "Leaf",
+        value.selectedLeafIndex === null ? "none chosen" : `certificate ${position(value.selectedLeafIndex)}`,
+      ],
       ["Hostname", hostname],
     ]),
     certificates,
@@ -781,13 +428,23 @@ function setUpMyIp(): void {
   const region = byId("myip-result");
   button.addEventListener("click", async () => {
     const result = await busy(button, () => api.publicIp());
-    present(region, result, (value) => [
-      h("p", {}, "This server sees your connection coming from ", h("span", { class: "ip" }, value.ip), "."),
-      h("p", { class: "hint" }, value.family === "ipv4" ? "IPv4" : "IPv6"),
-    ]);
+    show(
+      region,
+      ...outcome(result, (value) => [
+        h(
+          "p",
+          {},
+          "This server sees your connection coming from ",
+          h("span", { class: "ip" }, value.ip),
+          ".",
+        ),
+        h("p", { class: "hint" }, value.family === "ipv4" ? "IPv4" : "IPv6"),
+      ]),
+    );
+    region.focus();
   });
 }
 
-setUpCidr();
+setUpCidrTools(api);
 setUpCertificates();
 setUpMyIp();

@@ -151,7 +151,7 @@ describe("the page and its headers", () => {
     async () => {
       const v = await visit();
       const order: string[] = [];
-      for (let i = 0; i < 9; i++) {
+      for (let i = 0; i < 11; i++) {
         await v.page.keyboard.press("Tab");
         order.push(
           await v.page.evaluate(() => {
@@ -166,6 +166,8 @@ describe("the page and its headers", () => {
         "#cidr",
         "#certificates",
         "#myip",
+        "calc-cidr",
+        "Calculate",
         "cover-inputs",
         "Compute the cover",
         "subtract-include",
@@ -194,9 +196,14 @@ describe("a user", () => {
       if (!expected.ok) throw new Error("the API refused the merge");
       expect(await plain.inputValue()).toBe(expected.value.cidrs.join("\n"));
       expect(expected.value.cidrs).toEqual(["10.0.0.0/24", "2001:db8::/32"]);
-      expect(await v.page.locator("#cidr-result tbody td.mono").allTextContents()).toEqual(
+      expect(await v.page.locator("#merge-result tbody td:nth-child(2)").allTextContents()).toEqual(
         expected.value.cidrs,
       );
+      // The result stands beside the form that produced it, not below every form.
+      const form = await v.page.locator("#merge-form").boundingBox();
+      const result = await v.page.locator("#merge-result").boundingBox();
+      expect(result!.x).toBeGreaterThan(form!.x + form!.width - 1);
+      expect(result!.y).toBeLessThan(form!.y + form!.height);
       expect(await axe(v.page, "merge")).toEqual([]);
 
       await v.page.getByLabel("Pool (within)").fill("10.0.0.0/24");
@@ -204,11 +211,110 @@ describe("a user", () => {
       await v.page.getByLabel("Prefix length", { exact: true }).fill("26");
       await v.page.getByLabel("How many", { exact: true }).fill("2");
       await v.page.getByRole("button", { name: "Allocate" }).click();
-      await v.page.getByRole("cell", { name: "10.0.0.128/26", exact: true }).waitFor();
-      expect(await v.page.getByRole("textbox", { name: "As a plain list" }).inputValue()).toBe(
+      const allocated = v.page.locator("#allocate-result");
+      await allocated.getByRole("cell", { name: "10.0.0.128/26", exact: true }).waitFor();
+      expect(await allocated.getByRole("textbox", { name: "As a plain list" }).inputValue()).toBe(
         "10.0.0.64/26\n10.0.0.128/26",
       );
-      expect(await v.page.locator("#cidr-result").textContent()).toContain("64 addresses");
+      expect(await allocated.textContent()).toContain("64 addresses");
+      // Each block with its first address, last address and size.
+      expect(await allocated.locator("thead th").allTextContents()).toEqual([
+        "#",
+        "CIDR",
+        "First address",
+        "Last address",
+        "Addresses",
+      ]);
+      const rows = await allocated
+        .locator("tbody tr")
+        .evaluateAll((all) => all.map((row) => [...row.children].map((cell) => cell.textContent)));
+      expect(rows).toEqual([
+        ["1", "10.0.0.64/26", "10.0.0.64", "10.0.0.127", "64"],
+        ["2", "10.0.0.128/26", "10.0.0.128", "10.0.0.191", "64"],
+      ]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "the subnet calculator answers for an IPv4 and an IPv6 block, as Python's ipaddress computes them",
+    async () => {
+      const v = await visit();
+      const calculator = v.page.locator("#calc-result");
+      for (const entry of ["192.168.10.77/26", "2001:db8:abcd:12::1/62"]) {
+        await v.page.getByLabel("Address or CIDR", { exact: true }).fill(entry);
+        await v.page.getByRole("button", { name: "Calculate" }).click();
+        await calculator.locator("dl").waitFor();
+        await v.page.waitForFunction(
+          (given) => document.querySelector("#calc-result dd")?.textContent === given.split("/")[0],
+          entry,
+        );
+        const shown = Object.fromEntries(
+          await calculator.locator("dl").evaluate((list) => {
+            const terms = [...list.querySelectorAll("dt")].map((dt) => dt.textContent ?? "");
+            return terms.map((term, i) => [term, list.querySelectorAll("dd")[i]?.textContent ?? ""]);
+          }),
+        ) as Record<string, string>;
+        const python = Bun.spawnSync([
+          "python3",
+          "-c",
+          `import ipaddress, json, sys
+n = ipaddress.ip_network(sys.argv[1], strict=False)
+hosts = n.num_addresses - (2 if n.version == 4 and n.prefixlen <= 30 else 1 if n.version == 6 and n.prefixlen <= 126 else 0)
+print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str(n.broadcast_address),
+  "netmask": str(n.netmask), "addresses": str(n.num_addresses), "hosts": str(hosts)}))`,
+          entry,
+        ]);
+        const oracle = JSON.parse(python.stdout.toString()) as Record<string, string>;
+        expect(shown.cidr).toBe(oracle.cidr!);
+        expect(shown.network).toBe(oracle.network!);
+        expect(shown["last address"]).toBe(oracle.last!);
+        expect(shown.netmask).toBe(`${oracle.netmask} = /${entry.split("/")[1]}`);
+        expect(shown.addresses).toBe(oracle.addresses!);
+        expect(shown["usable hosts"]).toBe(oracle.hosts!);
+        if (entry.includes(":")) {
+          expect(shown["/64 subnets"]).toBe("4");
+          expect(shown.type).toContain("Documentation, RFC 3849");
+          await v.page
+            .locator("#calc-tool")
+            .screenshot({ path: join(OUTPUT, "web-page-calculator-ipv6.png") });
+        } else {
+          expect(shown.broadcast).toBe(oracle.last!);
+          expect(shown.wildcard).toBe("0.0.0.63");
+          expect(shown.type).toContain("Private-Use, RFC 1918");
+        }
+      }
+      await v.page.getByLabel("Address or CIDR", { exact: true }).fill("10.0.0.0/33");
+      await v.page.getByRole("button", { name: "Calculate" }).click();
+      await calculator.getByRole("alert").waitFor();
+      expect(await calculator.getByRole("alert").textContent()).toContain("10.0.0.0/33");
+      expect(await axe(v.page, "calculator")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "splits an IPv6 block: every subnet with its first and last address and exact size",
+    async () => {
+      const v = await visit();
+      await v.page.getByLabel("Block", { exact: true }).fill("2001:db8::/46");
+      await v.page.getByLabel("Subnet prefix length").fill("48");
+      await v.page.getByRole("button", { name: "Split" }).click();
+      const rows = v.page.locator("#split-result tbody tr");
+      await rows.first().waitFor();
+      const cells = await rows.evaluateAll((all) =>
+        all.map((row) => [...row.children].map((c) => c.textContent)),
+      );
+      expect(cells.length).toBe(4);
+      expect(cells[1]).toEqual([
+        "2",
+        "2001:db8:1::/48",
+        "2001:db8:1::",
+        "2001:db8:1:ffff:ffff:ffff:ffff:ffff",
+        `${2n ** 80n} (2^80)`,
+      ]);
       await expectClean(v);
     },
     TIME_LIMIT_MS,
@@ -223,13 +329,13 @@ describe("a user", () => {
       await v.page.getByLabel("Include").fill(include.join("\n"));
       await v.page.getByLabel("Exclude").fill(exclude.join("\n"));
       await v.page.getByRole("button", { name: "Subtract" }).click();
-      const table = v.page.locator("#cidr-result table");
+      const table = v.page.locator("#subtract-result table");
       await table.waitFor();
-      const shown = await table.locator("tbody td.mono").allTextContents();
+      const shown = await table.locator("tbody td:nth-child(2)").allTextContents();
       const expected = await createClient({ baseUrl: server.url }).cidrSubtract({ include, exclude });
       if (!expected.ok) throw new Error("the API refused the subtraction");
       expect(shown).toEqual(expected.value.cidrs);
-      expect(await v.page.locator("#cidr-result").textContent()).toContain(
+      expect(await v.page.locator("#subtract-result").textContent()).toContain(
         expected.value.remainingAddressCount,
       );
       await v.page.locator("#cidr").screenshot({ path: join(OUTPUT, "web-page-subtract.png") });
@@ -248,7 +354,7 @@ describe("a user", () => {
       const errors = v.page.getByRole("region", { name: "Errors (1)" });
       await errors.waitFor();
       const finding = errors.getByRole("listitem");
-      expect(await finding.textContent()).toContain("CERTIFICATE_EXPIRED — certificate 1");
+      expect(await finding.textContent()).toContain("CERTIFICATE_EXPIRED — certificate #1");
       expect(await finding.textContent()).toContain("expired at 2020-01-01T00:00:00Z");
       // Errors come first, then the other groups.
       const groups = await v.page.locator(".findings h4").allTextContents();

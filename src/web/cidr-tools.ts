@@ -1,0 +1,281 @@
+/**
+ * The page's CIDR tools: the subnet calculator (computed here, as `nettools info`), and the forms
+ * that call the API. Each result appears in its tool's own region, beside the form that produced
+ * it; block lists show each block's first and last address and size, computed here from the
+ * normalized CIDRs the API returned (BigInt counts, never an address enumerated).
+ */
+import { addressFactRows, describeAddressType } from "../client/address-facts.ts";
+import type { createClient } from "../client/index.ts";
+import { addressFacts } from "../domain/ip/facts.ts";
+import { parsePrefix } from "../domain/ip/prefix.ts";
+import { busy, byId, type Child, h, show, summary } from "./dom.ts";
+import { listInput, outcome, problem } from "./problems.ts";
+
+type Api = ReturnType<typeof createClient>;
+
+/**
+ * Wires the tool `name` (`NAME-form`, `NAME-result`): on submit, `work` runs with the button
+ * busy, and what it returns replaces the tool's result region, which then takes the tool's full
+ * width, beside its form, and receives focus for screen readers.
+ */
+function tool(name: string, work: () => Promise<Child[]> | Child[]): void {
+  const form = byId<HTMLFormElement>(`${name}-form`);
+  const region = byId(`${name}-result`);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button[type=submit]") as HTMLButtonElement;
+    const content = await busy(button, async () => work());
+    show(region, ...content);
+    form.parentElement?.classList.add("has-result");
+    region.focus();
+  });
+}
+
+function numberOf(id: string): number {
+  return Number(byId<HTMLInputElement>(id).value);
+}
+
+function textOf(id: string): string {
+  return byId<HTMLInputElement>(id).value;
+}
+
+/** `256`, or `65536 (2^16)` once the exact number gets long: a block's size is a power of two. */
+export function sizeText(size: bigint): string {
+  if (size < 65536n) return size.toString();
+  const power = size.toString(2).length - 1;
+  return 1n << BigInt(power) === size ? `${size} (2^${power})` : size.toString();
+}
+
+/** The CIDRs as a table: position, block, first and last address, and size in addresses. */
+function blockTable(cidrs: readonly string[], caption: string, empty: string): HTMLElement {
+  if (cidrs.length === 0) return h("p", { class: "ok" }, empty);
+  const header = ["#", "CIDR", "First address", "Last address", "Addresses"];
+  return h(
+    "div",
+    // Focusable, so that a long list scrolls from the keyboard too.
+    { class: "table-scroll", tabindex: "0", role: "region", "aria-label": caption },
+    h(
+      "table",
+      { class: "blocks" },
+      h("caption", {}, caption),
+      h("thead", {}, h("tr", {}, ...header.map((title) => h("th", { scope: "col" }, title)))),
+      h(
+        "tbody",
+        {},
+        ...cidrs.map((cidr, i) => {
+          const parsed = parsePrefix(cidr);
+          const block = parsed.ok ? parsed.value : null;
+          return h(
+            "tr",
+            {},
+            h("td", {}, String(i + 1)),
+            h("td", { class: "mono" }, cidr),
+            h("td", { class: "mono" }, block?.first.toString() ?? "—"),
+            h("td", { class: "mono" }, block?.last.toString() ?? "—"),
+            h("td", { class: "number" }, block ? sizeText(block.addressCount()) : "—"),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** The CIDRs one a line in a read-only box, ready to select and copy, with a copy button. */
+function plainList(cidrs: readonly string[], label: string): HTMLElement {
+  const box = h("textarea", {
+    class: "mono plain-list",
+    readonly: "",
+    rows: String(Math.min(10, Math.max(2, cidrs.length))),
+    "aria-label": label,
+    spellcheck: "false",
+  }) as HTMLTextAreaElement;
+  box.value = cidrs.join("\n");
+  const copy = h("button", { type: "button", class: "copy" }, "Copy the list") as HTMLButtonElement;
+  copy.addEventListener("click", () => {
+    box.select();
+    void navigator.clipboard?.writeText(box.value).then(
+      () => {
+        copy.textContent = "Copied";
+      },
+      () => undefined,
+    );
+  });
+  return h("div", { class: "plain" }, h("p", { class: "hint" }, label), box, copy);
+}
+
+/** The subnet calculator's answer: `nettools info`'s rows, and the special-purpose blocks inside. */
+function calculate(): Child[] {
+  const facts = addressFacts(textOf("calc-cidr"));
+  if (!facts.ok) {
+    return [
+      problem(
+        { error: { code: "INVALID_INPUT", message: facts.message } },
+        undefined,
+        "Not an address or CIDR",
+      ),
+    ];
+  }
+  const inside = facts.value.contains;
+  return [
+    summary(addressFactRows(facts.value)),
+    inside.length
+      ? h(
+          "div",
+          {},
+          h("h4", {}, "Special-purpose blocks inside"),
+          h("ul", {}, ...inside.map((type) => h("li", { class: "mono" }, describeAddressType(type)))),
+        )
+      : null,
+  ];
+}
+
+export function setUpCidrTools(api: Api): void {
+  tool("calc", calculate);
+
+  tool("cover", async () => {
+    const inputs = listInput("cover-inputs", "inputs");
+    return outcome(
+      await api.cidrCover({ inputs: inputs.entries }),
+      (value) => [
+        summary([
+          ["CIDR", value.cidr],
+          ["Family", value.family],
+          ["Range", `${value.range.first} – ${value.range.last}`],
+          ["Input addresses", value.inputAddressCount],
+          ["Covered addresses", value.coveredAddressCount],
+          ["Additional addresses", value.additionalAddressCount],
+        ]),
+      ],
+      [inputs],
+    );
+  });
+
+  tool("subtract", async () => {
+    const include = listInput("subtract-include", "include");
+    const exclude = listInput("subtract-exclude", "exclude");
+    return outcome(
+      await api.cidrSubtract({ include: include.entries, exclude: exclude.entries }),
+      (value) => [
+        summary([
+          ["Family", value.family],
+          ["Included addresses", value.includedAddressCount],
+          ["Removed addresses", value.removedAddressCount],
+          ["Remaining addresses", value.remainingAddressCount],
+        ]),
+        blockTable(
+          value.cidrs,
+          `${value.cidrs.length} CIDRs remain`,
+          "Nothing remains: every included address was removed.",
+        ),
+        plainList(value.cidrs, "As a plain list"),
+      ],
+      [include, exclude],
+    );
+  });
+
+  tool("range", async () =>
+    outcome(await api.rangeToCidrs({ start: textOf("range-start"), end: textOf("range-end") }), (value) => [
+      summary([
+        ["Family", value.family],
+        ["Range", `${value.range.first} – ${value.range.last}`],
+        ["Addresses", value.addressCount],
+      ]),
+      blockTable(value.cidrs, `${value.cidrCount} CIDRs cover the range`, ""),
+      plainList(value.cidrs, "As a plain list"),
+    ]),
+  );
+
+  tool("merge", async () => {
+    const inputs = listInput("merge-inputs", "inputs");
+    return outcome(
+      await api.cidrMerge({ inputs: inputs.entries }),
+      (value) => [
+        summary([
+          ["IPv4 addresses", value.ipv4AddressCount],
+          ["IPv6 addresses", value.ipv6AddressCount],
+        ]),
+        blockTable(value.cidrs, `${value.cidrs.length} CIDRs cover the list`, ""),
+        plainList(value.cidrs, "As a plain list"),
+      ],
+      [inputs],
+    );
+  });
+
+  tool("split", async () =>
+    outcome(
+      await api.cidrSplit({ cidr: textOf("split-cidr"), prefixLength: numberOf("split-length") }),
+      (value) => [
+        summary([
+          ["Block", value.network],
+          ["Subnets", `${value.subnetCount} × /${value.prefixLength}`],
+        ]),
+        blockTable(value.cidrs, `${value.subnetCount} subnets`, ""),
+        plainList(value.cidrs, "As a plain list"),
+      ],
+    ),
+  );
+
+  tool("contains", async () => {
+    const cidrs = listInput("contains-cidrs", "cidrs");
+    const entries = listInput("contains-entries", "entries");
+    return outcome(
+      await api.cidrContains({ cidrs: cidrs.entries, entries: entries.entries }),
+      (value) => [
+        h(
+          "table",
+          {},
+          h("caption", {}, `${value.results.length} entries`),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ...["Entry", "Contained", "Overlaps", "Most specific block"].map((title) =>
+                h("th", { scope: "col" }, title),
+              ),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            ...value.results.map((r) =>
+              h(
+                "tr",
+                {},
+                h("td", { class: "mono" }, r.entry),
+                h("td", {}, r.contained ? "yes" : "no"),
+                h("td", {}, r.overlaps ? "yes" : "no"),
+                h("td", { class: "mono" }, r.matchedCidr ?? "—"),
+              ),
+            ),
+          ),
+        ),
+        plainList(
+          value.results.filter((r) => r.contained).map((r) => r.entry),
+          "Contained entries as a plain list",
+        ),
+      ],
+      [cidrs, entries],
+    );
+  });
+
+  tool("allocate", async () => {
+    const within = listInput("allocate-within", "within");
+    const used = listInput("allocate-used", "used");
+    return outcome(
+      await api.cidrAllocate({
+        within: within.entries,
+        used: used.entries,
+        prefixLength: numberOf("allocate-length"),
+        count: numberOf("allocate-count"),
+      }),
+      (value) => [
+        summary([["Still free", `${value.freeAddressCount} addresses`]]),
+        blockTable(value.cidrs, `${value.cidrs.length} blocks allocated`, ""),
+        plainList(value.cidrs, "As a plain list"),
+      ],
+      [within, used],
+    );
+  });
+}
