@@ -5,8 +5,11 @@
 #   python3          its ipaddress module is the independent oracle for CIDR results
 #   chromium         the real browser that tests the Swagger UI page and the web page (tests/browser)
 #   curl             runs the examples of docs/api.md (tests/docs/api-examples.test.ts)
-#   grepcidr         the oracle for `nettools match` (tests/cli/match.test.ts)
+#   grepcidr         the oracle for `nettools match` (tests/cli/match*.test.ts)
 #   sipcalc          the oracle for `nettools split` (tests/cli/toolbox-commands.test.ts)
+#   mmdb-bin         mmdblookup (libmaxminddb), the oracle for the GeoIP lookups (tests/adapters/geoip.test.ts)
+# (Regenerating the GeoIP fixtures, tests/fixtures/geoip/generate.pl, also needs
+# libmaxmind-db-writer-perl; the tests use the committed files and do not.)
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
 set -euo pipefail
@@ -18,6 +21,7 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v grepcidr >/dev/null 2>&1 || missing+=(grepcidr)
 command -v sipcalc >/dev/null 2>&1 || missing+=(sipcalc)
+command -v mmdblookup >/dev/null 2>&1 || missing+=(mmdb-bin)
 if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
   for pkg in $EXTRA_SYSTEM_PACKAGES; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

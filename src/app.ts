@@ -20,6 +20,7 @@ import type {
   CertificateDecoder,
   ClientAddressSource,
   Clock,
+  NetworkFacts,
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
@@ -36,12 +37,16 @@ export interface AppDeps {
   decoder: CertificateDecoder;
   verifier: SignatureVerifier;
   roots: RootStore;
+  /** The GeoIP databases behind public-ip's network facts (CONTRACT §8.10); none when absent. */
+  networkFacts?: NetworkFacts;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
   rateLimiter?: RateLimiter | null;
   /** The certificate admission queue's settings; the longest a request may take is `deadlineMs`. */
   admission?: Partial<AdmissionOptions>;
+  /** Access-log lines carry the client's address (LOG_CLIENT_ADDRESS; off when absent). */
+  logClientAddress?: boolean;
 }
 
 /**
@@ -56,7 +61,10 @@ export function buildApp(deps: AppDeps) {
     deps.verifier,
   );
   const api = apiRoutes({
-    useCases: bindUseCases({ clock: deps.clock, decoder: deps.decoder, roots: deps.roots }, "api"),
+    useCases: bindUseCases(
+      { clock: deps.clock, decoder: deps.decoder, roots: deps.roots, networkFacts: deps.networkFacts },
+      "api",
+    ),
     docs: OPERATION_DOCS,
     responder,
     fail,
@@ -72,6 +80,7 @@ export function buildApp(deps: AppDeps) {
     log: deps.logger,
     clientAddress: deps.clientAddress,
     rateLimiter: deps.rateLimiter ?? null,
+    logClientAddress: deps.logClientAddress ?? false,
   });
   /** Every method and path served (HEAD implied by GET), for tests that walk the routes. */
   const routes = [...traffic.paths].flatMap(([path, methods]) =>

@@ -4,6 +4,7 @@
  * with a clear message and the process exits with code 2 (see main.ts).
  */
 
+import type { GeoipFiles } from "./adapters/geoip/maxmind-databases.ts";
 import type { CorsPolicy } from "./adapters/http/responder.ts";
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
@@ -17,6 +18,11 @@ export interface Config {
   trustedProxyHeader: ForwardingHeader;
   cors: CorsPolicy;
   logLevel: LogLevel;
+  /**
+   * Every access-log line carries `clientAddress` (LOG_CLIENT_ADDRESS, off by default: an address
+   * is personal data; CONTRACT §6).
+   */
+  logClientAddress: boolean;
   shutdownTimeoutMs: number;
   /**
    * After SIGTERM, how long to keep serving normally (with `Connection: close`) before the drain
@@ -34,6 +40,12 @@ export interface Config {
   idleTimeoutSeconds: number;
   /** The metrics listener's port (`GET /metrics`); null when METRICS_PORT is unset or empty (off). */
   metricsPort: number | null;
+  /**
+   * The MaxMind DB files GEOIP_ASN_DB and GEOIP_COUNTRY_DB name (null when unset or empty). They
+   * are opened by src/server.ts at start: a missing, unreadable or corrupt file stops the start
+   * like a bad value here (one line, exit 2).
+   */
+  geoip: GeoipFiles;
 }
 
 /** A configuration value that cannot be used: the message names the variable and the rule. */
@@ -94,6 +106,13 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     );
   }
 
+  const logClientRaw = (env.LOG_CLIENT_ADDRESS ?? "").trim().toLowerCase();
+  if (!["", "true", "false"].includes(logClientRaw)) {
+    throw new ConfigError(
+      `LOG_CLIENT_ADDRESS must be true or false, not ${JSON.stringify(env.LOG_CLIENT_ADDRESS)}.`,
+    );
+  }
+
   const workersRaw = (env.WORKERS ?? "1").trim().toLowerCase();
   const workers =
     workersRaw === "auto" ? Math.max(1, cpuCount) : integer({ WORKERS: workersRaw }, "WORKERS", 1, 1, 64);
@@ -136,11 +155,18 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     trustedProxyHeader: headerRaw,
     cors: parseCors(env.CORS_ORIGINS),
     logLevel,
+    logClientAddress: logClientRaw === "true",
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     shutdownDelayMs: integer(env, "SHUTDOWN_DELAY_MS", 0, 0, 600_000),
     workers,
     rateLimitPerMinute,
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),
     metricsPort,
+    geoip: { asn: filePath(env.GEOIP_ASN_DB), country: filePath(env.GEOIP_COUNTRY_DB) },
   };
+}
+
+/** A variable naming a file: null when unset or blank; otherwise the path exactly as given. */
+function filePath(raw: string | undefined): string | null {
+  return raw === undefined || raw.trim() === "" ? null : raw;
 }

@@ -10,8 +10,11 @@
  *    on a keep-alive connection just before or during the signal is read and answered, not reset.
  * 3. Bun stops listening and closes the idle connections; the process exits 0.
  * SHUTDOWN_TIMEOUT_MS bounds steps 2–3; past it the remaining connections are closed.
+ *
+ * With GeoIP databases configured (CONTRACT §8.10), SIGHUP reads their files again while serving.
  */
 import type { Server } from "bun";
+import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
 import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
@@ -137,6 +140,16 @@ function startMetrics(
 export async function runServer(config: Config, options: RunOptions): Promise<number | "running"> {
   const logger = createJsonLogger(config.logLevel, (chunk) => process.stdout.write(chunk));
   const isWorker = isWorkerProcess(process.env);
+  // GeoIP files (CONTRACT §8.10): one that cannot be used stops the start (a supervisor's too).
+  let networkFacts: MaxMindNetworkFacts;
+  try {
+    networkFacts = await MaxMindNetworkFacts.open(config.geoip);
+  } catch (error) {
+    if (!(error instanceof GeoipFileError)) throw error;
+    process.stderr.write(`network-tools-api: configuration error: ${error.message}\n`);
+    return START_FAILURE_EXIT_CODE;
+  }
+  const reloadsOnHangup = networkFacts.databases().length > 0;
   if (config.workers > 1 && !isWorker) {
     // One scrape, the sum over the workers (asked over IPC) and the supervisor itself.
     let poll: WorkerPoll = async () => [];
@@ -152,6 +165,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       shutdownTimeoutMs: config.shutdownDelayMs + config.shutdownTimeoutMs,
       command: selfCommand(),
       env: process.env,
+      forwardHangup: reloadsOnHangup,
       logger,
       output: process.stdout,
       exposePoll: (workerPoll) => {
@@ -184,7 +198,9 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     logger: metrics === null ? logger : withRequestMetrics(logger, metrics),
     cors: config.cors,
     clientAddress,
+    logClientAddress: config.logClientAddress,
     ...realCertificateDeps(),
+    networkFacts,
     rateLimiter:
       config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),
     admission: {
@@ -226,6 +242,13 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   process.on("exit", () => logger.flush());
   process.on("SIGTERM", () => void shutdown("SIGTERM received"));
   process.on("SIGINT", () => void shutdown("SIGINT received"));
+  // SIGHUP reads the GeoIP files again; without them it keeps its default (the process ends).
+  if (reloadsOnHangup)
+    process.on("SIGHUP", () => {
+      void networkFacts.reload().then((report) => {
+        for (const line of reloadLogLines(report)) logger.log(line);
+      });
+    });
 
   try {
     // Elysia listens: it hands the routes to Bun's native router and everything else to its own.

@@ -7,6 +7,7 @@
  */
 import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts";
 import { buildCertificateChain } from "./domain/certificates/chain.ts";
+import { inspectCertificationRequest } from "./domain/certificates/csr.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
 import { cidrsContain } from "./domain/cidr/contains.ts";
@@ -24,8 +25,9 @@ import {
   LOCAL_CERTIFICATE_LIMITS,
   LOCAL_CIDR_LIMITS,
 } from "./domain/limits.ts";
-import type { ClientAddressResult, SignatureVerifier, WorkBudget } from "./domain/ports.ts";
-import { observePublicIp } from "./domain/public-ip.ts";
+import { NO_NETWORK_FACTS } from "./domain/network-facts.ts";
+import type { ClientAddressResult, NetworkFacts, SignatureVerifier, WorkBudget } from "./domain/ports.ts";
+import { describeAddressDatabases, observePublicIp } from "./domain/public-ip.ts";
 
 /**
  * Where an operation runs, which decides its limits: `api` keeps the specification's (1000
@@ -54,15 +56,22 @@ export type UseCases = {
 
 const HEALTHY = { status: "ok" as const };
 
+/** The outbound ports the use cases need besides each run's context. */
+export interface UseCaseDeps extends Omit<CertificateBundleDeps, "verifier"> {
+  /** The operator's GeoIP databases (public-ip); none when absent, as in every CLI run. */
+  networkFacts?: NetworkFacts;
+}
+
 /**
  * The use cases of every operation for `scope`. `deps` are the certificate use case's outbound
- * ports; the verifier of each run comes from its context.
+ * ports and the public-ip's network facts; the verifier of each run comes from its context.
  */
-export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scope: Scope): UseCases {
+export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
   const cidr = scope === "local" ? LOCAL_CIDR_LIMITS : undefined;
   const certificates = scope === "local" ? LOCAL_CERTIFICATE_LIMITS : undefined;
   const toolbox = scope === "local" ? LOCAL_CIDR_LIMITS : API_TOOLBOX_LIMITS;
   const allocation = scope === "local" ? LOCAL_ALLOCATE_LIMITS : API_ALLOCATE_LIMITS;
+  const networkFacts = deps.networkFacts ?? NO_NETWORK_FACTS;
   return {
     health: () => HEALTHY,
     cidrCover: (body) => coverCidrs(body.inputs, cidr),
@@ -76,7 +85,7 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
         { ...deps, verifier: context.verifier, ...(context.budget ? { budget: context.budget } : {}) },
         certificates,
       ),
-    publicIp: (_, context) => observePublicIp(context.observeClient()),
+    publicIp: (_, context) => observePublicIp(context.observeClient(), networkFacts),
     cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox),
     cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox),
     cidrContains: (body) => cidrsContain(body.cidrs, body.entries, toolbox),
@@ -84,5 +93,8 @@ export function bindUseCases(deps: Omit<CertificateBundleDeps, "verifier">, scop
     reverseZones: (body) => reverseZones(body.cidr),
     cidrSubnets: (body) => cidrSubnets(body, toolbox),
     ip: (_, context) => observePublicIp(context.observeClient()),
+    csr: (body, context) =>
+      inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),
+    publicIpDatabases: () => describeAddressDatabases(networkFacts),
   };
 }

@@ -102,7 +102,7 @@ describe("the edge's arrows", () => {
     },
   );
 
-  const groups = ["http", "crypto", "system"];
+  const groups = ["http", "crypto", "system", "geoip"];
   const adapterFiles = groups.flatMap((group) =>
     sourceFiles(join(SRC, "adapters", group)).map(
       (file) => [file.slice(ROOT.length + 1), file, group] as const,
@@ -222,6 +222,7 @@ describe("the edge's arrows", () => {
       "adapters/http",
       "adapters/crypto",
       "adapters/system",
+      "adapters/geoip",
       "process",
     ]) {
       expect(sourceFiles(join(SRC, folder)).length).toBeGreaterThan(0);

@@ -22,14 +22,34 @@ describe("configuration", () => {
       host: "0.0.0.0",
       cors: { kind: "any" },
       logLevel: "info",
+      logClientAddress: false,
       shutdownTimeoutMs: 10_000,
       shutdownDelayMs: 0,
       workers: 1,
       rateLimitPerMinute: null,
       trustedProxyHeader: "x-forwarded-for",
       metricsPort: null,
+      geoip: { asn: null, country: null },
     });
     expect(config.trustedProxies.prefixes).toEqual([]);
+  });
+
+  test("GEOIP_ASN_DB, GEOIP_COUNTRY_DB: off when unset or blank, the path exactly as given otherwise", () => {
+    expect(loadConfig({ GEOIP_ASN_DB: "", GEOIP_COUNTRY_DB: "  " }, 1).geoip).toEqual({
+      asn: null,
+      country: null,
+    });
+    expect(
+      loadConfig(
+        { GEOIP_ASN_DB: "/var/lib/GeoIP/dbip-asn-lite.mmdb", GEOIP_COUNTRY_DB: "./country db.mmdb" },
+        1,
+      ).geoip,
+    ).toEqual({ asn: "/var/lib/GeoIP/dbip-asn-lite.mmdb", country: "./country db.mmdb" });
+    // One file for both is allowed; the files themselves are checked when the server starts.
+    expect(loadConfig({ GEOIP_ASN_DB: "/x.mmdb", GEOIP_COUNTRY_DB: "/x.mmdb" }, 1).geoip).toEqual({
+      asn: "/x.mmdb",
+      country: "/x.mmdb",
+    });
   });
 
   test("METRICS_PORT: off when unset or empty, a port otherwise, never the API's port", () => {
@@ -66,6 +86,17 @@ describe("configuration", () => {
     expect(trusted.contains(address("10.200.0.1"))).toBe(true);
     expect(trusted.contains(address("11.0.0.1"))).toBe(false);
     expect(() => loadConfig({ TRUSTED_PROXIES: "010.0.0.0/8" }, 1)).toThrow(ConfigError);
+  });
+
+  test("LOG_CLIENT_ADDRESS is true or false, off when unset or empty", () => {
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: "true" }, 1).logClientAddress).toBe(true);
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: " TRUE " }, 1).logClientAddress).toBe(true);
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: "false" }, 1).logClientAddress).toBe(false);
+    expect(loadConfig({ LOG_CLIENT_ADDRESS: "" }, 1).logClientAddress).toBe(false);
+    for (const bad of ["yes", "1", "on"])
+      expect(() => loadConfig({ LOG_CLIENT_ADDRESS: bad }, 1)).toThrow(
+        "LOG_CLIENT_ADDRESS must be true or false",
+      );
   });
 
   test("LOG_LEVEL and TRUSTED_PROXY_HEADER accept only their values", () => {

@@ -65,6 +65,24 @@ export interface LineOrigin {
   madeFrom: string | null;
 }
 
+/**
+ * True when DER bytes look like a private key rather than a certificate, a request or PKCS#7: a
+ * SEQUENCE whose first element is an INTEGER (PKCS#8, PKCS#1, SEC1 all start with a version) or
+ * that holds exactly an AlgorithmIdentifier and an OCTET STRING (encrypted PKCS#8). Such a file is
+ * refused without being read further, converted or sent anywhere.
+ */
+export function looksLikeDerKey(bytes: Uint8Array): boolean {
+  const top = readTlv(bytes, 0, bytes.length);
+  const parts = top === null ? null : sequence(bytes, top);
+  if (parts === null || parts.length === 0) return false;
+  if (isUniversal(parts[0], TAG.INTEGER, false)) return true;
+  return (
+    parts.length === 2 &&
+    isUniversal(parts[0], TAG.SEQUENCE, true) &&
+    isUniversal(parts[1], TAG.OCTET_STRING, false)
+  );
+}
+
 /** The PEM text of one or several certificate files, read as one bundle in order. */
 export class CertificateBundleText {
   private text = "";
@@ -84,6 +102,11 @@ export class CertificateBundleText {
    */
   addFile(bytes: Uint8Array, source: string): void {
     const start = startsWithBom(bytes) ? UTF8_BOM.length : 0;
+    // A DER private key is set aside like a PEM one: never read as a certificate, sent or shown.
+    if (looksLikeDerKey(bytes.subarray(start))) {
+      this.notices.push(`${source}: a private key (DER) was set aside: it is not read, sent or shown`);
+      return;
+    }
     const der = derCertificates(bytes, start);
     if (der !== null) {
       this.notices.push(`${source}: ${der.description}`);

@@ -9,8 +9,8 @@ import type { ErrorIssue } from "../client/index.ts";
 import type { CertificateBundleText } from "./certificate-files.ts";
 import { excerpt, type Style } from "./render.ts";
 
-/** The texts the request's fields were made of, by field (`pem`, `roots`). */
-export type InputTexts = Partial<Record<"pem" | "roots", CertificateBundleText>>;
+/** The texts the request's fields were made of, by field (`pem`, `roots`, csr's `certificatePem`). */
+export type InputTexts = Partial<Record<"pem" | "roots" | "certificatePem", CertificateBundleText>>;
 
 /** The error with each located issue at its file and line. */
 export function renderCertificateInputError(
@@ -21,7 +21,8 @@ export function renderCertificateInputError(
   let out = `${style.red(style.bold("error"))} ${style.bold(error.code)}: ${error.message}\n`;
   for (const issue of error.issues ?? []) {
     const field = issue.path?.[0];
-    const text = field === "pem" || field === "roots" ? texts[field] : undefined;
+    const text =
+      field === "pem" || field === "roots" || field === "certificatePem" ? texts[field] : undefined;
     const location = issue.location;
     if (location === undefined || text === undefined) {
       const path = issue.path?.length ? `${issue.path.join(".")}: ` : "";

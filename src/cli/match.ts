@@ -1,337 +1,394 @@
 /**
- * `nettools match` (CONTRACT §7.4, issue 18): grepcidr's job with the API's address rules. Prints
- * the lines of a log in which a field — split on whitespace and commas — is an address or CIDR
- * lying wholly inside one of the blocks given with `-f` or `-e`.
+ * `nettools match` (CONTRACT §7.4, §8.5, §8.7; issues 18 and 24): selects exactly the lines Debian
+ * 12's grepcidr 2.0 selects, with the same output bytes and exit status, plus `-o` (the matching
+ * addresses only) and `-x` (special-purpose addresses are not addresses).
  *
- * Habits kept from grepcidr: `-v` prints the lines that hold an address but none inside a block,
- * `-c` prints the number of lines that would have been printed, a line without any address is
- * never printed (with or without `-v`), and the exit status is 0 when a line was selected, 1 when
- * none was, 2 on an error. Unlike grepcidr, an address must be a whole field (`host=10.0.0.1` is
- * not one) and follows CONTRACT §2 strictly (no leading zeros, no zone index); a CIDR field must
- * lie wholly inside a block, not merely start in one.
+ * How grepcidr finds addresses in a line (its `scan_with_hints`), which this file repeats:
+ * - it walks the line byte by byte. Where a decimal digit has a `.` one, two or three bytes later
+ *   (and IPv4 patterns were given), the run of letters, digits and dots from there is the IPv4
+ *   candidate; else where one to four hex digits are followed by `:`, or `::` by a hex digit (and
+ *   IPv6 patterns were given), the run of letters, digits, `:` and `.` is the IPv6 candidate;
+ * - a candidate is an address when glibc's `inet_pton` accepts all of it (grepcidr.ts): so
+ *   `SRC=203.0.113.8`, `203.0.113.5:51234`, `[2001:db8::5]:443` and `"203.0.113.6"` are
+ *   addresses, `1.2.3.4.5`, `010.0.0.1` and `203.0.113.5x` are not; whether it is or not, the walk
+ *   goes on after the candidate (so `1234.0.113.7` holds the address `234.0.113.7`);
+ * - a line is selected at its first address inside a pattern; with `-v`, when it holds an address
+ *   and none inside a pattern (a line without address never is);
+ * - lines are read as C `fgets` reads them into a buffer of 512 bytes that doubles as long lines
+ *   come: a walk starts only before the buffer's size minus 5, a last line without newline is
+ *   printed without one (or lost when its length is the buffer's size minus one), and a NUL byte
+ *   cuts a line and joins what follows the next read to it. Inputs without NUL take a fast path;
+ *   the others are read exactly as `fgets` would.
  *
- * Speed: the log is read and written as bytes, never decoded (a 65 MB log decodes in about as long
- * as it takes to scan). Fields are found with a lookup table; an IPv4 field is read into a number
- * in place and looked up in the block index by one binary search (src/domain/cidr/block-index.ts);
- * IPv6 fields are read into words in place too (the scanner mirrors src/domain/ip/addr.ts's; the
- * tests compare both against grepcidr and the domain). Selected lines are
- * copied out as runs of consecutive lines, in chunks of about a megabyte.
+ * Speed (docs/performance.md): the log is read and written as bytes, never decoded. Every hint
+ * needs a `.` or a `:` within four bytes, so the walk jumps from one such mark to the next and
+ * applies grepcidr's rules only to the bytes just before each. Candidates are read into numbers
+ * in place and looked up in an {@link AddressSet} (an IPv4 lookup starts in the bucket of the
+ * address's top 16 bits). Selected lines are copied out as runs of consecutive lines, in chunks of
+ * about a megabyte, with `Buffer#copy`.
  */
 import { Buffer } from "node:buffer";
 import { parseArgs } from "node:util";
-import { BlockIndex } from "../domain/cidr/block-index.ts";
-import { type IpPrefix, parsePrefix } from "../domain/ip/prefix.ts";
-import { linesOf, type Sourced } from "./input.ts";
+import { AddressSet } from "../domain/ip/address-set.ts";
+import { RangeList } from "../domain/ip/range-list.ts";
+import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
+import { maskWord } from "../domain/ip/u128.ts";
+import { byteIo, ChunkedOutput } from "./byte-output.ts";
+import {
+  COLON,
+  DOT,
+  HEX_PLUS_ONE,
+  inetPton4,
+  inetPton6,
+  LF,
+  type PatternLists,
+  readPatternFile,
+  readPatternWords,
+  SLASH,
+  V4_FIELD,
+  V4_TEXT_MAX,
+  V6_FIELD,
+  V6_TEXT_MAX,
+} from "./grepcidr.ts";
 import { type ByteIo, EXIT, type Io, UsageError } from "./io.ts";
 
-export const MATCH_HELP = `Usage: nettools match [options] -f CIDRS [FILE... | -]
-       nettools match [options] -e CIDR[,CIDR...] [FILE... | -]
+export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
+       nettools match [options] -f PATTERN_FILE [FILE...]
+       nettools match [options] -e PATTERN[,PATTERN...] [FILE...]
 
-Prints the lines of the FILEs (or of stdin) in which a field, split on whitespace and commas, is
-an address or CIDR lying wholly inside one of the blocks: grepcidr's habits, with the strict
-address rules of the API.
+Prints the lines of the FILEs (or of stdin, also "-") holding an address inside one of the
+patterns: the lines Debian's grepcidr 2.0 prints, byte for byte, with its exit status. Addresses
+are found anywhere in a line, as grepcidr finds them: 203.0.113.5:51234, [2001:db8::5]:443,
+SRC=203.0.113.8, {"remote_addr":"203.0.113.6"}, client=203.0.113.5.
+
+Patterns are CIDRs (10.0.0.0/8, 2001:db8::/32), single addresses and IPv4 ranges
+(192.0.2.10-192.0.2.20), read as grepcidr reads them; in a file one a line, "#" comments and
+blank lines skipped. A pattern that cannot be read is skipped with a warning on stderr.
 
 Options:
-  -f, --file CIDRS      read the blocks from a file, one a line ("-" for stdin); blank lines and
-                        "# comments" are skipped; may be repeated
-  -e, --cidr CIDRS      blocks on the command line, separated by whitespace or commas; may be
-                        repeated
-  -v, --invert          print the lines that hold an address but none inside a block
-  -c, --count           print only the number of lines that would be printed
-  -h, --help            show this help
+  -f, --file FILE           read patterns from FILE ("-" for stdin); may be repeated
+  -e, --cidr PATTERNS       patterns on the command line, separated by spaces or commas; may be
+                            repeated
+  -v, --invert              print the lines holding an address but none inside a pattern
+  -c, --count               print only the number of lines that would be printed
+  -o, --only-matching       print only the matching addresses, one a line, as written in the line
+  -x, --exclude-reserved    special-purpose addresses (private, loopback, documentation, …: the
+                            table of "nettools merge -x") are not addresses: never matched, never
+                            counted by -v; an address written with /N is special when any
+                            address of that CIDR is
+  -h, --help                show this help
 
-A line with no address is never printed, with or without -v. A CIDR field matches when the whole
-block lies inside one of the blocks. IPv4-mapped IPv6 (::ffff:10.0.0.1) is IPv6.
-Exit codes: 0 a line was selected, 1 none was, 2 invalid input or usage.
+A line with no address is never printed, with or without -v. With several FILEs each line printed
+starts with "FILE:" and -c counts the lines of all of them. -o goes with neither -v nor -c.
+grepcidr's -i and -s are not offered, and its -x (match at the start of a line only) is not this -x.
+Exit codes: 0 a line was selected, 1 none was, 2 a file that cannot be read, or usage.
 
 Example: nettools match -f blocklist.txt access.log > hits.log`;
 
 /** What to do with each line. */
 export interface MatchOptions {
-  /** Select the lines that hold an address but none inside a block (`-v`). */
+  /** Select the lines that hold an address but none inside a pattern (`-v`). */
   readonly invert: boolean;
+  /** Print the matching addresses instead of the lines (`-o`). */
+  readonly onlyMatching: boolean;
+  /** Count the selected lines, print nothing else (`-c`). */
+  readonly count: boolean;
 }
 
-/** The block index for `match`, or the problems of the block list (each at its place). */
-export function indexBlocks(blocks: Sourced): { index: BlockIndex } | { problems: string[] } {
-  const prefixes: IpPrefix[] = [];
-  const problems: string[] = [];
-  blocks.entries.forEach((entry, i) => {
-    const parsed = parsePrefix(entry);
-    if (parsed.ok) prefixes.push(parsed.value);
-    else problems.push(`${blocks.origins[i]}: ${parsed.message}`);
-  });
-  return problems.length > 0 ? { problems } : { index: BlockIndex.of(prefixes) };
-}
+/** What a walk over a line found. */
+const NO_ADDRESS = 0;
+const ADDRESS_OUTSIDE = 1;
+const ADDRESS_INSIDE = 2;
 
-/** A field is not an address or CIDR. */
-const NOT_ADDRESS = -3;
+/** Receives each address inside a pattern, as `b[start, end)` (`-o`). */
+type FieldSink = (b: Uint8Array, start: number, end: number) => void;
 
-const SLASH = 47;
-const COLON = 58;
-const DOT = 46;
-const NEWLINE = 10;
-
-/** Field separators: space, comma, tab, LF, vertical tab, form feed, CR. */
-const SEPARATOR = new Uint8Array(256);
-for (const c of [32, 44, 9, 10, 11, 12, 13]) SEPARATOR[c] = 1;
-/** Bytes an address or CIDR field can start with: a digit, a hex digit or `:` (IPv6). */
-const ADDRESS_START = new Uint8Array(256);
-for (const c of "0123456789abcdefABCDEF:") ADDRESS_START[c.charCodeAt(0)] = 1;
-/** Bytes an IPv6 field can hold: hex digits, `:`, `.` (a dotted tail) and `/` (a prefix). */
-const V6_BYTE = new Uint8Array(256);
-for (const c of "0123456789abcdefABCDEF:./") V6_BYTE[c.charCodeAt(0)] = 1;
-
-/** A strict prefix length in `b[start, end)` no greater than `max`, or -1. */
-function scanLength(b: Uint8Array, start: number, end: number, max: number): number {
-  if (start >= end || end - start > 3) return -1;
-  if (b[start] === 48 && end - start > 1) return -1;
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const d = b[i]! - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n <= max ? n : -1;
-}
-
-/** A strict dotted quad in `b[start, end)` (CONTRACT §2: no leading zeros): its value, or -1. */
-function scanV4Bytes(b: Uint8Array, start: number, end: number): number {
-  let value = 0;
-  let octet = 0;
-  let digits = 0;
-  let dots = 0;
-  for (let i = start; i < end; i++) {
-    const c = b[i]!;
-    if (c >= 48 && c <= 57) {
-      if (digits === 1 && octet === 0) return -1;
-      octet = octet * 10 + (c - 48);
-      if (octet > 255) return -1;
-      digits++;
-    } else if (c === DOT) {
-      if (digits === 0 || dots === 3) return -1;
-      value = value * 256 + octet;
-      octet = 0;
-      digits = 0;
-      dots++;
-    } else {
-      return -1;
-    }
-  }
-  if (digits === 0 || dots !== 3) return -1;
-  return value * 256 + octet;
-}
-
-/**
- * Where the field `b[start, end)` lies among the blocks ({@link BlockIndex.locate}'s answer), or
- * {@link NOT_ADDRESS}. `slash` is the position of its first `/` (or -1); `colon` whether it has
- * one; `v6` whether every byte can belong to IPv6 text.
- */
-function locateField(
-  index: BlockIndex,
-  b: Uint8Array,
-  start: number,
-  end: number,
-  slash: number,
-  colon: boolean,
-  v6: boolean,
-): number {
-  const addrEnd = slash < 0 ? end : slash;
-  if (!colon) {
-    const c = b[start]!;
-    if (c < 48 || c > 57) return NOT_ADDRESS;
-    const value = scanV4Bytes(b, start, addrEnd);
-    if (value < 0) return NOT_ADDRESS;
-    const bits = slash < 0 ? 32 : scanLength(b, slash + 1, end, 32);
-    if (bits < 0) return NOT_ADDRESS;
-    const mask = bits === 0 ? 0 : (0xffff_ffff << (32 - bits)) >>> 0;
-    const first = (value & mask) >>> 0;
-    return index.locateV4(first, (first | ~mask) >>> 0);
-  }
-  if (!v6 || !scanV6Bytes(b, start, addrEnd)) return NOT_ADDRESS;
-  const bits = slash < 0 ? 128 : scanLength(b, slash + 1, end, 128);
-  if (bits < 0) return NOT_ADDRESS;
-  return index.locateV6Block(words[0]!, words[1]!, words[2]!, words[3]!, bits);
-}
-
-/** Scratch for the eight groups and four words of the IPv6 field being read. */
-const groups = new Uint16Array(8);
+/** Scratch for the words of an IPv6 candidate. */
 const words = new Uint32Array(4);
 
-/** Value of one hex digit byte, or -1. */
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  const lower = c | 0x20;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
-}
+/** grepcidr's walk over one line, against a set of patterns (see the module comment). */
+class AddressScanner {
+  private readonly v4: boolean;
+  private readonly v6: boolean;
+  /** Bytes a candidate can start with: digits (IPv4 patterns), hex digits and `:` (IPv6 patterns). */
+  private readonly starts = new Uint8Array(256);
+  /**
+   * The bytes every hint needs at most four bytes on: `.` for IPv4, `:` for IPv6. Positions more
+   * than four bytes before the next one start no candidate, so the walk skips from mark to mark in
+   * a tight loop and looks closely only at the four bytes before each and at the mark itself.
+   */
+  private readonly marks = new Uint8Array(256);
 
-/**
- * Strict RFC 4291 §2.2 text in `b[start, end)` (the rules of CONTRACT §2, as src/domain/ip/addr.ts
- * reads them from a string): on success the value is in {@link words} and the result is true.
- */
-function scanV6Bytes(b: Uint8Array, start: number, end: number): boolean {
-  let i = start;
-  let n = 0;
-  let ellipsis = -1;
-  if (end - start >= 2 && b[i] === COLON && b[i + 1] === COLON) {
-    ellipsis = 0;
-    i += 2;
-  }
-  while (i < end) {
-    const fieldStart = i;
-    let value = 0;
-    let digits = 0;
-    while (i < end && digits <= 4) {
-      const d = hexValue(b[i]!);
-      if (d < 0) break;
-      value = value * 16 + d;
-      digits++;
-      i++;
+  constructor(
+    private readonly patterns: AddressSet,
+    /** Addresses that are not addresses (`-x`), or null. */
+    private readonly ignored: AddressSet | null,
+  ) {
+    // grepcidr looks for a family's addresses only when it has patterns of that family.
+    this.v4 = patterns.hasIpv4;
+    this.v6 = patterns.hasIpv6;
+    for (let c = 0; c < 256; c++) {
+      const digit = c >= 48 && c <= 57;
+      if ((this.v4 && digit) || (this.v6 && (HEX_PLUS_ONE[c]! > 0 || c === COLON))) this.starts[c] = 1;
     }
-    if (digits === 0 || digits > 4) return false;
-    if (i < end && b[i] === DOT) {
-      if (n > 6 || (ellipsis < 0 && n !== 6)) return false;
-      const v4 = scanV4Bytes(b, fieldStart, end);
-      if (v4 < 0) return false;
-      groups[n++] = v4 >>> 16;
-      groups[n++] = v4 & 0xffff;
-      i = end;
-      break;
-    }
-    groups[n++] = value;
-    if (i === end) break;
-    if (b[i] !== COLON) return false;
-    i++;
-    if (i < end && b[i] === COLON) {
-      if (ellipsis >= 0) return false;
-      ellipsis = n;
-      i++;
-      if (i === end) break;
-    } else if (i === end) {
-      return false;
-    }
-    if (n === 8) return false;
+    if (this.v4) this.marks[DOT] = 1;
+    if (this.v6) this.marks[COLON] = 1;
   }
-  if (ellipsis < 0) {
-    if (n !== 8) return false;
-  } else {
-    if (n > 7) return false;
-    const zeros = 8 - n;
-    for (let k = n - 1; k >= ellipsis; k--) groups[k + zeros] = groups[k]!;
-    for (let k = ellipsis; k < ellipsis + zeros; k++) groups[k] = 0;
-  }
-  for (let k = 0; k < 4; k++) words[k] = groups[2 * k]! * 0x10000 + groups[2 * k + 1]!;
-  return true;
-}
 
-/**
- * Whether the line `b[start, end)` is selected: without `invert`, when a field lies wholly inside a
- * block; with it, when some field is an address or CIDR and none lies inside a block.
- */
-function selectLine(index: BlockIndex, b: Uint8Array, start: number, end: number, invert: boolean): boolean {
-  let i = start;
-  let sawAddress = false;
-  while (i < end) {
-    if (SEPARATOR[b[i]!] === 1) {
-      i++;
-      continue;
-    }
-    const fieldStart = i;
-    if (ADDRESS_START[b[i]!] === 0) {
-      // No address or CIDR starts with this byte (a path, a method, a quote): skip the field.
-      for (i++; i < end && SEPARATOR[b[i]!] === 0; i++);
-      continue;
-    }
-    let slash = -1;
-    let colon = false;
-    let v6 = true;
-    for (; i < end; i++) {
-      const c = b[i]!;
-      if (SEPARATOR[c] === 1) break;
-      if (V6_BYTE[c] === 0) v6 = false;
-      else if (c === SLASH) {
-        if (slash < 0) slash = i;
-      } else if (c === COLON) colon = true;
-    }
-    const found = locateField(index, b, fieldStart, i, slash, colon, v6);
-    if (found >= 0) return !invert;
-    if (found !== NOT_ADDRESS) sawAddress = true;
-  }
-  return invert && sawAddress;
-}
-
-/**
- * Copies `this[sourceStart, sourceEnd)` into `target` at `targetStart`: Node's and Bun's
- * `Buffer#copy`, which takes any Uint8Array. Measured 8 times faster than `target.set(subarray)`
- * for the few hundred thousand short runs of lines a log gives (no view object per run).
- */
-const copyBytes = Buffer.prototype.copy as (
-  this: Uint8Array,
-  target: Uint8Array,
-  targetStart: number,
-  sourceStart: number,
-  sourceEnd: number,
-) => number;
-
-/**
- * Selects lines of `input` (lines end at `\n`; a `\r` before it stays with the line) and hands the
- * selected ones to `write` in order, in chunks of about a megabyte, each line ending with `\n`
- * (one is added after a last line without it). Returns the number of lines selected; with `write`
- * null nothing is copied (`-c`).
- */
-export function matchLines(
-  input: Uint8Array,
-  index: BlockIndex,
-  options: MatchOptions,
-  write: ((chunk: Uint8Array) => void) | null,
-): number {
-  const CHUNK = 1 << 20;
-  const chunk = new Uint8Array(CHUNK);
-  let used = 0;
-  const copyOut = (from: number, to: number) => {
-    if (write === null || to <= from) return;
-    if (used + (to - from) > CHUNK) {
-      if (used > 0) write(chunk.subarray(0, used)); // written before it returns: reuse the chunk
-      used = 0;
-      if (to - from > CHUNK) {
-        write(input.subarray(from, to));
-        return;
+  /**
+   * Walks `b` from `start`, starting candidates before `limit`, each ending at `end` at the
+   * latest: {@link ADDRESS_INSIDE} at the first address inside a pattern (or, with a `sink`, after
+   * giving it every such address), else {@link ADDRESS_OUTSIDE} if some address was found, else
+   * {@link NO_ADDRESS}.
+   */
+  scan(b: Uint8Array, start: number, limit: number, end: number, sink: FieldSink | null): number {
+    const v4 = this.v4;
+    const v6 = this.v6;
+    const starts = this.starts;
+    const marks = this.marks;
+    let found = NO_ADDRESS;
+    let p = start;
+    let mark = -1;
+    while (p < limit) {
+      if (p > mark) {
+        // The next mark; hints that would read past `end` (the line's LF and beyond) find no
+        // address there, so a line's last mark is its last place to look.
+        mark = p;
+        while (mark < end && marks[b[mark]!] === 0) mark++;
+        if (mark === end) break;
+        if (p < mark - 4) p = mark - 4;
+        if (p >= limit) break;
       }
+      const c = b[p]!;
+      if (starts[c] === 0) {
+        p++;
+        continue;
+      }
+      // The candidate b[p, q) and what it is: an address inside a pattern, outside, or none.
+      let q: number;
+      let inside: boolean | null = null;
+      if (v4 && c >= 48 && c <= 57 && (b[p + 1] === DOT || b[p + 2] === DOT || b[p + 3] === DOT)) {
+        q = p + 1;
+        while (q < end && V4_FIELD[b[q]!] === 1) q++;
+        const value = q - p <= V4_TEXT_MAX ? inetPton4(b, p, q) : -1;
+        if (value >= 0 && (this.ignored === null || !this.ignoresV4(b, q, end, value))) {
+          inside = this.patterns.hasV4(value);
+        }
+      } else if (v6 && (HEX_PLUS_ONE[c]! > 0 || c === COLON) && startsV6(b, p, c)) {
+        q = p + 1;
+        while (q < end && V6_FIELD[b[q]!] === 1) q++;
+        if (
+          q - p <= V6_TEXT_MAX &&
+          inetPton6(b, p, q, words) &&
+          (this.ignored === null || !this.ignoresV6(b, q, end))
+        ) {
+          inside = this.patterns.hasV6(words[0]!, words[1]!, words[2]!, words[3]!);
+        }
+      } else {
+        p++;
+        continue;
+      }
+      if (inside === true) {
+        if (sink === null) return ADDRESS_INSIDE;
+        sink(b, p, q);
+        found = ADDRESS_INSIDE;
+      } else if (inside === false && found === NO_ADDRESS) {
+        found = ADDRESS_OUTSIDE;
+      }
+      p = q;
     }
-    copyBytes.call(input, chunk, used, from, to);
-    used += to - from;
+    return found;
+  }
+
+  /**
+   * `-x`: whether the IPv4 address `value`, read just before `b[q]`, is special-purpose — or,
+   * when a prefix length follows it (`/N`), whether any address of that CIDR is (CONTRACT §8.5).
+   */
+  private ignoresV4(b: Uint8Array, q: number, end: number, value: number): boolean {
+    const ignored = this.ignored!;
+    const bits = prefixLengthAt(b, q, end, 32);
+    if (bits < 0) return ignored.hasV4(value);
+    const host = bits === 32 ? 0 : 0xffff_ffff >>> bits;
+    const first = (value & ~host) >>> 0;
+    return ignored.overlapsV4(first, (first | host) >>> 0);
+  }
+
+  /** {@link ignoresV4} for the IPv6 address in {@link words}. */
+  private ignoresV6(b: Uint8Array, q: number, end: number): boolean {
+    const ignored = this.ignored!;
+    const w0 = words[0]!;
+    const w1 = words[1]!;
+    const w2 = words[2]!;
+    const w3 = words[3]!;
+    const bits = prefixLengthAt(b, q, end, 128);
+    if (bits < 0) return ignored.hasV6(w0, w1, w2, w3);
+    const m0 = maskWord(bits, 0);
+    const m1 = maskWord(bits, 1);
+    const m2 = maskWord(bits, 2);
+    const m3 = maskWord(bits, 3);
+    return ignored.overlapsV6(
+      (w0 & m0) >>> 0,
+      (w1 & m1) >>> 0,
+      (w2 & m2) >>> 0,
+      (w3 & m3) >>> 0,
+      (w0 | ~m0) >>> 0,
+      (w1 | ~m1) >>> 0,
+      (w2 | ~m2) >>> 0,
+      (w3 | ~m3) >>> 0,
+    );
+  }
+}
+
+/**
+ * The prefix length written at `b[q]` as `/N` (CONTRACT §2: decimal without leading zero, at most
+ * `max`), or -1 when there is none.
+ */
+function prefixLengthAt(b: Uint8Array, q: number, end: number, max: number): number {
+  if (q >= end || b[q] !== SLASH) return -1;
+  let i = q + 1;
+  let bits = 0;
+  while (i < end && b[i]! >= 48 && b[i]! <= 57 && i - q <= 3) bits = bits * 10 + (b[i++]! - 48);
+  const digits = i - q - 1;
+  if (digits === 0 || (i < end && b[i]! >= 48 && b[i]! <= 57)) return -1;
+  if (digits > 1 && b[q + 1] === 48) return -1;
+  return bits <= max ? bits : -1;
+}
+
+/** grepcidr's IPv6 hints at `b[p]` (which is `c`): `::` and a hex digit, or 1–4 hex digits and `:`. */
+function startsV6(b: Uint8Array, p: number, c: number): boolean {
+  if (c === COLON) return b[p + 1] === COLON && HEX_PLUS_ONE[b[p + 2]!]! > 0;
+  let k = 1;
+  while (k < 4 && HEX_PLUS_ONE[b[p + k]!]! > 0) k++;
+  return b[p + k] === COLON;
+}
+
+/** What {@link matchInput} needs besides the input. */
+interface MatchRun {
+  readonly scanner: AddressScanner;
+  readonly options: MatchOptions;
+  /** Null with `-c`. */
+  readonly out: ChunkedOutput | null;
+  /** `FILE:` before every line printed when there are several files, else null. */
+  readonly prefix: Uint8Array | null;
+}
+
+/** grepcidr's first line buffer (`MAXFIELD`); it doubles for longer lines. */
+const FIRST_BUFFER = 512;
+/** How far before the buffer's end grepcidr stops starting candidates (`HINT_LOOKAHEAD` + 1). */
+const HINT_ROOM = 5;
+
+/**
+ * Selects lines of one input as grepcidr does and prints them (or their matching addresses) to
+ * `run.out`; returns the number of lines selected.
+ */
+function matchInput(input: Uint8Array, run: MatchRun): number {
+  return input.indexOf(0) < 0 ? matchPlain(input, run) : matchAsFgets(input, run);
+}
+
+/** A sink that prints each matching address on its own line (`-o`), or null. */
+function fieldPrinter(run: MatchRun): FieldSink | null {
+  const { out, prefix } = run;
+  if (!run.options.onlyMatching || out === null) return null;
+  return (b, start, end) => {
+    if (prefix !== null) out.copy(prefix, 0, prefix.length);
+    out.copy(b, start, end);
+    out.byte(LF);
   };
+}
+
+/** {@link matchInput} for an input without NUL bytes: lines are the runs up to each LF. */
+function matchPlain(input: Uint8Array, run: MatchRun): number {
+  const { scanner, out, prefix } = run;
+  const invert = run.options.invert;
+  const sink = fieldPrinter(run);
+  const copyLines = out !== null && sink === null;
+  const length = input.length;
+  let buffer = FIRST_BUFFER;
   let selected = 0;
   let runStart = -1; // start of the run of consecutive selected lines not yet copied
-  const length = input.length;
   let pos = 0;
   while (pos < length) {
-    let end = input.indexOf(NEWLINE, pos);
-    const last = end < 0;
-    if (last) end = length;
-    if (selectLine(index, input, pos, end, options.invert)) {
+    const newline = input.indexOf(LF, pos);
+    const contentEnd = newline < 0 ? length : newline;
+    const lineEnd = newline < 0 ? length : newline + 1;
+    const lineLength = lineEnd - pos;
+    // A last line without LF that fills fgets' buffer exactly is never returned by grepcidr.
+    if (newline < 0 && lineLength + 1 >= buffer && isPowerOfTwo(lineLength + 1)) break;
+    while (lineLength > buffer - 1) buffer *= 2;
+    const found = scanner.scan(input, pos, Math.min(contentEnd, pos + buffer - HINT_ROOM), contentEnd, sink);
+    if (invert ? found === ADDRESS_OUTSIDE : found === ADDRESS_INSIDE) {
       selected++;
-      if (runStart < 0) runStart = pos;
+      if (copyLines) {
+        if (prefix !== null) {
+          out.copy(prefix, 0, prefix.length);
+          out.copy(input, pos, lineEnd);
+        } else if (runStart < 0) runStart = pos;
+      }
     } else if (runStart >= 0) {
-      copyOut(runStart, pos);
+      out!.copy(input, runStart, pos);
       runStart = -1;
     }
-    pos = last ? length : end + 1;
-    if (last && runStart >= 0) {
-      copyOut(runStart, length);
-      runStart = -1;
-      if (write !== null) {
-        if (used === CHUNK) {
-          write(chunk);
-          used = 0;
-        }
-        chunk[used++] = NEWLINE;
+    pos = lineEnd;
+  }
+  if (runStart >= 0) out!.copy(input, runStart, pos);
+  return selected;
+}
+
+function isPowerOfTwo(n: number): boolean {
+  return (n & (n - 1)) === 0;
+}
+
+/**
+ * {@link matchInput} for an input holding NUL bytes, read exactly as grepcidr's
+ * `fgets_whole_line` reads it: each `fgets` call reads up to the buffer's size minus one bytes or
+ * through LF; a NUL ends the C string, so what follows it in that read is dropped and, unless the
+ * read ended with LF, the next read is appended to the line (the buffer doubling each time).
+ */
+function matchAsFgets(input: Uint8Array, run: MatchRun): number {
+  const { scanner, out, prefix } = run;
+  const invert = run.options.invert;
+  const sink = fieldPrinter(run);
+  let line = new Uint8Array(FIRST_BUFFER);
+  let buffer = FIRST_BUFFER;
+  let selected = 0;
+  let pos = 0;
+  for (;;) {
+    let length = 0; // of the line so far
+    let complete = false;
+    while (pos < input.length) {
+      const room = buffer - length - 1;
+      const newline = input.indexOf(LF, pos);
+      const stop = newline >= 0 && newline - pos < room ? newline + 1 : Math.min(input.length, pos + room);
+      const hitEnd = stop - pos < room && input[stop - 1] !== LF;
+      let kept = input.subarray(pos, stop);
+      pos = stop;
+      const nul = kept.indexOf(0);
+      if (nul >= 0) kept = kept.subarray(0, nul);
+      if (line.length < length + kept.length + 1) {
+        const bigger = new Uint8Array(Math.max(buffer, 2 * line.length, length + kept.length + 1));
+        bigger.set(line.subarray(0, length));
+        line = bigger;
+      }
+      line.set(kept, length);
+      length += kept.length;
+      if (length < 1 || line[length - 1] === LF || hitEnd) {
+        complete = true;
+        break;
+      }
+      buffer *= 2;
+    }
+    if (!complete) return selected; // the end of the input: a line in progress is lost
+    line[length] = 0; // the C string's end: what lies after it is never read as part of an address
+    if (length === 0) continue; // an empty C string holds no address
+    const found = scanner.scan(line, 0, Math.min(length, buffer - HINT_ROOM), length, sink);
+    if (invert ? found === ADDRESS_OUTSIDE : found === ADDRESS_INSIDE) {
+      selected++;
+      if (out !== null && sink === null) {
+        if (prefix !== null) out.copy(prefix, 0, prefix.length);
+        out.copy(line, 0, length);
       }
     }
   }
-  if (runStart >= 0) copyOut(runStart, length);
-  if (write !== null && used > 0) write(chunk.subarray(0, used));
-  return selected;
 }
 
 /** `nettools match`: see {@link MATCH_HELP}. */
@@ -342,58 +399,74 @@ export async function match(args: string[], io: Io): Promise<number> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const { values, positionals } = parsed;
+  const { values } = parsed;
   if (values.help) {
     io.stdout(`${MATCH_HELP}\n`);
     return EXIT.ok;
   }
+  const options: MatchOptions = {
+    invert: values.invert === true,
+    onlyMatching: values["only-matching"] === true,
+    count: values.count === true,
+  };
+  if (options.onlyMatching && (options.invert || options.count)) {
+    throw new UsageError(`-o prints matching addresses: it cannot go with ${options.invert ? "-v" : "-c"}`);
+  }
   const files = values.file ?? [];
   const inline = values.cidr ?? [];
+  const positionals = [...parsed.positionals];
   if (files.length === 0 && inline.length === 0) {
-    throw new UsageError("match needs blocks to match against: -f CIDRS (a file) or -e CIDR");
+    // grepcidr PATTERN [FILE...]
+    const pattern = positionals.shift();
+    if (pattern === undefined) {
+      throw new UsageError("match needs patterns: PATTERN, -e PATTERN or -f PATTERN_FILE");
+    }
+    inline.push(pattern);
   }
   const inputs = positionals.length === 0 ? ["-"] : positionals;
   const stdinUses = [...files, ...inputs].filter((name) => name === "-").length;
   if (stdinUses > 1) throw new UsageError('stdin ("-") can be read only once');
 
-  const blocks: Sourced = { entries: [], origins: [] };
+  const bytes = byteIo(io);
+  const lists: PatternLists = { v4: new RangeList(4), v6: new RangeList(6), warnings: [] };
   for (const [n, text] of inline.entries()) {
-    for (const entry of text.split(/[\s,]+/)) {
-      if (entry === "") continue;
-      blocks.entries.push(entry);
-      blocks.origins.push(`-e ${n + 1}`);
-    }
+    readPatternWords(text, inline.length > 1 ? `pattern ${n + 1}` : "pattern", lists);
   }
   for (const file of files) {
-    const text = await readText(io, file);
-    if (text === null) return EXIT.invalidInput;
-    linesOf(text, file === "-" ? "stdin" : file, blocks);
+    const data = await readBytes(io, bytes, file);
+    if (data === null) return EXIT.invalidInput;
+    readPatternFile(data, file === "-" ? "stdin" : file, lists);
   }
-  if (blocks.entries.length === 0) {
-    io.stderr("error: the block list is empty; give at least one address or CIDR with -f or -e\n");
-    return EXIT.invalidInput;
-  }
-  const built = indexBlocks(blocks);
-  if ("problems" in built) {
-    const shown = built.problems.slice(0, 100);
-    for (const problem of shown) io.stderr(`error: ${problem}\n`);
-    if (built.problems.length > shown.length) {
-      io.stderr(`error: … and ${built.problems.length - shown.length} more invalid blocks\n`);
-    }
-    return EXIT.invalidInput;
-  }
+  reportWarnings(io, lists);
+  const patterns = new AddressSet(lists.v4, lists.v6);
+  if (!patterns.hasIpv4 && !patterns.hasIpv6) io.stderr("warning: no pattern was read: no line can match\n");
 
-  const options: MatchOptions = { invert: values.invert === true };
-  const bytes = io.bytes ?? textFallback(io);
-  const write = values.count ? null : bytes.stdout;
+  const scanner = new AddressScanner(patterns, values["exclude-reserved"] ? specialExcludedSet() : null);
+  const out = options.count ? null : new ChunkedOutput(bytes.stdout);
   let selected = 0;
   for (const input of inputs) {
     const data = await readBytes(io, bytes, input);
-    if (data === null) return EXIT.invalidInput;
-    selected += matchLines(data, built.index, options, write);
+    if (data === null) {
+      out?.flush();
+      return EXIT.invalidInput;
+    }
+    const prefix = inputs.length > 1 ? Buffer.from(`${input === "-" ? "(standard input)" : input}:`) : null;
+    selected += matchInput(data, { scanner, options, out, prefix });
   }
-  if (values.count) io.stdout(`${selected}\n`);
+  out?.flush();
+  if (options.count) io.stdout(`${selected}\n`);
   return selected > 0 ? EXIT.ok : EXIT.findings;
+}
+
+/** Prints the pattern warnings, at most 100 of them. */
+function reportWarnings(io: Io, lists: PatternLists): void {
+  const shown = lists.warnings.slice(0, 100);
+  for (const warning of shown) io.stderr(`warning: ${warning}\n`);
+  if (lists.warnings.length > shown.length) {
+    io.stderr(
+      `warning: … and ${lists.warnings.length - shown.length} more patterns skipped or read partly\n`,
+    );
+  }
 }
 
 function parseMatchArgs(args: string[]) {
@@ -404,6 +477,8 @@ function parseMatchArgs(args: string[]) {
       cidr: { type: "string", short: "e", multiple: true },
       invert: { type: "boolean", short: "v" },
       count: { type: "boolean", short: "c" },
+      "only-matching": { type: "boolean", short: "o" },
+      "exclude-reserved": { type: "boolean", short: "x" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,
@@ -411,18 +486,7 @@ function parseMatchArgs(args: string[]) {
   });
 }
 
-/** The text of a file or of stdin (`-`); null after reporting a file that cannot be read. */
-async function readText(io: Io, name: string): Promise<string | null> {
-  if (name === "-") return io.readStdin();
-  try {
-    return await io.readFile(name);
-  } catch (error) {
-    io.stderr(`error: ${name}: ${unreadable(error)}\n`);
-    return null;
-  }
-}
-
-/** {@link readText} for bytes. */
+/** The bytes of a file or of stdin (`-`); null after reporting a file that cannot be read. */
 async function readBytes(io: Io, bytes: ByteIo, name: string): Promise<Uint8Array | null> {
   if (name === "-") return bytes.readStdin();
   try {
@@ -434,16 +498,8 @@ async function readBytes(io: Io, bytes: ByteIo, name: string): Promise<Uint8Arra
 }
 
 function unreadable(error: unknown): string {
-  return (error as { code?: string }).code === "ENOENT" ? "no such file" : "cannot be read";
-}
-
-/** Bytes through the text members, for an `Io` without byte access (tests). */
-function textFallback(io: Io): ByteIo {
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-  return {
-    readStdin: async () => encoder.encode(await io.readStdin()),
-    readFile: async (path) => encoder.encode(await io.readFile(path)),
-    stdout: (chunk) => io.stdout(decoder.decode(chunk, { stream: true })),
-  };
+  const code = (error as { code?: string }).code;
+  if (code === "ENOENT") return "no such file";
+  if (code === "EISDIR") return "is a directory";
+  return "cannot be read";
 }

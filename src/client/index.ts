@@ -50,6 +50,7 @@ export type CertificateChainRequestType = RequestOf<"certificateChain">;
 export type CertificateChainResultType = ResultOf<"certificateChain">;
 export type CertificateBundleResultType = ResultOf<"certificateBundle">;
 export type PublicIpResultType = ResultOf<"publicIp">;
+export type PublicIpDatabasesResultType = ResultOf<"publicIpDatabases">;
 /** The error envelope's `error` object, as the server sends it (spec part 7). */
 export type ServerError = Static<typeof ErrorResponse>["error"];
 export type ErrorIssue = NonNullable<ServerError["issues"]>[number];

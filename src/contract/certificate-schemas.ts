@@ -12,7 +12,7 @@ import {
 
 const Position = Type.Integer({ minimum: 0, maximum: MAX_CERTIFICATES - 1 });
 const Instant = Type.String({ format: "date-time", description: "RFC 3339, UTC, to the second." });
-const SignatureOutcome = Type.Union([
+export const SignatureOutcome = Type.Union([
   Type.Literal("verified"),
   Type.Literal("failed"),
   Type.Literal("unsupported"),

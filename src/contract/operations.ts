@@ -20,6 +20,7 @@ import {
   CidrSplitRequest,
   CidrSplitResult,
 } from "./cidr-toolbox-schemas.ts";
+import { CsrRequest, CsrResult } from "./csr-schemas.ts";
 import {
   CidrSubnetsRequest,
   CidrSubnetsResult,
@@ -32,6 +33,7 @@ import {
   CidrSubtractRequest,
   CidrSubtractResult,
   HealthResult,
+  PublicIpDatabasesResult,
   PublicIpResult,
   RangeToCidrsRequest,
   RangeToCidrsResult,
@@ -223,6 +225,23 @@ export const OPERATIONS = {
     request: null,
     result: PublicIpResult,
     policy: { ...CLIENT_ADDRESS, representation: "text" },
+  },
+  csr: {
+    id: "csr",
+    method: "POST",
+    path: "/v1/csr",
+    request: CsrRequest,
+    result: CsrResult,
+    policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+  },
+  publicIpDatabases: {
+    id: "publicIpDatabases",
+    method: "GET",
+    path: "/v1/public-ip/databases",
+    request: null,
+    result: PublicIpDatabasesResult,
+    // no-store: a SIGHUP reload changes the answer at any moment (CONTRACT §8.10).
+    policy: { ...JSON_ANSWER, noStore: true },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

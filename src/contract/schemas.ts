@@ -11,6 +11,7 @@ import {
   MAX_SUBTRACT_ENTRIES,
   MIN_ENTRY_LENGTH,
 } from "../domain/limits.ts";
+import { DBIP_ATTRIBUTION } from "../domain/network-facts.ts";
 
 export const DECIMAL_COUNT = "^(0|[1-9][0-9]*)$";
 
@@ -130,13 +131,71 @@ export const ErrorResponse = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * What the operator's MaxMind-format databases know of the reported address (CONTRACT §8.10):
+ * each field absent (never null) when no database holds it.
+ */
+const NetworkFacts = {
+  asn: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 4_294_967_295,
+      description: "`autonomous_system_number` of the GEOIP_ASN_DB database's record.",
+    }),
+  ),
+  asnOrg: Type.Optional(
+    Type.String({ minLength: 1, description: "`autonomous_system_organization` of that record." }),
+  ),
+  country: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "`country.iso_code` of the GEOIP_COUNTRY_DB database's record (ISO 3166-1 alpha-2, as stored).",
+    }),
+  ),
+  attribution: Type.Optional(
+    Type.Literal(DBIP_ATTRIBUTION, {
+      description: "DB-IP's credit (CC BY 4.0), present when a field above came from a DB-IP database.",
+    }),
+  ),
+};
+
 export const PublicIpResult = Type.Union([
   Type.Object(
-    { family: Type.Literal("ipv4"), ip: Type.String({ format: "ipv4" }) },
+    { family: Type.Literal("ipv4"), ip: Type.String({ format: "ipv4" }), ...NetworkFacts },
     { additionalProperties: false },
   ),
   Type.Object(
-    { family: Type.Literal("ipv6"), ip: Type.String({ format: "ipv6" }) },
+    { family: Type.Literal("ipv6"), ip: Type.String({ format: "ipv6" }), ...NetworkFacts },
     { additionalProperties: false },
   ),
 ]);
+
+export const PublicIpDatabasesResult = Type.Object(
+  {
+    databases: Type.Array(
+      Type.Object(
+        {
+          variable: Type.Union([Type.Literal("GEOIP_ASN_DB"), Type.Literal("GEOIP_COUNTRY_DB")], {
+            description: "The environment variable that names the file.",
+          }),
+          databaseType: Type.String({ description: "The metadata's `database_type`, as stored." }),
+          buildDate: Type.String({
+            format: "date-time",
+            description: "The metadata's `build_epoch`: RFC 3339, UTC, to the second.",
+          }),
+          ipVersion: Type.Union([Type.Literal(4), Type.Literal(6)], {
+            description: "The metadata's `ip_version`: an IPv4-only database (4) answers no IPv6 address.",
+          }),
+          attribution: Type.Union([Type.Literal(DBIP_ATTRIBUTION), Type.Null()], {
+            description:
+              "DB-IP's credit for a database whose `database_type` contains `dbip` (any case); null otherwise.",
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 2, description: "One entry per configured variable: GEOIP_ASN_DB, then GEOIP_COUNTRY_DB." },
+    ),
+  },
+  { additionalProperties: false },
+);

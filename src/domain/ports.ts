@@ -3,6 +3,7 @@
  * Adapters implement them; tests implement them with fakes (typed with `satisfies`).
  */
 import type { CertificateData } from "./certificates/model.ts";
+import type { CertificationRequestData } from "./certificates/request-model.ts";
 import type { IpAddr } from "./ip/addr.ts";
 
 /** The current instant. Injected so tests can evaluate a bundle at any time. */
@@ -31,10 +32,19 @@ export interface SignatureVerifier {
 /** Decodes DER bytes into plain certificate data, or reports why they are not one X.509 certificate. */
 export interface CertificateDecoder {
   decode(der: Uint8Array): Promise<CertificateDecodeResult>;
+  /**
+   * Decodes DER bytes into one PKCS#10 certification request (RFC 2986; CONTRACT §8.2), as strict
+   * as `decode`, or reports why they are not one. Never throws.
+   */
+  decodeRequest(der: Uint8Array): Promise<CertificationRequestDecodeResult>;
 }
 
 export type CertificateDecodeResult =
   | { ok: true; certificate: CertificateData }
+  | { ok: false; reason: string };
+
+export type CertificationRequestDecodeResult =
+  | { ok: true; request: CertificationRequestData }
   | { ok: false; reason: string };
 
 /**
@@ -73,4 +83,51 @@ export interface ClientAddressSource {
  */
 export interface WorkBudget {
   exhausted(): boolean;
+}
+
+/**
+ * The environment variable that names a MaxMind-format database (CONTRACT §8.10): the ASN
+ * database and the country database, in the order they are listed.
+ */
+export type AddressDatabaseVariable = "GEOIP_ASN_DB" | "GEOIP_COUNTRY_DB";
+
+/** One loaded MaxMind-format database, from its metadata section (CONTRACT §8.10). */
+export interface AddressDatabase {
+  variable: AddressDatabaseVariable;
+  /** The metadata's `database_type`, as stored (e.g. `DBIP-ASN-Lite (compat=GeoLite2-ASN)`). */
+  databaseType: string;
+  /** The metadata's `build_epoch`, to the second. */
+  builtAt: Date;
+  /** The metadata's `ip_version`: an IPv4-only database (4) holds no IPv6 address. */
+  ipVersion: 4 | 6;
+}
+
+/** What the ASN database holds for an address; a field the record lacks is absent. */
+export interface AsnFacts {
+  asn?: number;
+  asnOrg?: string;
+  /** The `database_type` of the database the record came from (for its attribution). */
+  databaseType: string;
+}
+
+/** What the country database holds for an address; a field the record lacks is absent. */
+export interface CountryFacts {
+  /** ISO 3166-1 alpha-2, as stored. */
+  country?: string;
+  databaseType: string;
+}
+
+/**
+ * Facts about public addresses from the databases the operator supplies (GEOIP_ASN_DB,
+ * GEOIP_COUNTRY_DB; CONTRACT §8.10). Synchronous and cheap: one tree walk per question, on
+ * databases already in memory. The ASN and the country records are looked up separately, because
+ * the two variables may name different files (or the same one).
+ */
+export interface NetworkFacts {
+  /** The ASN database's record for `address`; null without that database or when it holds none. */
+  asnOf(address: IpAddr): AsnFacts | null;
+  /** The country database's record for `address`; null without that database or when it holds none. */
+  countryOf(address: IpAddr): CountryFacts | null;
+  /** The databases in use, in the order GEOIP_ASN_DB, GEOIP_COUNTRY_DB (one entry per variable). */
+  databases(): readonly AddressDatabase[];
 }

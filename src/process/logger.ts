@@ -21,6 +21,11 @@ export interface LogRecord {
   path?: string;
   status?: number;
   durationMs?: number;
+  /**
+   * The address the request is observed from (CONTRACT §5), in canonical text, or null when none
+   * is: only with LOG_CLIENT_ADDRESS=true (CONTRACT §6), an address being personal data.
+   */
+  clientAddress?: string | null;
   /** Name of an unexpected error's class (never its message, which may quote input). */
   errorName?: string;
   /** Listening address, on the start-up line. */
@@ -48,6 +53,7 @@ export interface Logger {
     status: number,
     durationMs: number,
     unmatchedPath?: string,
+    clientAddress?: string | null,
   ): void;
   /** Writes out anything buffered; called on shutdown. */
   flush(): void;
@@ -133,7 +139,7 @@ export function createJsonLogger(minimum: LogLevel, write: (chunk: string) => vo
       if (LEVEL_RANK[record.level] < threshold) return;
       append(`${JSON.stringify({ time: now(), ...record })}\n`);
     },
-    access(requestId, method, route, status, durationMs, unmatchedPath) {
+    access(requestId, method, route, status, durationMs, unmatchedPath, clientAddress) {
       if (!accessEnabled) return;
       const verb = PLAIN_METHODS.has(method) ? method : JSON.stringify(method).slice(1, -1);
       const where =
@@ -143,7 +149,14 @@ export function createJsonLogger(minimum: LogLevel, write: (chunk: string) => vo
             ? `"route":null`
             : `"route":null,"path":${loggedPath(unmatchedPath)}`;
       append(
-        `{"time":"${now()}","level":"info","msg":"request","requestId":"${requestId}","method":"${verb}",${where},"status":${status},"durationMs":${durationMs}}\n`,
+        `{"time":"${now()}","level":"info","msg":"request","requestId":"${requestId}","method":"${verb}",${where},"status":${status},"durationMs":${durationMs}${
+          // Canonical address text (digits, hex, dots, colons) needs no escaping.
+          clientAddress === undefined
+            ? ""
+            : clientAddress === null
+              ? ',"clientAddress":null'
+              : `,"clientAddress":"${clientAddress}"`
+        }}\n`,
       );
     },
     flush,
@@ -156,7 +169,7 @@ export function createMemoryLogger(): Logger & { records: LogRecord[] } {
   return {
     records,
     log: (record) => void records.push(record),
-    access: (requestId, method, route, status, durationMs, unmatchedPath) =>
+    access: (requestId, method, route, status, durationMs, unmatchedPath, clientAddress) =>
       void records.push({
         level: "info",
         msg: "request",
@@ -168,6 +181,7 @@ export function createMemoryLogger(): Logger & { records: LogRecord[] } {
           : {}),
         status,
         durationMs,
+        ...(clientAddress === undefined ? {} : { clientAddress }),
       }),
     flush: () => {},
   };

@@ -361,15 +361,15 @@ export function renderExposition(snapshot: MetricsSnapshot): string {
 
 /**
  * The hook between the serving edge and the counters: the edge reports every answered request
- * to its logger's `access` (src/adapters/http/edge.ts); this logger counts the request, then
+ * to its logger's `access` (src/adapters/http/application.ts); this logger counts the request, then
  * passes the line on. The edge itself knows nothing of metrics.
  */
 export function withRequestMetrics(logger: Logger, metrics: ProcessMetrics): Logger {
   return {
     log: (record) => logger.log(record),
-    access(requestId, method, route, status, durationMs, unmatchedPath) {
+    access(requestId, method, route, status, durationMs, unmatchedPath, clientAddress) {
       metrics.observeRequest(route, method, status, durationMs);
-      logger.access(requestId, method, route, status, durationMs, unmatchedPath);
+      logger.access(requestId, method, route, status, durationMs, unmatchedPath, clientAddress);
     },
     flush: () => logger.flush(),
   };

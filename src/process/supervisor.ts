@@ -16,6 +16,8 @@
  * - SIGTERM/SIGINT is forwarded to every worker; each drains its in-flight requests within
  *   SHUTDOWN_TIMEOUT_MS and exits; the supervisor then exits 0. A worker still running
  *   DEADLINE_MARGIN_MS after that is killed and the exit code is 1.
+ * - SIGHUP (when `forwardHangup`: GeoIP databases are configured) is passed on to every ready
+ *   worker, which reads its database files again and keeps serving; the supervisor reads none.
  * - A worker whose supervisor vanishes (kill -9) notices within a second (watchParent) and drains.
  * - Metrics (METRICS_PORT): on each scrape the supervisor asks every ready worker for its
  *   snapshot over the same IPC channel (`pollWorkers`) and sums the answers; a worker that does
@@ -117,6 +119,8 @@ export interface SupervisorOptions {
   command: string[];
   /** The environment passed to workers, before the worker marker and PORT are added. */
   env: Env;
+  /** Pass SIGHUP on to the workers (they reload their GeoIP databases on it). */
+  forwardHangup?: boolean;
   logger: Logger;
   output: Output;
   /** Receives, once at start, the function that polls the workers (for the metrics listener). */
@@ -302,6 +306,13 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  if (options.forwardHangup === true)
+    process.on("SIGHUP", () => {
+      if (stopping) return;
+      logger.log({ level: "info", msg: "SIGHUP received: passed on to the workers" });
+      // A worker not yet ready reads the files as it starts (and may not handle the signal yet).
+      for (const slot of slots) if (slot.ready) slot.child?.kill("SIGHUP");
+    });
 
   const ask = (child: Subprocess): Promise<unknown> =>
     new Promise((resolve) => {

@@ -12,6 +12,7 @@ import {
   setAsidePrivateKeys,
 } from "../client/certificate-answers.ts";
 import {
+  type ApiResult,
   type CertificateBundleRequestType,
   type CertificateBundleResultType,
   type CertificateChainRequestType,
@@ -19,6 +20,8 @@ import {
   createClient,
   type ErrorIssue,
   type Finding,
+  type PublicIpDatabasesResultType,
+  type PublicIpResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
 import { setUpCidrTools } from "./cidr-tools.ts";
@@ -423,11 +426,39 @@ function setUpCertificates(): void {
   });
 }
 
+/**
+ * The network facts of a public-ip answer (CONTRACT §8.10) in one line: AS number and name,
+ * country, the databases they came from, and DB-IP's credit as a link when its data is shown.
+ */
+function networkLine(value: PublicIpResultType, databases: ApiResult<PublicIpDatabasesResultType>): Child {
+  const facts = [
+    value.asn === undefined ? null : `AS${value.asn}`,
+    value.asnOrg ?? null,
+    value.country === undefined ? null : `country ${value.country}`,
+  ].filter((fact) => fact !== null);
+  if (facts.length === 0) return null;
+  const sources = databases.ok
+    ? databases.value.databases.map(
+        (database) => `${database.databaseType}, built ${database.buildDate.slice(0, 10)}`,
+      )
+    : [];
+  return h(
+    "p",
+    { class: "hint", id: "myip-network" },
+    `Network: ${facts.join(" · ")}`,
+    sources.length > 0 && ` (from ${sources.join("; ")})`,
+    value.attribution !== undefined && ". ",
+    value.attribution !== undefined && h("a", { href: "https://db-ip.com" }, "IP Geolocation by DB-IP"),
+  );
+}
+
 function setUpMyIp(): void {
   const button = byId<HTMLButtonElement>("myip-button");
   const region = byId("myip-result");
   button.addEventListener("click", async () => {
-    const result = await busy(button, () => api.publicIp());
+    const [result, databases] = await busy(button, () =>
+      Promise.all([api.publicIp(), api.publicIpDatabases()]),
+    );
     show(
       region,
       ...outcome(result, (value) => [
@@ -439,6 +470,7 @@ function setUpMyIp(): void {
           ".",
         ),
         h("p", { class: "hint" }, value.family === "ipv4" ? "IPv4" : "IPv6"),
+        networkLine(value, databases),
       ]),
     );
     region.focus();

@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { certPath, certPem, chainPem, filePath, privateKeyPem } from "../fixtures/fixtures.ts";
+import { DBIP_FILES, DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
 import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
 
@@ -28,7 +29,11 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  server = await startServer();
+  // The GeoIP test databases: /v1/public-ip/databases answers for real (CONTRACT §8.10).
+  server = await startServer({
+    GEOIP_ASN_DB: DBIP_FILES.asn,
+    GEOIP_COUNTRY_DB: DBIP_FILES.country,
+  });
   browser = await launchChromium();
 }, TIME_LIMIT_MS);
 
@@ -56,6 +61,14 @@ interface Visit {
   problems: string[];
   /** Every URL the page requested. */
   requested: string[];
+}
+
+/** Clicks "Show my IP" with the page's public-ip call answered by `body` (200, JSON). */
+async function showMyIpAnswering(v: Visit, body: string): Promise<void> {
+  await v.page.route("**/v1/public-ip", (route) =>
+    route.fulfill({ status: 200, contentType: "application/json", body }),
+  );
+  await v.page.getByRole("button", { name: "Show my IP" }).click();
 }
 
 /** Opens the page in a fresh context with external requests blocked and problems recorded. */
@@ -663,6 +676,27 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
       await v.page.locator("#myip-result .ip").waitFor();
       expect(await v.page.locator("#myip-result .ip").textContent()).toBe("127.0.0.1");
       await v.page.locator("#myip").screenshot({ path: join(OUTPUT, "web-page-myip.png") });
+      // 127.0.0.1 is in no database: no network line.
+      expect(await v.page.locator("#myip-network").count()).toBe(0);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "sees the network facts of their IP, with DB-IP's credit linked",
+    async () => {
+      const v = await visit();
+      // The client the databases know, as a server behind a proxy would answer for it.
+      await showMyIpAnswering(v, JSON.stringify(DBIP_IPV4_CLIENT));
+      const line = v.page.locator("#myip-network");
+      await line.waitFor();
+      expect(await line.textContent()).toBe(
+        "Network: AS64500 · Example Transit B.V. · country NL (from DBIP-ASN-Lite (compat=GeoLite2-ASN), built 2026-08-01; DBIP-Country-Lite, built 2026-08-01). IP Geolocation by DB-IP",
+      );
+      const link = v.page.getByRole("link", { name: "IP Geolocation by DB-IP" });
+      expect(await link.getAttribute("href")).toBe("https://db-ip.com");
+      await v.page.locator("#myip").screenshot({ path: join(OUTPUT, "web-page-myip-network.png") });
       await expectClean(v);
     },
     TIME_LIMIT_MS,
@@ -691,14 +725,7 @@ describe("client-side failures are shown plainly", () => {
     "an answer that breaks the schema is INVALID_RESPONSE, saying what did not match",
     async () => {
       const v = await visit();
-      await v.page.route("**/v1/public-ip", (route) =>
-        route.fulfill({
-          status: 200,
-          contentType: "application/json",
-          body: '{"family":"ipv4","ip":"not-an-ip"}',
-        }),
-      );
-      await v.page.getByRole("button", { name: "Show my IP" }).click();
+      await showMyIpAnswering(v, '{"family":"ipv4","ip":"not-an-ip"}');
       const alert = v.page.getByRole("alert");
       await alert.waitFor();
       const text = await alert.textContent();

@@ -71,7 +71,8 @@ describe("several FILE arguments: one bundle, in order (Apache's cert.pem chain.
   });
 
   test("a DER file among PEM files: its problems are named by file, never shown", async () => {
-    const notCertificate = file("odd.der", Uint8Array.of(0x30, 0x03, 0x02, 0x01, 0x01));
+    // A SEQUENCE holding an OCTET STRING: DER, but neither a certificate nor a private key.
+    const notCertificate = file("odd.der", Uint8Array.of(0x30, 0x03, 0x04, 0x01, 0x01));
     const ran = await nettools(["cert", file("a.pem", certPem("chain-leaf")), notCertificate]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain(
@@ -159,6 +160,30 @@ describe("binary input is never printed (CONTRACT §7.6)", () => {
         .match(/../g)!
         .join(" ");
       expect(shown![1]).toBe(expected);
+    }
+  });
+
+  test("a DER private key, from a file or stdin, is set aside: never read as a certificate, sent or shown", async () => {
+    const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+      "sign",
+      "verify",
+    ])) as CryptoKeyPair;
+    const der = new Uint8Array(await crypto.subtle.exportKey("pkcs8", pair.privateKey));
+    const hex = Buffer.from(der).toString("hex");
+    const base64 = Buffer.from(der).toString("base64");
+    for (const args of [
+      ["cert", file("key.der", der)],
+      ["chain", "-"],
+      ["cert", certPath("chain-leaf"), file("leaf-key.der", der)],
+    ]) {
+      const ran = await nettools(args, args[1] === "-" ? der : undefined);
+      expect(ran.stderr).toContain("a private key (DER) was set aside");
+      const output = ran.stdout + ran.stderr;
+      for (let at = 0; at + 32 <= hex.length; at += 16) expect(output).not.toContain(hex.slice(at, at + 32));
+      for (let at = 0; at + 16 <= base64.length; at += 8) expect(output).not.toContain(base64.slice(at, at + 16));
+      // Alone, nothing is left to inspect (exit 2); beside a certificate, that one is inspected.
+      if (args.length === 2) expect(ran.code).toBe(2);
+      else expect(ran.stdout).toContain("chain.example.com");
     }
   });
 

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPath, chainPem, privateKeyPem } from "../fixtures/fixtures.ts";
+import { DBIP_CREDIT, DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
 import { CLI, postForText, type Ran, runNettools, runOnTerminal } from "./run.ts";
 
 const ESC = "\u001b[";
@@ -312,6 +313,28 @@ describe("myip", () => {
     expect((await nettools(["myip", "--server", server.url])).stdout).toBe("127.0.0.1\n");
     const json = await nettools(["myip", "--json"], { env: { NETTOOLS_SERVER: server.url } });
     expect(JSON.parse(json.stdout)).toEqual({ family: "ipv4", ip: "127.0.0.1" });
+  });
+
+  test("the server's network facts and DB-IP's credit, when it adds them; --plain is the address alone", async () => {
+    const enriched = DBIP_IPV4_CLIENT;
+    const fake = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json(enriched) });
+    fakes.push(fake);
+    const url = `http://127.0.0.1:${fake.port}`;
+    expect((await nettools(["myip", "--server", url])).stdout).toBe(
+      [
+        "198.51.100.23",
+        "  asn      64500",
+        "  asnOrg   Example Transit B.V.",
+        "  country  NL",
+        DBIP_CREDIT,
+        "",
+      ].join("\n"),
+    );
+    expect((await nettools(["myip", "--json", "--server", url])).stdout).toBe(
+      `${JSON.stringify(enriched)}\n`,
+    );
+    expect((await nettools(["myip", "--plain", "--server", url])).stdout).toBe("198.51.100.23\n");
+    expect((await nettools(["myip", "--plain", "--json", "--server", url])).code).toBe(2);
   });
 
   test("without a server it is a usage error (exit 2)", async () => {

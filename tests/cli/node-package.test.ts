@@ -2,7 +2,7 @@
  * The `nettools` npm package (issue 19): built (scripts/build-cli-package.ts) and packed from
  * packages/cli, installed with `npm install -g` into a fresh prefix, then run under plain Node 20
  * and Node 22 with a PATH that holds no Bun (only that node and openssl). Its answers (merge,
- * cert, chain) must be the repository CLI's answers; `--connect` reads a TLS 1.3-only server
+ * cert, chain, key-match) must be the repository CLI's answers; `--connect` reads a TLS 1.3-only server
  * (through openssl s_client) and every STARTTLS protocol's fake server in wire order, and refuses
  * a server that does not offer STARTTLS (issues 24 and 25). The bundle names no Bun API outside
  * `serve` (the build's own check, shown to find one).
@@ -23,6 +23,7 @@ import { join, resolve } from "node:path";
 import { bunReferencesOutsideServe } from "../../scripts/build-cli-package.ts";
 import { STARTTLS_DEFAULT_PORTS, type StartTlsProtocol } from "../../src/cli/starttls.ts";
 import { certPem, chainPem, GENERATED_DIR, pemToDers } from "../fixtures/fixtures.ts";
+import { KEY_PASSPHRASE, keyFixturePath } from "../fixtures/key-fixtures.ts";
 import { type FakeServer, startStartTlsServer } from "../support/starttls-server.ts";
 import { startTlsServer, type TlsServer } from "../support/tls-server.ts";
 
@@ -239,13 +240,39 @@ describe("the nettools npm package", () => {
         expect(untimed(answer)).toEqual(untimed(reference));
       });
 
+      test("key-match: every key format, Ed448 and encrypted keys included, as under Bun", () => {
+        // Node reads Ed448 keys itself; Bun's BoringSSL cannot, so the repository CLI computes them.
+        const passFile = join(work, "passphrase.txt");
+        writeFileSync(passFile, `${KEY_PASSPHRASE}\n`);
+        const certificate = keyFixturePath("certs/ed448.pem");
+        for (const key of [
+          "ed448",
+          "ed448.enc",
+          "ed25519.enc",
+          "rsa.pkcs1",
+          "p256.sec1-params",
+          "p384.enc",
+        ]) {
+          const args = ["key-match", "--json", "-k", keyFixturePath(`keys/${key}.pem`), "-c", certificate];
+          args.push("--passin", `file:${passFile}`);
+          const answer = nettools(major, args);
+          expect(JSON.parse(answer.stdout).key.publicKeySha256).toMatch(/^[0-9a-f]{64}$/);
+          expect(answer).toEqual(repositoryCli(args));
+        }
+        const legacy = ["key-match", "-k", keyFixturePath("keys/rsa.legacy.pem"), "-c", certificate];
+        expect(nettools(major, legacy)).toEqual(repositoryCli(legacy));
+      });
+
       test("every command the CLI lists answers --help", () => {
         const help = nettools(major, ["--help"]);
         expect(help.code).toBe(0);
-        const commands = [...help.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((match) => match[1] as string);
+        const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*) {2,}/gm)].map(
+          (match) => match[1] as string,
+        );
         expect(commands).toContain("merge");
         expect(commands).toContain("cert");
         expect(commands).toContain("chain");
+        expect(commands).toContain("key-match");
         for (const command of commands) expect(nettools(major, [command, "--help"]).code).toBe(0);
       });
 

@@ -8,6 +8,7 @@ import { type ApiResult, createClient, invalidResponseOf, isClientError } from "
 import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
 
 let server: RunningServer;
 const fakes: { stop(force?: boolean): unknown }[] = [];
@@ -217,6 +218,49 @@ describe("a response that does not match the schemas is INVALID_RESPONSE", () =>
     const client = createClient({ baseUrl: url });
     expect(await client.publicIp()).toMatchObject({ ok: false, error: { code: "INVALID_RESPONSE" } });
     expect(await client.publicIpText()).toMatchObject({ ok: false, error: { code: "INVALID_RESPONSE" } });
+  });
+
+  test("public-ip's network facts are checked when present (CONTRACT §8.10)", async () => {
+    const base = { family: "ipv4", ip: "198.51.100.23" };
+    const enriched = DBIP_IPV4_CLIENT;
+    let answer: unknown = enriched;
+    const client = createClient({ baseUrl: fakeServer(() => Response.json(answer)) });
+    expect(await client.publicIp()).toMatchObject({ ok: true, value: enriched });
+    for (const [wrong, path] of [
+      [{ ...base, asn: "64500" }, "asn"],
+      [{ ...base, asn: -1 }, "asn"],
+      [{ ...base, asnOrg: null }, "asnOrg"],
+      [{ ...base, country: null }, "country"],
+      [{ ...base, attribution: "Data from somewhere" }, "attribution"],
+    ] as const) {
+      answer = wrong;
+      const result = await client.publicIp();
+      expect(invalidResponseOf(result)?.issues.map((issue) => issue.path.join("/"))).toContain(path);
+    }
+  });
+
+  test("a databases list with an unknown variable or a bad date", async () => {
+    const entry = {
+      variable: "GEOIP_ASN_DB",
+      databaseType: "DBIP-ASN-Lite (compat=GeoLite2-ASN)",
+      buildDate: "2026-08-01T00:00:00Z",
+      ipVersion: 6,
+      attribution: null,
+    };
+    let answer: unknown = { databases: [entry] };
+    const client = createClient({ baseUrl: fakeServer(() => Response.json(answer)) });
+    expect(await client.publicIpDatabases()).toMatchObject({ ok: true, value: { databases: [entry] } });
+    for (const wrong of [
+      { ...entry, variable: "GEOIP_CITY_DB" },
+      { ...entry, buildDate: "yesterday" },
+      { ...entry, ipVersion: 5 },
+    ]) {
+      answer = { databases: [wrong] };
+      expect(await client.publicIpDatabases()).toMatchObject({
+        ok: false,
+        error: { code: "INVALID_RESPONSE" },
+      });
+    }
   });
 
   test("a certificate result with a malformed fingerprint", async () => {

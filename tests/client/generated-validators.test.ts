@@ -16,9 +16,13 @@ import { hasFormat } from "../../src/contract/formats.ts";
 import "../../src/client/validate.ts"; // registers the formats with TypeBox
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { MaxMindNetworkFacts } from "../../src/adapters/geoip/maxmind-databases.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { ErrorResponse } from "../../src/contract/schemas.ts";
+import { fixedClientAddress } from "../fakes/client-address.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { keyFixture } from "../fixtures/key-fixtures.ts";
+import { DBIP_FILES } from "../fixtures/geoip/expected.ts";
 import { call, testApp } from "../http/helpers.ts";
 
 /** Real answers of the app (through `app.handle`), by operation id: the matching seeds. */
@@ -40,6 +44,16 @@ beforeAll(async () => {
   ] as const) {
     answers.set(id, [await (await call(app, "GET", path)).json()]);
   }
+  // With the GeoIP test databases: enriched public-ip answers and the databases list.
+  const geoip = testApp({
+    clientAddress: fixedClientAddress("2001:db8:a::9"),
+    networkFacts: await MaxMindNetworkFacts.open(DBIP_FILES),
+  }).app;
+  answers.get("publicIp")?.push(await (await call(geoip, "GET", "/v1/public-ip")).json());
+  answers.set("publicIpDatabases", [
+    await (await call(geoip, "GET", "/v1/public-ip/databases")).json(),
+    await (await call(app, "GET", "/v1/public-ip/databases")).json(),
+  ]);
   // The `ip` operation answers in text; its result schema is the value that text is made of.
   answers.set("ip", answers.get("publicIp") ?? []);
   await post("cidrMerge", "/v1/cidr-merge", { inputs: ["10.0.0.0/25", "10.0.0.128/25", "2001:db8::/33"] });
@@ -64,6 +78,11 @@ beforeAll(async () => {
   await post("cidrSubtract", "/v1/cidr-subtract", { include: ["2001:db8::/32"], exclude: [] });
   await post("certificateBundle", "/v1/certificate-bundle", { pem: chainPem("rsa-sha256") });
   await post("certificateChain", "/v1/certificate-chain", { pem: chainPem("rsa-sha256") });
+  await post("csr", "/v1/csr", { pem: keyFixture("requests/rsa-1024-nosan-sha1.pem") });
+  await post("csr", "/v1/csr", {
+    pem: keyFixture("requests/p256.pem"),
+    certificatePem: keyFixture("certs/p256.pem") + keyFixture("certs/ca.pem"),
+  });
   await post("error envelope", "/v1/cidr-cover", { inputs: ["10.0.0.256"] });
 }, 60_000);
 

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "bun";
 import { type RunningServer, startServer } from "../e2e/server.ts";
+import { DBIP_FILES } from "../fixtures/geoip/expected.ts";
 
 const DOC = new URL("../../docs/api.md", import.meta.url).pathname;
 const BASE_URL = "http://localhost:3000";
@@ -73,7 +74,11 @@ let scratch: string;
 const examples = examplesOf(readFileSync(DOC, "utf8"));
 
 beforeAll(async () => {
-  server = await startServer();
+  // The GeoIP test databases, so the databases example is a real answer (CONTRACT §8.10).
+  server = await startServer({
+    GEOIP_ASN_DB: DBIP_FILES.asn,
+    GEOIP_COUNTRY_DB: DBIP_FILES.country,
+  });
   scratch = mkdtempSync(join(tmpdir(), "api-examples-"));
 });
 afterAll(async () => {

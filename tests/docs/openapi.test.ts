@@ -23,6 +23,7 @@ import { MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { fixedClientAddress } from "../fakes/client-address.ts";
 import { fixedClock } from "../fakes/clock.ts";
+import { DBIP_FILES } from "../fixtures/geoip/expected.ts";
 import { call, testApp } from "../http/helpers.ts";
 import {
   apiOperations,
@@ -51,8 +52,13 @@ let validator: DocumentValidator;
 
 beforeAll(async () => {
   // 127.0.0.1 is a trusted proxy, so a test can play any client address with X-Forwarded-For,
-  // and a request without the header is the real 503 CLIENT_IP_UNAVAILABLE.
-  server = await startServer({ TRUSTED_PROXIES: "127.0.0.1/32" });
+  // and a request without the header is the real 503 CLIENT_IP_UNAVAILABLE. The GeoIP test
+  // databases enrich the documented client the examples name (CONTRACT §8.10).
+  server = await startServer({
+    TRUSTED_PROXIES: "127.0.0.1/32",
+    GEOIP_ASN_DB: DBIP_FILES.asn,
+    GEOIP_COUNTRY_DB: DBIP_FILES.country,
+  });
   const response = await fetch(`${server.url}${DOCS_JSON_PATH}`);
   expect(response.status).toBe(200);
   document = (await response.json()) as Document;
@@ -170,7 +176,8 @@ describe("the document is complete", () => {
       const expected = method === "POST" ? ["200", "400", "405", "413", "415", "500"] : ["200", "405", "500"];
       if (key === "GET /v1/public-ip" || key === "GET /v1/ip") expected.push("503");
       // OVERLOADED (CONTRACT §1.7)
-      if (key === "POST /v1/certificate-bundle" || key === "POST /v1/certificate-chain") expected.push("503");
+      if (["POST /v1/certificate-bundle", "POST /v1/certificate-chain", "POST /v1/csr"].includes(key))
+        expected.push("503");
       if (key !== "GET /v1/health") expected.push("429"); // only when the operator sets a limit
       const responses = responsesOf(key);
       expect({ key, statuses: Object.keys(responses).sort() }).toEqual({ key, statuses: expected.sort() });

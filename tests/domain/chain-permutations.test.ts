@@ -35,6 +35,7 @@ function memoDecoder(): CertificateDecoder {
   const real = new DerCertificateDecoder();
   const seen = new Map<string, ReturnType<CertificateDecoder["decode"]>>();
   return {
+    decodeRequest: (der) => real.decodeRequest(der),
     decode(der) {
       const key = Buffer.from(der).toString("hex");
       let result = seen.get(key);

@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import type { CertificateData, SubjectAltName } from "../../src/domain/certificates/model.ts";
+import type { CertificationRequestData } from "../../src/domain/certificates/request-model.ts";
 import type { CertificateDecoder } from "../../src/domain/ports.ts";
 
 const FAKE_DER_PREFIX = "FAKE-X509 ";
@@ -140,12 +141,78 @@ export function bundleOf(certificates: readonly CertificateData[], eol = "\n"): 
   return certificates.map((certificate) => toPem(certificate, eol)).join("");
 }
 
+/** What a fake certification request is made of; every field has a default. */
+export interface RequestSpec {
+  /** RFC 4514 text; defaults to `CN=www.example.com`. */
+  subject?: string;
+  /** Plain strings are `dns` names; defaults to `["www.example.com"]`. */
+  sans?: (string | SubjectAltName)[];
+  /** Id of the request's key; defaults to `key:<subject>`. */
+  key?: string;
+  /** Id of the key that signed it; defaults to its own key (a good self-signature). */
+  signedBy?: string;
+  keyType?: string;
+  keyBits?: number | null;
+  keyCurve?: string | null;
+  signatureAlgorithm?: string;
+  signatureUsesSha1?: boolean;
+}
+
 /**
- * A decoder that knows the given certificates by their DER and rejects any other bytes, as a
- * real decoder rejects bytes that are not one X.509 certificate. Counts its calls.
+ * Builds the plain data of one certification request. Its fake DER has the certificates' prefix,
+ * so the scripted verifier decides its self-signature the same way: verified when `signedBy` is
+ * its own key.
  */
-export function fakeDecoder(certificates: readonly CertificateData[]) {
+export function makeRequest(spec: RequestSpec = {}): CertificationRequestData {
+  const subject = spec.subject ?? "CN=www.example.com";
+  const key = spec.key ?? `key:${subject}`;
+  const fields = {
+    request: true,
+    subject,
+    key,
+    signedBy: spec.signedBy ?? key,
+    sans: (spec.sans ?? ["www.example.com"]).map((san) =>
+      typeof san === "string" ? { type: "dns", value: san } : san,
+    ),
+    keyType: spec.keyType ?? "EC",
+    keyBits: spec.keyBits === undefined ? 256 : spec.keyBits,
+    keyCurve: spec.keyCurve === undefined ? "P-256" : spec.keyCurve,
+    signatureAlgorithm: spec.signatureAlgorithm ?? "ecdsa-with-SHA256",
+    signatureUsesSha1: spec.signatureUsesSha1 ?? false,
+  };
+  const der = new TextEncoder().encode(FAKE_DER_PREFIX + JSON.stringify(fields));
+  const keyBytes = new TextEncoder().encode(key);
+  return {
+    der,
+    tbs: der,
+    signatureParameters: null,
+    signatureValue: new Uint8Array(),
+    signatureAlgorithm: fields.signatureAlgorithm,
+    signatureAlgorithmOid: "fake",
+    signatureUsesSha1: fields.signatureUsesSha1,
+    publicKey: { spki: keyBytes, algorithmOid: "fake", parameters: null, subjectPublicKey: keyBytes },
+    publicKeyKey: publicKeyKeyOf(key),
+    publicKeySha256: createHash("sha256").update(keyBytes).digest("hex"),
+    keyType: fields.keyType,
+    keyBits: fields.keyBits,
+    keyCurve: fields.keyCurve,
+    subject,
+    commonName: /^CN=([^,]*)/.exec(subject)?.[1] ?? null,
+    sans: fields.sans,
+  };
+}
+
+/**
+ * A decoder that knows the given certificates (and requests) by their DER and rejects any other
+ * bytes, as a real decoder rejects bytes that are not one X.509 certificate (or PKCS#10 request).
+ * Counts its calls.
+ */
+export function fakeDecoder(
+  certificates: readonly CertificateData[],
+  requests: readonly CertificationRequestData[] = [],
+) {
   const known = new Map(certificates.map((certificate) => [hex(certificate.der), certificate]));
+  const knownRequests = new Map(requests.map((request) => [hex(request.der), request]));
   let calls = 0;
   return {
     async decode(der: Uint8Array) {
@@ -154,6 +221,13 @@ export function fakeDecoder(certificates: readonly CertificateData[]) {
       return certificate
         ? ({ ok: true, certificate } as const)
         : ({ ok: false, reason: "not an X.509 certificate" } as const);
+    },
+    async decodeRequest(der: Uint8Array) {
+      calls++;
+      const request = knownRequests.get(hex(der));
+      return request
+        ? ({ ok: true, request } as const)
+        : ({ ok: false, reason: "not a PKCS#10 certification request" } as const);
     },
     get calls(): number {
       return calls;

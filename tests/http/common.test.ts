@@ -284,6 +284,9 @@ describe("unexpected failures", () => {
         decode: () => {
           throw new TypeError("secret detail 10.9.8.7");
         },
+        decodeRequest: () => {
+          throw new TypeError("secret detail 10.9.8.7");
+        },
       },
     });
     const response = await call(failing, "POST", "/v1/certificate-bundle", {

@@ -67,3 +67,23 @@ describe("unmatched paths in the access line", () => {
     expect(JSON.parse(literal)).toBe("\u0001".repeat(200));
   });
 });
+
+describe("the client's address in the access line (LOG_CLIENT_ADDRESS, CONTRACT §6)", () => {
+  const line = (clientAddress?: string | null): Record<string, unknown> => {
+    let written = "";
+    const logger = createJsonLogger("info", (chunk) => {
+      written += chunk;
+    });
+    logger.access("id-1", "GET", "/v1/health", 200, 0.25, undefined, clientAddress);
+    logger.flush();
+    return JSON.parse(written) as Record<string, unknown>;
+  };
+
+  test("absent unless given; the address as given, or null when none was observed", () => {
+    expect(Object.hasOwn(line(), "clientAddress")).toBe(false);
+    expect(line("203.0.113.7").clientAddress).toBe("203.0.113.7");
+    expect(line("2001:db8::1").clientAddress).toBe("2001:db8::1");
+    expect(line("::ffff:192.0.2.1").clientAddress).toBe("::ffff:192.0.2.1");
+    expect(line(null)).toMatchObject({ clientAddress: null, route: "/v1/health", status: 200 });
+  });
+});

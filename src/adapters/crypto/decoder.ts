@@ -8,8 +8,15 @@
  */
 import type { CertificateData, SubjectAltName } from "../../domain/certificates/model.ts";
 import { IpAddr } from "../../domain/ip/addr.ts";
-import type { CertificateDecodeResult, CertificateDecoder } from "../../domain/ports.ts";
+import type {
+  CertificateDecodeResult,
+  CertificateDecoder,
+  CertificationRequestDecodeResult,
+} from "../../domain/ports.ts";
 import { OID_AUTHORITY_INFO_ACCESS, readAuthorityInfoAccess } from "./authority-info-access.ts";
+// csr-decoder.ts reads a request with this module's field readers: the two import each other,
+// and neither uses the other before a call, so the cycle is harmless.
+import { decodeCertificationRequest } from "./csr-decoder.ts";
 import {
   anyValueOk,
   bitStringContentOk,
@@ -35,12 +42,12 @@ import { attributeText, formatName, nameEntries, opensslLongName } from "./opens
 const OID_COMMON_NAME = "2.5.4.3";
 const OID_SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
 const OID_KEY_USAGE = "2.5.29.15";
-const OID_SUBJECT_ALT_NAME = "2.5.29.17";
+export const OID_SUBJECT_ALT_NAME = "2.5.29.17";
 const OID_BASIC_CONSTRAINTS = "2.5.29.19";
 const OID_AUTHORITY_KEY_IDENTIFIER = "2.5.29.35";
 
 /** What a decode failure says: a short phrase about the structure, never certificate content. */
-class Malformed {
+export class Malformed {
   constructor(readonly reason: string) {}
 }
 
@@ -62,6 +69,11 @@ export class DerCertificateDecoder implements CertificateDecoder {
       // Not expected: every reader above returns null on bad input. Kept so hostile bytes can never throw.
       return { ok: false, reason: "not a valid X.509 certificate" };
     }
+  }
+
+  /** One PKCS#10 certification request, read by the same rules (csr-decoder.ts). */
+  decodeRequest(der: Uint8Array): Promise<CertificationRequestDecodeResult> {
+    return decodeCertificationRequest(der);
   }
 }
 
@@ -229,7 +241,7 @@ function serialText(buf: Uint8Array, t: Tlv | undefined): string | null {
 }
 
 /** The text of the last (most specific) CN attribute of a Name, or null. */
-function lastCommonName(buf: Uint8Array, name: Tlv): string | null {
+export function lastCommonName(buf: Uint8Array, name: Tlv): string | null {
   const entries = nameEntries(buf, name);
   if (entries === null) return null;
   for (let k = entries.length - 1; k >= 0; k--) {
@@ -239,8 +251,12 @@ function lastCommonName(buf: Uint8Array, name: Tlv): string | null {
   return null;
 }
 
-/** extnID → extnValue content (the OCTET STRING), rejecting malformed or repeated extensions. */
-function readExtensions(buf: Uint8Array, wrapper: Tlv): Map<string, Tlv> | Malformed {
+/**
+ * extnID → extnValue content (the OCTET STRING), rejecting malformed or repeated extensions.
+ * `wrapper` holds exactly one SEQUENCE OF Extension: a certificate's `[3]`, or the value SET of a
+ * request's extensionRequest attribute (csr-decoder.ts).
+ */
+export function readExtensions(buf: Uint8Array, wrapper: Tlv): Map<string, Tlv> | Malformed {
   const inner = children(buf, wrapper);
   // An empty list breaks RFC 5280's SIZE (1..MAX) but OpenSSL loads it: so does this.
   const list = inner?.length === 1 ? sequence(buf, inner[0]) : null;
@@ -286,7 +302,8 @@ const SAN_TYPES = [
   "registeredId",
 ] as const;
 
-function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): SubjectAltName[] | Malformed {
+/** The names of a subjectAltName extension's OCTET STRING (none without it), or why it is malformed. */
+export function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): SubjectAltName[] | Malformed {
   if (octets === undefined) return [];
   const bad = new Malformed("malformed subjectAltName extension");
   const names = (() => {

@@ -46,6 +46,7 @@ export interface EdgeLog extends FailureLog {
     status: number,
     durationMs: number,
     unmatchedPath?: string,
+    clientAddress?: string | null,
   ): void;
 }
 
@@ -59,6 +60,8 @@ export interface ApplicationOptions {
   readonly log: EdgeLog;
   readonly clientAddress: ClientAddressSource;
   readonly rateLimiter: RateLimiter | null;
+  /** Every access-log line carries the client's address (LOG_CLIENT_ADDRESS; CONTRACT §6). */
+  readonly logClientAddress: boolean;
 }
 
 /** One path of the application, as the traffic wrapper and the NOT_FOUND answers see it. */
@@ -145,6 +148,7 @@ export class Traffic {
   private readonly log: EdgeLog;
   private readonly limiter: RateLimiter | null;
   private readonly clientAddress: ClientAddressSource;
+  private readonly logClientAddress: boolean;
   /** The route that answered each request (null: none matched), for its log line. */
   private readonly routeOf = new WeakMap<Request, string | null>();
   /** Requests re-entering the application to be routed by their resolved path (no `Host`). */
@@ -160,6 +164,7 @@ export class Traffic {
     this.log = options.log;
     this.limiter = options.rateLimiter;
     this.clientAddress = options.clientAddress;
+    this.logClientAddress = options.logClientAddress;
   }
 
   /** Reads the application's routes (rows first, then the plugins') into the path table. */
@@ -335,6 +340,12 @@ export class Traffic {
     return this.responder.error(request, entry?.template ?? PLAIN_TEMPLATE, refusal);
   }
 
+  /** The address CONTRACT §5 observes for the request (trusted proxies' rules), or null. */
+  private clientAddressText(request: Request): string | null {
+    const observed = this.clientAddress.clientAddress(request);
+    return observed.ok ? observed.address.toString() : null;
+  }
+
   private finish(request: Request, response: Response, start: number, requestId: string): Response {
     this.inFlight -= 1;
     if (this.closing) response.headers.set("connection", "close");
@@ -350,6 +361,7 @@ export class Traffic {
       response.status,
       Math.round((performance.now() - start) * 1000) / 1000,
       unmatchedPath,
+      this.logClientAddress ? this.clientAddressText(request) : undefined,
     );
     return response;
   }

@@ -6,12 +6,15 @@
  * (it does not compile without one).
  */
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
+import { DBIP_ATTRIBUTION } from "../../domain/network-facts.ts";
 import { certificateBundleDoc } from "./certificate-docs.ts";
 import { certificateChainDoc } from "./chain-docs.ts";
 import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 import { cidrSubnetsDoc } from "./operation-docs/cidr-subnets.ts";
+import { csrDoc } from "./operation-docs/csr.ts";
 import { reverseZonesDoc } from "./operation-docs/reverse-zones.ts";
+import { publicIpDatabasesDoc } from "./operation-docs/public-ip-databases.ts";
 
 const health: OperationDoc = {
   summary: "Liveness and readiness probe",
@@ -307,7 +310,7 @@ const rangeToCidrs: OperationDoc = {
 const publicIp: OperationDoc = {
   summary: "The IP address this connection is observed from",
   description:
-    "`Accept: text/plain` returns the address and a line feed; anything else returns JSON. Never cached.",
+    "`Accept: text/plain` returns the address and a line feed; anything else returns JSON. Never cached. When the operator supplies GeoIP databases (`GET /v1/public-ip/databases`), the JSON gains `asn`, `asnOrg` and `country` where they know the address, and the credit [IP Geolocation by DB-IP](https://db-ip.com) when one of those came from DB-IP; a field nobody knows is absent, never null.",
   tag: "Diagnostics",
   resultDescription:
     "The address the connection is observed from. `Accept: text/plain` (or `text/*` preferred over JSON) selects the text form; anything else, no `Accept` included, gives JSON.",
@@ -316,6 +319,18 @@ const publicIp: OperationDoc = {
   examples: {
     ipv4: { summary: "An IPv4 client", status: 200, response: { family: "ipv4", ip: "203.0.113.7" } },
     ipv6: { summary: "An IPv6 client", status: 200, response: { family: "ipv6", ip: "2001:db8::7" } },
+    enriched: {
+      summary: "A client the GeoIP databases know (DB-IP Lite)",
+      status: 200,
+      response: {
+        family: "ipv4",
+        ip: "198.51.100.23",
+        asn: 64500,
+        asnOrg: "Example Transit B.V.",
+        country: "NL",
+        attribution: DBIP_ATTRIBUTION,
+      },
+    },
     text: { summary: "Accept: text/plain", status: 200, mediaType: "text/plain", response: "203.0.113.7\n" },
     clientIpUnavailable: {
       summary: "A trusted proxy sent no forwarding header",
@@ -347,4 +362,6 @@ export const OPERATION_DOCS: OperationDocs = {
   reverseZones: reverseZonesDoc,
   cidrSubnets: cidrSubnetsDoc,
   ip: ipDoc,
+  csr: csrDoc,
+  publicIpDatabases: publicIpDatabasesDoc,
 };

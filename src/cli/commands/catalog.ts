@@ -43,8 +43,13 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./range.ts")).range,
   },
   {
+    name: "expand",
+    summary: "every address of addresses, CIDRs and ranges, one a line (prips)",
+    load: async () => (await import("./expand.ts")).expand,
+  },
+  {
     name: "match",
-    summary: "print the lines of a log holding an address inside given blocks (grepcidr)",
+    summary: "the lines of a log holding an address inside given blocks: grepcidr 2.0, line for line",
     load: async () => (await import("./match.ts")).match,
   },
   {
@@ -78,8 +83,18 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./chain.ts")).chain,
   },
   {
+    name: "csr",
+    summary: "inspect a certificate signing request: names, key, signature, what a CA refuses",
+    load: async () => (await import("./csr.ts")).csr,
+  },
+  {
+    name: "key-match",
+    summary: "does this key belong to this certificate and request? (locally, any key type)",
+    load: async () => (await import("./key-match.ts")).keyMatch,
+  },
+  {
     name: "myip",
-    summary: "the address your connection comes from, as a server sees it (needs --server)",
+    summary: "the address your connection comes from, with its ASN and country when known (needs --server)",
     load: async () => (await import("./myip.ts")).myip,
   },
   {

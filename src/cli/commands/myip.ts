@@ -1,18 +1,37 @@
-import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import type { PublicIpResultType } from "../../client/index.ts";
+import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
 import { UsageError } from "../io.ts";
+import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools myip --server URL [--json]
+const HELP = `Usage: nettools myip --server URL [--json | --plain]
 
-Prints the IP address your connection to the server comes from (a VPN or proxy changes it).
+Prints the IP address your connection to the server comes from (a VPN or proxy changes it), then
+what the server's GeoIP databases know of it, when it has any: asn, asnOrg and country, and the
+credit their publisher asks for (DB-IP's).
+
+Output option:
+  --plain         print only the address (for scripts); not with --json
 ${COMMON_HELP}`;
+
+/** The address on the first line, then each network fact the server added, then the credit. */
+export function renderMyIp(result: PublicIpResultType, style: Style): string {
+  const facts: [string, string][] = [];
+  if (result.asn !== undefined) facts.push(["asn", String(result.asn)]);
+  if (result.asnOrg !== undefined) facts.push(["asnOrg", result.asnOrg]);
+  if (result.country !== undefined) facts.push(["country", result.country]);
+  let text = `${result.ip}\n`;
+  if (facts.length > 0) text += table(null, facts, style, "  ");
+  if (result.attribution !== undefined) text += `${style.dim(result.attribution)}\n`;
+  return text;
+}
 
 export const myip: Command = {
   name: "myip",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parse(args, {});
+    const { values, positionals } = parse(args, PLAIN_OPTION);
     if (values.help) return printHelp(io, HELP);
     if (positionals.length > 0) throw new UsageError("myip takes no arguments");
     const run = makeRun(io, values);
@@ -22,6 +41,6 @@ export const myip: Command = {
       );
     }
     const result = await runOperation(run, "publicIp", undefined);
-    return report(result, run, (value) => `${value.ip}\n`);
+    return report(result, run, renderMyIp, { plain: (value) => `${value.ip}\n` });
   },
 };

@@ -1,5 +1,7 @@
 /**
- * PEM scanner for the certificate-bundle endpoint (spec §2.8, §4.4 rules 1 and 9; CONTRACT §4.1).
+ * PEM scanner for the certificate-bundle endpoint (spec §2.8, §4.4 rules 1 and 9; CONTRACT §4.1),
+ * and, with another {@link PemKind}, for the certificate-request endpoint (CONTRACT §8.2: the same
+ * rules, other labels and words).
  *
  * It splits the text into blocks and reports every problem with an exact location, in the order the
  * problems appear in the text. It never copies any of the scanned text into a message, except a
@@ -63,7 +65,35 @@ export const OUTSIDE_TEXT_MESSAGES = {
     "unexpected text outside a PEM block: only whitespace may stand before, between and after blocks",
 } as const;
 
-/** One well-formed CERTIFICATE block. */
+/** Which mistake a run of text outside blocks is (CONTRACT §4.1). */
+export type RunKind = keyof typeof OUTSIDE_TEXT_MESSAGES;
+
+/**
+ * What one scan reads and how its messages name it: the certificate bundle's CERTIFICATE blocks
+ * ({@link CERTIFICATE_PEM}, the default), or another kind of block such as a certificate request
+ * (src/domain/certificates/csr.ts). Every rule of the scan is the same; only labels and words differ.
+ */
+export interface PemKind {
+  /** The labels of the blocks it reads (RFC 7468 §2); any other label is refused, named. */
+  readonly labels: readonly string[];
+  /** How messages name the accepted labels: `CERTIFICATE`. */
+  readonly accepted: string;
+  /** Message of the one issue for a text without any block of an accepted label. */
+  readonly noBlockMessage: string;
+  /** The message for each kind of text outside blocks. */
+  readonly outsideText: Readonly<Record<RunKind, string>>;
+  /** Advice for blocks of other labels, by label. */
+  readonly labelAdvice: Readonly<Record<string, string>>;
+  /**
+   * Which blocks `maxBlocks` counts: `every` block whatever its label (a bundle's 17th block is
+   * refused), or only those with an `accepted` label (a request's second request block is).
+   */
+  readonly counts: "every" | "accepted";
+  /** The issue at the first block beyond `maxBlocks`. */
+  readonly tooManyMessage: (maxBlocks: number) => string;
+}
+
+/** One well-formed block of an accepted label (a CERTIFICATE block by default). */
 export interface PemBlock {
   /** Zero-based position of the block among all blocks in the text. */
   index: number;
@@ -75,7 +105,7 @@ export interface PemBlock {
 }
 
 export interface PemScan {
-  /** Well-formed CERTIFICATE blocks among the first `maxBlocks` blocks, in text order. */
+  /** Well-formed blocks of an accepted label among the first `maxBlocks` blocks, in text order. */
   blocks: PemBlock[];
   /** Every block started by a BEGIN line, whatever its label or state (0 when the text was not scanned). */
   blockCount: number;
@@ -117,8 +147,6 @@ interface OutsideRun {
   texts: string[];
 }
 
-type RunKind = keyof typeof OUTSIDE_TEXT_MESSAGES;
-
 const BEGIN_PREFIX = "-----BEGIN";
 const END_PREFIX = "-----END";
 const BEGIN_LINE = /^-----BEGIN (.*)-----$/;
@@ -150,10 +178,14 @@ const OPENSSL_ATTRIBUTES = /^(?:subject\s*=|issuer\s*=|Bag Attributes|friendlyNa
  * mismatched END, empty or invalid base64, in that priority), plus one for the first block beyond
  * `limits.maxBlocks`. A text with nothing but whitespace gets one unlocated issue.
  */
-export function scanPem(pem: string, limits: PemLimits = DEFAULT_PEM_LIMITS): PemScan {
+export function scanPem(
+  pem: string,
+  limits: PemLimits = DEFAULT_PEM_LIMITS,
+  kind: PemKind = CERTIFICATE_PEM,
+): PemScan {
   const sizeIssue = checkPemSize(pem, limits.maxPemLength);
   if (sizeIssue) return { blocks: [], blockCount: 0, scanned: false, issues: [sizeIssue] };
-  const scanner = new Scanner(pem, limits.maxBlocks);
+  const scanner = new Scanner(pem, limits.maxBlocks, kind);
   for (const line of splitLines(pem)) scanner.scanLine(line);
   return scanner.finish();
 }
@@ -175,7 +207,8 @@ class Scanner {
   private readonly issues: Issue[] = [];
   private readonly blocks: PemBlock[] = [];
   private blockCount = 0;
-  private certificateLabelled = 0;
+  /** Blocks whose BEGIN label is accepted, whatever their state. */
+  private acceptedLabelled = 0;
   private open: OpenBlock | null = null;
   private run: OutsideRun | null = null;
   /** The last outside-text issue since the last block, for merging binary runs split by blank lines. */
@@ -184,6 +217,7 @@ class Scanner {
   constructor(
     private readonly pem: string,
     private readonly maxBlocks: number,
+    private readonly kind: PemKind,
   ) {}
 
   scanLine(line: Line): void {
@@ -198,8 +232,8 @@ class Scanner {
   finish(): PemScan {
     this.closeRun();
     if (this.open !== null) this.finishBlock(this.open, this.pem.length, undefined);
-    if (this.issues.length === 0 && this.certificateLabelled === 0) {
-      this.issues.push({ message: NO_CERTIFICATE_MESSAGE, path: ["pem"] });
+    if (this.issues.length === 0 && this.acceptedLabelled === 0) {
+      this.issues.push({ message: this.kind.noBlockMessage, path: ["pem"] });
     }
     return { blocks: this.blocks, blockCount: this.blockCount, scanned: true, issues: this.issues };
   }
@@ -232,7 +266,7 @@ class Scanner {
       const endText = text.slice(0, begin).trimEnd();
       this.finishBlock(open, from + endText.length, END_LINE.exec(endText)?.[1] ?? null);
       this.issues.push(
-        pemIssue(OUTSIDE_TEXT_MESSAGES.missingLineBreak, { line: line.number, offset: from, end: to }),
+        pemIssue(this.kind.outsideText.missingLineBreak, { line: line.number, offset: from, end: to }),
       );
       this.openBlock(line, from + begin, text.slice(begin));
       return;
@@ -271,18 +305,16 @@ class Scanner {
   private finishBlock(block: OpenBlock, end: number, endLabel: string | null | undefined): void {
     this.open = null;
     const location: TextLocation = { line: block.line, offset: block.offset, end };
-    const problem = blockProblem(block, endLabel);
-    if (block.label === CERTIFICATE_LABEL) this.certificateLabelled++;
+    const problem = blockProblem(block, endLabel, this.kind);
+    const accepted = block.label !== null && this.kind.labels.includes(block.label);
+    if (accepted) this.acceptedLabelled++;
     if (problem.message !== null) this.issues.push(pemIssue(problem.message, location));
-    if (block.index === this.maxBlocks) {
-      this.issues.push(
-        pemIssue(
-          `a bundle holds at most ${this.maxBlocks} PEM blocks; this is block ${this.maxBlocks + 1}`,
-          location,
-        ),
-      );
+    // The position `maxBlocks` counts: this block's among every block, or among the accepted ones.
+    const counted = this.kind.counts === "every" ? block.index : accepted ? this.acceptedLabelled - 1 : -1;
+    if (counted === this.maxBlocks) {
+      this.issues.push(pemIssue(this.kind.tooManyMessage(this.maxBlocks), location));
     }
-    if (problem.der && block.index < this.maxBlocks) {
+    if (problem.der && counted < this.maxBlocks) {
       this.blocks.push({ index: block.index, line: block.line, location, der: problem.der });
     }
   }
@@ -305,7 +337,11 @@ class Scanner {
       this.lastRun.issue.location.end = run.end;
       return;
     }
-    const issue = pemIssue(OUTSIDE_TEXT_MESSAGES[kind], { line: run.line, offset: run.offset, end: run.end });
+    const issue = pemIssue(this.kind.outsideText[kind], {
+      line: run.line,
+      offset: run.offset,
+      end: run.end,
+    });
     this.issues.push(issue);
     this.lastRun = { kind, issue };
   }
@@ -407,34 +443,35 @@ function pemIssue(message: string, location: TextLocation): Issue {
 }
 
 /**
- * The one problem of a block (message null when none) and, for a good CERTIFICATE block, its DER.
- * `endLabel` is undefined when the END line is missing and null when it is malformed.
+ * The one problem of a block (message null when none) and, for a good block of an accepted label,
+ * its DER. `endLabel` is undefined when the END line is missing and null when it is malformed.
  */
 function blockProblem(
   block: OpenBlock,
   endLabel: string | null | undefined,
+  kind: PemKind,
 ): { message: string | null; der?: Uint8Array } {
   if (PRIVATE_KEY.test(block.beginText) || (endLabel != null && PRIVATE_KEY.test(endLabel))) {
     return { message: PRIVATE_KEY_MESSAGE };
   }
-  if (block.label === null) return { message: "the BEGIN line of this block is malformed" };
-  if (block.label !== CERTIFICATE_LABEL) return { message: labelMessage(block.label) };
-  if (endLabel === undefined) return { message: "this CERTIFICATE block has no END line" };
+  const label = block.label;
+  if (label === null) return { message: "the BEGIN line of this block is malformed" };
+  if (!kind.labels.includes(label)) return { message: labelMessage(label, kind) };
+  if (endLabel === undefined) return { message: `this ${label} block has no END line` };
   if (block.endJoined) {
-    const der = endLabel === CERTIFICATE_LABEL ? decodeBase64(block.body.join("")) : null;
-    return der
-      ? { message: OUTSIDE_TEXT_MESSAGES.missingLineBreakBeforeEnd, der }
-      : { message: OUTSIDE_TEXT_MESSAGES.missingLineBreakBeforeEnd };
+    const der = endLabel === label ? decodeBase64(block.body.join("")) : null;
+    const message = kind.outsideText.missingLineBreakBeforeEnd;
+    return der ? { message, der } : { message };
   }
-  if (endLabel !== CERTIFICATE_LABEL) {
+  if (endLabel !== label) {
     return {
-      message: "the END line of this block does not match its BEGIN line (expected label CERTIFICATE)",
+      message: `the END line of this block does not match its BEGIN line (expected label ${label})`,
     };
   }
   const base64 = block.body.join("");
-  if (base64.length === 0) return { message: "this CERTIFICATE block is empty" };
+  if (base64.length === 0) return { message: `this ${label} block is empty` };
   const der = decodeBase64(base64);
-  if (der === null) return { message: "this CERTIFICATE block does not contain valid base64" };
+  if (der === null) return { message: `this ${label} block does not contain valid base64` };
   return { message: null, der };
 }
 
@@ -458,16 +495,29 @@ const LABEL_ADVICE: Readonly<Record<string, string>> = {
   "RSA PUBLIC KEY": "a public key alone is not a certificate, so paste the certificate that contains it",
 };
 
-/** The message for a block whose label is not CERTIFICATE: the label when it may be quoted, and advice. */
-function labelMessage(label: string): string {
+/** The certificate bundle's blocks (spec §2.8, CONTRACT §4.1): the default kind of a scan. */
+export const CERTIFICATE_PEM: PemKind = {
+  labels: [CERTIFICATE_LABEL],
+  accepted: CERTIFICATE_LABEL,
+  noBlockMessage: NO_CERTIFICATE_MESSAGE,
+  outsideText: OUTSIDE_TEXT_MESSAGES,
+  labelAdvice: LABEL_ADVICE,
+  counts: "every",
+  tooManyMessage: (maxBlocks) =>
+    `a bundle holds at most ${maxBlocks} PEM blocks; this is block ${maxBlocks + 1}`,
+};
+
+/** The message for a block of a label the kind does not read: the label when it may be quoted, and advice. */
+function labelMessage(label: string, kind: PemKind): string {
   const named = describeLabel(label);
-  if (named === null) return "this PEM block's label is not accepted; only CERTIFICATE blocks are";
+  if (named === null) return `this PEM block's label is not accepted; only ${kind.accepted} blocks are`;
+  const upper = label.toUpperCase();
   const advice =
-    LABEL_ADVICE[label] ??
-    (label.toUpperCase() === CERTIFICATE_LABEL
-      ? "labels are case-sensitive, so write CERTIFICATE in capitals on both the BEGIN and END lines"
+    kind.labelAdvice[label] ??
+    (kind.labels.includes(upper)
+      ? `labels are case-sensitive, so write ${upper} in capitals on both the BEGIN and END lines`
       : null);
-  const base = `PEM blocks labelled ${named} are not accepted; only CERTIFICATE blocks are`;
+  const base = `PEM blocks labelled ${named} are not accepted; only ${kind.accepted} blocks are`;
   return advice === null ? base : `${base}: ${advice}`;
 }
 

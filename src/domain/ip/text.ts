@@ -152,9 +152,10 @@ function writeV6(out: DataView, pos: number, w0: number, w1: number, w2: number,
 /**
  * Writes the canonical text of the address with these words (`w3` alone for IPv4), then `/bits`
  * unless `bits` is undefined, into `out` at `pos`; returns the position after it. `out` needs
- * `WRITE_ROOM` free bytes.
+ * {@link TEXT_WRITE_ROOM} free bytes. The bytes {@link formatWords} decodes, for a writer that
+ * never makes strings (`nettools expand`).
  */
-function writeText(
+export function writeText(
   out: DataView,
   pos: number,
   family: 4 | 6,
@@ -169,6 +170,9 @@ function writeText(
   out.setUint32(pos, SUFFIXES.packed[bits]!, true);
   return pos + SUFFIXES.length[bits]!;
 }
+
+/** Free bytes {@link writeText} needs at its position. */
+export const TEXT_WRITE_ROOM = WRITE_ROOM;
 
 const single = new Uint8Array(WRITE_ROOM);
 const singleView = new DataView(single.buffer);

@@ -1,0 +1,150 @@
+import { privateKeyRefusal } from "../../client/certificate-answers.ts";
+import type { RequestOf, ResultOf } from "../../contract/operations.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { CertificateBundleText } from "../certificate-files.ts";
+import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { EXIT, UsageError } from "../io.ts";
+import {
+  addCertificateFile,
+  binaryProblem,
+  inputBytes,
+  sourceName,
+  stdinBytesOnce,
+  textOf,
+} from "../key-safe-inputs.ts";
+import { renderFindings, type Style, table } from "../render.ts";
+import { failureExit, report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools csr [options] FILE | -
+
+Inspects a certificate signing request (PEM CERTIFICATE REQUEST, FILE or "-" for stdin), as the
+API's POST /v1/csr does: its subject, the DNS names and IP addresses it asks for, its key and
+publicKeySha256, whether its signature verifies with its own key, and what a CA or a client would
+refuse (no subjectAltName, an RSA key under 2048 bits, a SHA-1 signature…), with the clients
+that refuse it. With -c, also which certificates hold the request's key.
+
+Options:
+  -c, --cert FILE       certificates to compare with the request's key (PEM, DER or PKCS#7;
+                        repeatable, "-" for stdin); a private key in the file is set aside,
+                        never read or sent
+${COMMON_HELP}
+
+Exit codes for csr: 0 no problem is an error (and, with -c, a certificate holds the key); 1 an
+error problem, or no certificate holds the key; 2 invalid input; 3 network or server failure.
+
+Example: nettools csr -c fullchain.pem server.csr`;
+
+type CsrResult = ResultOf<"csr">;
+
+export const csr: Command = {
+  name: "csr",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals } = parse(args, { cert: { type: "string", short: "c", multiple: true } });
+    if (values.help) return printHelp(io, HELP);
+    const run = makeRun(io, values);
+    if (positionals.length !== 1)
+      throw new UsageError('csr needs exactly one request file, or "-" for stdin');
+    const certFiles = values.cert ?? [];
+    if ([positionals[0], ...certFiles].filter((name) => name === "-").length > 1) {
+      throw new UsageError('stdin ("-") can be read only once');
+    }
+    const stdin = stdinBytesOnce(io);
+    const name = positionals[0]!;
+    const source = sourceName(name);
+    const bytes = await inputBytes(name, stdin);
+    const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
+    if (binary !== null) return inputError(run, binary);
+    const text = textOf(bytes);
+    // A key pasted with the request is refused here, before any request, and never shown.
+    const refusal = privateKeyRefusal(text);
+    if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCsr);
+    const texts = { pem: new CertificateBundleText(), certificatePem: new CertificateBundleText() };
+    texts.pem.addText(text, source);
+    const request: RequestOf<"csr"> = { pem: texts.pem.pem };
+    if (certFiles.length > 0) {
+      for (const certFile of certFiles) {
+        const problem = addCertificateFile(
+          texts.certificatePem,
+          await inputBytes(certFile, stdin),
+          sourceName(certFile),
+        );
+        if (problem !== null) return inputError(run, problem);
+      }
+      for (const notice of texts.certificatePem.notices) io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+      request.certificatePem = texts.certificatePem.pem;
+    }
+    const result = await runOperation(run, "csr", request);
+    if (!result.ok) {
+      if (run.json) return report(result, run, renderCsr);
+      io.stderr(renderCertificateInputError(result.error, run.err, texts));
+      return failureExit(result);
+    }
+    const code = report(result, run, renderCsr);
+    const failing =
+      result.value.problems.some((problem) => problem.severity === "error") ||
+      result.value.matchesCertificate === false;
+    return failing ? EXIT.findings : code;
+  },
+};
+
+const DER_REQUEST_ADVICE =
+  "a DER request converts with openssl req -inform DER -in request.der -out request.pem";
+
+/** An input that cannot be read: one line (never any byte of it), exit 2; the envelope with --json. */
+function inputError(run: Run, message: string): number {
+  return report({ ok: false, status: 400, error: { code: "INVALID_INPUT", message } }, run, renderCsr);
+}
+
+/** How the clients of CONTRACT §8.1's vocabulary are named in a sentence. */
+const CLIENT_NAMES: Readonly<Record<string, string>> = {
+  chrome: "Chrome",
+  firefox: "Firefox",
+  apple: "Apple (Safari, macOS, iOS)",
+  go: "Go",
+  openssl: "OpenSSL",
+};
+
+/** The request's fields, its problems (with the clients that refuse each), and the key match. */
+export function renderCsr(result: CsrResult, style: Style): string {
+  const names = [
+    ...result.subjectAltNames.dns.map((name) => `DNS:${name}`),
+    ...result.subjectAltNames.ip.map((address) => `IP:${address}`),
+  ];
+  const key = [result.keyType, result.keyCurve, result.keyBits === null ? null : `${result.keyBits} bits`]
+    .filter((part) => part !== null)
+    .join(" ");
+  const fields = table(
+    null,
+    [
+      ["subject", result.subject || "(empty)"],
+      ["requested names", names.length ? names.join(", ") : "(none)"],
+      ["key", key],
+      ["publicKeySha256", result.publicKeySha256],
+      ["signature", `${result.signatureAlgorithm}, ${result.signatureValid}`],
+    ],
+    style,
+  );
+  const problems = renderFindings(
+    result.problems.map((problem) => ({
+      ...problem,
+      observed:
+        problem.clients.length === 0
+          ? problem.observed
+          : `${problem.observed} Refused by: ${problem.clients.map((client) => CLIENT_NAMES[client] ?? client).join(", ")}.`,
+    })),
+    style,
+    "No problems.",
+  );
+  const sections = [`${style.bold("Request")}\n${fields}`, `${style.bold("Problems")}\n${problems}`];
+  if (result.matchingCertificateIndexes !== null) {
+    const holders = result.matchingCertificateIndexes.map((index) => `#${index}`);
+    sections.push(
+      holders.length === 0
+        ? `${style.red("No certificate holds the request's key.")}\n`
+        : `${style.green(`The request's key is in certificate ${holders.join(", ")}.`)}\n`,
+    );
+  }
+  return sections.join("\n");
+}

@@ -1,0 +1,346 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { DerCertificateDecoder } from "../../adapters/crypto/decoder.ts";
+import { publicKeyFacts } from "../../adapters/crypto/public-key-facts.ts";
+import { readCertificates, readCertificationRequest } from "../../domain/certificates/csr.ts";
+import type { CertificateData } from "../../domain/certificates/model.ts";
+import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
+import { certificateName, listSome } from "../../domain/certificates/wording.ts";
+import type { Issue } from "../../domain/errors.ts";
+import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { binaryOffset, CertificateBundleText } from "../certificate-files.ts";
+import { EXIT, type Io, UsageError } from "../io.ts";
+import {
+  addCertificateFile,
+  binaryProblem,
+  derKeyMessage,
+  inputBytes,
+  sourceName,
+  stdinBytesOnce,
+  textOf,
+} from "../key-safe-inputs.ts";
+import {
+  isPrivateKeyBlock,
+  looksLikeDerKey,
+  type PemBlockText,
+  pemBlocksOf,
+  publicHalfOf,
+} from "../private-keys.ts";
+import { renderError } from "../render.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools key-match [-c CERT]... [-k KEY] [-r CSR] [--passin env:VAR|file:PATH]
+
+Does this key belong to this certificate, and to this request? Compares the public keys
+(SubjectPublicKeyInfo, which works for every key type, unlike the RSA modulus) of two or three
+inputs, each a file or "-" for stdin:
+  -c, --cert FILE       PEM certificates (repeatable), e.g. a HAProxy crt file holding the chain
+                        and the key: a private key in it is the key input when -k is not given
+  -k, --key FILE        one private key: PKCS#8 (RSA, EC, Ed25519, Ed448), PKCS#1 RSA, SEC1 EC
+                        (an EC PARAMETERS block before it is skipped), or encrypted PKCS#8
+  -r, --csr FILE        one certificate signing request
+  --passin SOURCE       the encrypted key's passphrase: env:VAR or file:PATH (its first line)
+
+Prints each input's publicKeySha256 (SHA-256 of its SubjectPublicKeyInfo, as openssl x509 -pubkey
+| openssl pkey -pubin -outform DER | sha256sum prints it) and the certificates that hold the key.
+The key never leaves this process: key-match never contacts a server (--server and
+NETTOOLS_SERVER are not used), and no output or error shows any part of it.
+A legacy encrypted key (Proc-Type: 4,ENCRYPTED) is refused; convert it with
+  openssl pkey -in old.key -aes256 -out new.key
+${COMMON_HELP}
+
+Exit codes for key-match: 0 the inputs match; 1 they do not; 2 invalid input (fewer than two
+inputs, an unreadable file, no key or several keys, no certificate, a wrong passphrase, …).
+
+Example: nettools key-match -c fullchain.pem -k server.key -r server.csr`;
+
+/** What one run compares: the key's public half, the request, the certificates (each optional). */
+interface Inputs {
+  key: { spki: Uint8Array; origin: string } | null;
+  csr: CertificationRequestData | null;
+  certificates: CertificateData[];
+  /** -c was given (it may still hold no certificate: then an issue says so). */
+  certificatesGiven: boolean;
+}
+
+/** The `--json` answer (CONTRACT §8.2), field order as specified. */
+interface KeyMatchAnswer {
+  match: boolean;
+  key: { keyType: string; keyBits: number | null; publicKeySha256: string } | null;
+  csr: { subject: string; publicKeySha256: string } | null;
+  certificates: { index: number; subject: string; publicKeySha256: string }[];
+  matchingCertificateIndexes: number[];
+}
+
+/** An input error: one sentence, or located issues of a file (never any key byte). */
+class InputProblem extends Error {
+  constructor(
+    message: string,
+    readonly issues: { message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+
+export const keyMatch: Command = {
+  name: "key-match",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals } = parse(args, {
+      cert: { type: "string", short: "c", multiple: true },
+      key: { type: "string", short: "k" },
+      csr: { type: "string", short: "r" },
+      passin: { type: "string" },
+    });
+    if (values.help) return printHelp(io, HELP);
+    // Never a client: the key stays in this process whatever --server or NETTOOLS_SERVER say.
+    const run = makeRun(
+      { ...io, env: { ...io.env, NETTOOLS_SERVER: undefined } },
+      { json: values.json === true },
+    );
+    if (values.server !== undefined || (io.env.NETTOOLS_SERVER ?? "") !== "") {
+      io.stderr(
+        `${run.err.dim("notice")}: key-match runs in this process only; ${values.server === undefined ? "NETTOOLS_SERVER" : "--server"} is not used, and the key is never sent anywhere\n`,
+      );
+    }
+    if (positionals.length > 0) {
+      throw new UsageError("key-match takes its inputs as -c CERT, -k KEY and -r CSR, not as arguments");
+    }
+    const certFiles = values.cert ?? [];
+    if ([...certFiles, values.key, values.csr].filter((name) => name === "-").length > 1) {
+      throw new UsageError('only one input can be "-" (stdin)');
+    }
+    try {
+      const inputs = await readInputs(io, certFiles, values.key, values.csr, values.passin);
+      const given = (inputs.key ? 1 : 0) + (inputs.csr ? 1 : 0) + (inputs.certificatesGiven ? 1 : 0);
+      if (given < 2) {
+        throw new UsageError(
+          "key-match compares two or three inputs: give two of -c CERT, -k KEY and -r CSR (a key inside the -c file counts)",
+        );
+      }
+      const answer = compare(inputs);
+      io.stdout(run.json ? `${JSON.stringify(answer)}\n` : renderAnswer(answer, inputs, run));
+      return answer.match ? EXIT.ok : EXIT.findings;
+    } catch (error) {
+      if (!(error instanceof InputProblem)) throw error;
+      const envelope = { code: "INVALID_INPUT", message: error.message, issues: error.issues };
+      if (run.json) io.stdout(`${JSON.stringify({ error: envelope })}\n`);
+      else io.stderr(renderError(envelope, run.err));
+      return EXIT.invalidInput;
+    }
+  },
+};
+
+async function readInputs(
+  io: Io,
+  certFiles: readonly string[],
+  keyFile: string | undefined,
+  csrFile: string | undefined,
+  passin: string | undefined,
+): Promise<Inputs> {
+  const stdin = stdinBytesOnce(io);
+  const decoder = new DerCertificateDecoder();
+  const passphrase = async () => (passin === undefined ? undefined : readPassphrase(passin, io));
+
+  // Certificates (PEM, DER or PKCS#7), and the keys found beside them in PEM.
+  const bundle = new CertificateBundleText();
+  const keysInCertFiles: { block: PemBlockText; origin: string }[] = [];
+  for (const name of certFiles) {
+    const bytes = await inputBytes(name, stdin);
+    const origin = sourceName(name);
+    if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
+    if (binaryOffset(bytes) >= 0) {
+      const problem = addCertificateFile(bundle, bytes, origin);
+      if (problem !== null) throw new InputProblem(problem);
+      continue;
+    }
+    const text = textOf(bytes);
+    const blocks = pemBlocksOf(text);
+    for (const block of blocks.filter(isPrivateKeyBlock)) keysInCertFiles.push({ block, origin });
+    // Keys and their EC parameters are not certificates: blanked, so lines stay the file's.
+    bundle.addText(
+      blank(
+        text,
+        blocks.filter((block) => isPrivateKeyBlock(block) || block.label === "EC PARAMETERS"),
+      ),
+      origin,
+    );
+  }
+  const certificates: CertificateData[] = [];
+  if (certFiles.length > 0) {
+    const read = await readCertificates(bundle.pem, "certificatePem", decoder, LOCAL_CERTIFICATE_LIMITS);
+    if (read.issues.length > 0) {
+      throw problemIn(read.issues, (line) => bundle.place(line) ?? `line ${line}`, "the -c files");
+    }
+    certificates.push(...read.certificates);
+  }
+
+  // The key: -k, else the one key of the -c files.
+  let key: Inputs["key"] = null;
+  if (keyFile !== undefined) {
+    const origin = sourceName(keyFile);
+    const bytes = await inputBytes(keyFile, stdin);
+    if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
+    const binary = binaryProblem(bytes, origin, "a PEM private key", "key-match reads PEM keys");
+    if (binary !== null) throw new InputProblem(binary);
+    const blocks = pemBlocksOf(textOf(bytes)).filter(isPrivateKeyBlock);
+    if (blocks.length !== 1) {
+      throw new InputProblem(
+        blocks.length === 0
+          ? `${origin} holds no PEM private key (a complete BEGIN … PRIVATE KEY / END block)`
+          : `${origin} holds ${blocks.length} private keys; -k takes one`,
+      );
+    }
+    key = publicKey(blocks[0]!, origin, await passphrase());
+    if (keysInCertFiles.length > 0) {
+      io.stderr(
+        `notice: the private key in ${keysInCertFiles[0]!.origin} is ignored: -k ${origin} is the key compared\n`,
+      );
+    }
+  } else if (keysInCertFiles.length > 1) {
+    throw new InputProblem(
+      `the -c files hold ${keysInCertFiles.length} private keys; give the one to compare with -k`,
+    );
+  } else if (keysInCertFiles.length === 1) {
+    const { block, origin } = keysInCertFiles[0]!;
+    key = publicKey(block, origin, await passphrase());
+  }
+
+  let csr: CertificationRequestData | null = null;
+  if (csrFile !== undefined) {
+    const origin = sourceName(csrFile);
+    const bytes = await inputBytes(csrFile, stdin);
+    const binary = binaryProblem(bytes, origin, "a PEM certificate request", DER_REQUEST_ADVICE);
+    if (binary !== null) throw new InputProblem(binary);
+    const read = await readCertificationRequest(textOf(bytes), decoder, LOCAL_CERTIFICATE_LIMITS);
+    if (read.request === null || read.issues.length > 0) {
+      throw problemIn(read.issues, (line) => `${origin}:${line}`, origin);
+    }
+    csr = read.request;
+  }
+  return { key, csr, certificates, certificatesGiven: certFiles.length > 0 };
+}
+
+const DER_REQUEST_ADVICE =
+  "a DER request converts with openssl req -inform DER -in request.der -out request.pem";
+
+function publicKey(block: PemBlockText, origin: string, passphrase: string | undefined): Inputs["key"] {
+  const half = publicHalfOf(block, origin, passphrase);
+  if (!half.ok) throw new InputProblem(half.message);
+  return { spki: half.spki, origin };
+}
+
+/** `--passin env:VAR` or `--passin file:PATH` (the file's first line), as openssl spells them. */
+async function readPassphrase(source: string, io: Io): Promise<string> {
+  if (source.startsWith("env:")) {
+    const name = source.slice(4);
+    const value = io.env[name];
+    if (value === undefined)
+      throw new UsageError(`--passin ${source}: the environment variable ${name} is not set`);
+    return value;
+  }
+  if (source.startsWith("file:")) {
+    const path = source.slice(5);
+    try {
+      return (await readFile(path, "utf8")).split(/\r?\n/)[0] ?? "";
+    } catch (error) {
+      throw new UsageError(
+        `--passin: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
+      );
+    }
+  }
+  throw new UsageError("--passin takes env:VAR or file:PATH, as openssl does");
+}
+
+/** `text` with each block's characters replaced by spaces, line ends kept. */
+function blank(text: string, blocks: readonly PemBlockText[]): string {
+  let out = text;
+  for (const block of blocks) {
+    out = out.slice(0, block.offset) + block.text.replace(/[^\r\n]/g, " ") + out.slice(block.end);
+  }
+  return out;
+}
+
+/** Issues of an input, each at its place (`server.csr:3: message`); `what` names the input. */
+function problemIn(issues: readonly Issue[], place: (line: number) => string, what: string): InputProblem {
+  const lines = issues.map((issue) => ({
+    message:
+      issue.location === undefined
+        ? `${what}: ${issue.message}`
+        : `${place(issue.location.line)}: ${issue.message}`,
+  }));
+  const message = lines.length === 1 ? lines[0]!.message : `${what} have ${lines.length} problems`;
+  return new InputProblem(message, lines.length === 1 ? [] : lines);
+}
+
+/** The match (CONTRACT §8.2): the key and the request agree, and with -c, a certificate holds it. */
+function compare(inputs: Inputs): KeyMatchAnswer {
+  const keyHex = inputs.key === null ? null : hex(inputs.key.spki);
+  const reference = keyHex ?? inputs.csr?.publicKeyKey ?? null;
+  const matching = inputs.certificates.flatMap((certificate, index) =>
+    certificate.publicKeyKey === reference ? [index] : [],
+  );
+  const pairOk = keyHex === null || inputs.csr === null || keyHex === inputs.csr.publicKeyKey;
+  const certificatesOk = !inputs.certificatesGiven || matching.length > 0;
+  const facts = inputs.key === null ? null : publicKeyFacts(inputs.key.spki);
+  return {
+    match: pairOk && certificatesOk,
+    key:
+      inputs.key === null || facts === null
+        ? null
+        : { keyType: facts.keyType, keyBits: facts.keyBits, publicKeySha256: sha256(inputs.key.spki) },
+    csr:
+      inputs.csr === null
+        ? null
+        : { subject: inputs.csr.subject, publicKeySha256: inputs.csr.publicKeySha256 },
+    certificates: inputs.certificates.map((certificate, index) => ({
+      index,
+      subject: certificate.subject,
+      publicKeySha256: sha256(certificate.publicKey.spki),
+    })),
+    matchingCertificateIndexes: inputs.certificatesGiven ? matching : [],
+  };
+}
+
+function renderAnswer(answer: KeyMatchAnswer, inputs: Inputs, run: Run): string {
+  const style = run.out;
+  const lines: string[] = [];
+  if (answer.key !== null) {
+    const size =
+      answer.key.keyBits === null ? answer.key.keyType : `${answer.key.keyType} ${answer.key.keyBits} bits`;
+    lines.push(`key ${inputs.key!.origin} (${size}): publicKeySha256 ${answer.key.publicKeySha256}`);
+  }
+  if (answer.csr !== null) {
+    lines.push(
+      `request (${answer.csr.subject || "empty subject"}): publicKeySha256 ${answer.csr.publicKeySha256}`,
+    );
+  }
+  const names = inputs.certificates.map((certificate, index) => certificateName(certificate, index));
+  for (const entry of answer.certificates) {
+    lines.push(`${names[entry.index]}: publicKeySha256 ${entry.publicKeySha256}`);
+  }
+  const clauses: string[] = [];
+  if (answer.key !== null && answer.csr !== null) {
+    clauses.push(
+      answer.key.publicKeySha256 === answer.csr.publicKeySha256
+        ? "the request is for this key"
+        : "the request is for another key",
+    );
+  }
+  if (inputs.certificatesGiven) {
+    const what = answer.key === null ? "the request's key" : "the key";
+    const holders = answer.matchingCertificateIndexes.map((index) => names[index]!);
+    clauses.push(
+      holders.length === 0
+        ? `no certificate holds ${what}`
+        : `${listSome(holders, holders.length)} ${holders.length === 1 ? "holds" : "hold"} ${what}`,
+    );
+  }
+  const verdict = `${answer.match ? "Match" : "No match"}: ${clauses.join("; ")}.`;
+  lines.push(answer.match ? style.green(verdict) : style.red(verdict));
+  return `${lines.join("\n")}\n`;
+}
