@@ -6,8 +6,10 @@
  */
 import { addressFactRows, describeAddressType } from "../client/address-facts.ts";
 import type { createClient } from "../client/index.ts";
+import { parseAddr } from "../domain/ip/addr.ts";
 import { addressFacts } from "../domain/ip/facts.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
+import { addressMap, coverOf, type MapLayer, type Range, rangesOf, unionOf } from "./address-map.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
 import { listInput, outcome, problem } from "./problems.ts";
 
@@ -37,6 +39,11 @@ function numberOf(id: string): number {
 
 function textOf(id: string): string {
   return byId<HTMLInputElement>(id).value;
+}
+
+/** `1 CIDR remains`, `15 CIDRs remain`. */
+function plural(count: number, noun: string, one: string, many: string): string {
+  return count === 1 ? `1 ${noun} ${one}` : `${count} ${noun}s ${many}`;
 }
 
 /** `256`, or `65536 (2^16)` once the exact number gets long: a block's size is a power of two. */
@@ -103,6 +110,29 @@ function plainList(cidrs: readonly string[], label: string): HTMLElement {
   return h("div", { class: "plain" }, h("p", { class: "hint" }, label), box, copy);
 }
 
+/** The family of the first readable entry of a list, or null. */
+function familyOf(texts: readonly string[]): 4 | 6 | null {
+  for (const text of texts) {
+    const parsed = parsePrefix(text);
+    if (parsed.ok) return parsed.value.family;
+  }
+  return null;
+}
+
+/**
+ * The map of a list answer: the parent is the smallest block holding `parentRanges`; what no
+ * layer covers is `outside` (of the pool, of the included space). Null when nothing parses.
+ */
+function listMap(family: 4 | 6 | null, parentRanges: Range[], layers: MapLayer[], what: string): Child {
+  if (family === null) return null;
+  const parent = coverOf(parentRanges, family);
+  if (parent === null) return null;
+  return addressMap(
+    { parent, base: "outside", layers },
+    `${what} in ${parent} (${parent.addressCount()} addresses)`,
+  );
+}
+
 /** The subnet calculator's answer: `nettools info`'s rows, and the special-purpose blocks inside. */
 function calculate(): Child[] {
   const facts = addressFacts(textOf("calc-cidr"));
@@ -116,7 +146,37 @@ function calculate(): Child[] {
     ];
   }
   const inside = facts.value.contains;
+  const block = parsePrefix(facts.value.cidr);
+  const first = parseAddr(facts.value.firstUsable);
+  const last = parseAddr(facts.value.lastUsable);
+  const family = facts.value.family === "ipv4" ? 4 : 6;
+  const special = unionOf(
+    rangesOf(
+      inside.map((type) => type.prefix ?? ""),
+      family,
+    ),
+  );
+  // The addresses `info` does not count as usable: network and broadcast (IPv4), Subnet-Router anycast (IPv6).
+  const reserved: Range[] = [];
+  if (block.ok && first.ok && last.ok) {
+    const low = block.value.first.toBigInt();
+    const high = block.value.last.toBigInt();
+    if (first.value.toBigInt() > low) reserved.push({ first: low, last: first.value.toBigInt() - 1n });
+    if (last.value.toBigInt() < high) reserved.push({ first: last.value.toBigInt() + 1n, last: high });
+  }
   return [
+    block.ok &&
+      addressMap(
+        {
+          parent: block.value,
+          base: "usable",
+          layers: [
+            { kind: "special", ranges: special },
+            { kind: "reserved", ranges: reserved },
+          ],
+        },
+        `${facts.value.cidr}: ${facts.value.addressCount} addresses, ${facts.value.usableHosts} usable`,
+      ),
     summary(addressFactRows(facts.value)),
     inside.length
       ? h(
@@ -127,6 +187,51 @@ function calculate(): Child[] {
         )
       : null,
   ];
+}
+
+/** The included space: what remains, what was removed, and what lies outside it. */
+function subtractionMap(include: readonly string[], cidrs: readonly string[], family: 4 | 6): Child {
+  const included = unionOf(rangesOf(include, family));
+  return listMap(
+    family,
+    included,
+    [
+      { kind: "removed", ranges: included },
+      { kind: "kept", ranges: rangesOf(cidrs, family) },
+    ],
+    "What remains",
+  );
+}
+
+/** The split block and its subnets, all new. */
+function splitMap(network: string, cidrs: readonly string[]): Child {
+  const parent = parsePrefix(network);
+  if (!parent.ok) return null;
+  return addressMap(
+    {
+      parent: parent.value,
+      base: "free",
+      layers: [{ kind: "new", ranges: rangesOf(cidrs, parent.value.family) }],
+    },
+    `${network} in ${cidrs.length} subnets`,
+  );
+}
+
+/** The pool: what was used, what is new, what stays free, and what lies outside the pool. */
+function allocationMap(within: readonly string[], used: readonly string[], cidrs: readonly string[]): Child {
+  const family = familyOf(within);
+  if (family === null) return null;
+  const pool = unionOf(rangesOf(within, family));
+  return listMap(
+    family,
+    pool,
+    [
+      { kind: "free", ranges: pool },
+      { kind: "used", ranges: unionOf(rangesOf(used, family)) },
+      { kind: "new", ranges: rangesOf(cidrs, family) },
+    ],
+    "The pool",
+  );
 }
 
 export function setUpCidrTools(api: Api): void {
@@ -162,9 +267,10 @@ export function setUpCidrTools(api: Api): void {
           ["Removed addresses", value.removedAddressCount],
           ["Remaining addresses", value.remainingAddressCount],
         ]),
+        subtractionMap(include.entries, value.cidrs, value.family === "ipv4" ? 4 : 6),
         blockTable(
           value.cidrs,
-          `${value.cidrs.length} CIDRs remain`,
+          plural(value.cidrs.length, "CIDR", "remains", "remain"),
           "Nothing remains: every included address was removed.",
         ),
         plainList(value.cidrs, "As a plain list"),
@@ -180,7 +286,7 @@ export function setUpCidrTools(api: Api): void {
         ["Range", `${value.range.first} – ${value.range.last}`],
         ["Addresses", value.addressCount],
       ]),
-      blockTable(value.cidrs, `${value.cidrCount} CIDRs cover the range`, ""),
+      blockTable(value.cidrs, plural(value.cidrCount, "CIDR", "covers the range", "cover the range"), ""),
       plainList(value.cidrs, "As a plain list"),
     ]),
   );
@@ -194,7 +300,7 @@ export function setUpCidrTools(api: Api): void {
           ["IPv4 addresses", value.ipv4AddressCount],
           ["IPv6 addresses", value.ipv6AddressCount],
         ]),
-        blockTable(value.cidrs, `${value.cidrs.length} CIDRs cover the list`, ""),
+        blockTable(value.cidrs, plural(value.cidrs.length, "CIDR", "covers the list", "cover the list"), ""),
         plainList(value.cidrs, "As a plain list"),
       ],
       [inputs],
@@ -209,6 +315,7 @@ export function setUpCidrTools(api: Api): void {
           ["Block", value.network],
           ["Subnets", `${value.subnetCount} × /${value.prefixLength}`],
         ]),
+        splitMap(value.network, value.cidrs),
         blockTable(value.cidrs, `${value.subnetCount} subnets`, ""),
         plainList(value.cidrs, "As a plain list"),
       ],
@@ -272,7 +379,8 @@ export function setUpCidrTools(api: Api): void {
       }),
       (value) => [
         summary([["Still free", `${value.freeAddressCount} addresses`]]),
-        blockTable(value.cidrs, `${value.cidrs.length} blocks allocated`, ""),
+        allocationMap(within.entries, used.entries, value.cidrs),
+        blockTable(value.cidrs, plural(value.cidrs.length, "block", "allocated", "allocated"), ""),
         plainList(value.cidrs, "As a plain list"),
       ],
       [within, used],

@@ -703,6 +703,213 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
   );
 });
 
+/** Each part of the map in `region`: kind, label and drawn width in pixels. */
+async function mapParts(page: Page, region: string) {
+  return page.locator(`${region} .map-bar .map-part`).evaluateAll((all) =>
+    all.map((part) => ({
+      kind: part.getAttribute("data-kind"),
+      range: part.getAttribute("data-range"),
+      width: part.getBoundingClientRect().width,
+      text: part.textContent,
+    })),
+  );
+}
+
+/** WCAG 2.1 relative luminance contrast of two `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (rgb: string) => {
+    const [r, g, bl] = (rgb.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x! + 0.05) / (y! + 0.05);
+}
+
+describe("the address-space map", () => {
+  test(
+    "allocate: used, new and free blocks of the pool, each labelled and as wide as its share",
+    async () => {
+      const v = await visit();
+      await v.page.getByLabel("Pool (within)").fill("10.0.0.0/24");
+      await v.page.getByLabel("Used", { exact: true }).fill("10.0.0.0/26");
+      await v.page.getByLabel("Prefix length", { exact: true }).fill("26");
+      await v.page.getByLabel("How many", { exact: true }).fill("2");
+      await v.page.getByRole("button", { name: "Allocate" }).click();
+      await v.page.locator("#allocate-result .map").waitFor();
+      const parts = await mapParts(v.page, "#allocate-result");
+      expect(parts.map((p) => [p.kind, p.range, p.text])).toEqual([
+        ["used", "10.0.0.0/26", "used10.0.0.0/26"],
+        ["new", "10.0.0.64/26", "new10.0.0.64/26"],
+        ["new", "10.0.0.128/26", "new10.0.0.128/26"],
+        ["free", "10.0.0.192/26", "free10.0.0.192/26"],
+      ]);
+      const total = parts.reduce((sum, p) => sum + p.width, 0);
+      for (const part of parts) expect(Math.abs(part.width - total / 4)).toBeLessThan(3);
+      const legend = await v.page.locator("#allocate-result .map-legend li").allTextContents();
+      expect(legend).toEqual(["used: 64 addresses", "new: 128 addresses", "free: 64 addresses"]);
+      expect(await v.page.locator("#allocate-result figcaption").textContent()).toBe(
+        "The pool in 10.0.0.0/24 (256 addresses)",
+      );
+      await v.page.locator("#allocate-tool").screenshot({ path: join(OUTPUT, "web-page-map-allocate.png") });
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "scales from /0 to /128: a /128 used in ::/0 keeps a visible sliver, 8000::/1 takes half",
+    async () => {
+      const v = await visit();
+      await v.page.getByLabel("Pool (within)").fill("::/0");
+      await v.page.getByLabel("Used", { exact: true }).fill("::");
+      await v.page.getByLabel("Prefix length", { exact: true }).fill("1");
+      await v.page.getByLabel("How many", { exact: true }).fill("1");
+      await v.page.getByRole("button", { name: "Allocate" }).click();
+      await v.page.locator("#allocate-result .map").waitFor();
+      const parts = await mapParts(v.page, "#allocate-result");
+      expect(parts.map((p) => [p.kind, p.range])).toEqual([
+        ["used", "::/128"],
+        ["free", "::1 – 7fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"],
+        ["new", "8000::/1"],
+      ]);
+      const total = parts.reduce((sum, p) => sum + p.width, 0);
+      // The sliver's minimum width (5 px) is taken from its neighbours: a few pixels, never the scale.
+      expect(parts[0]!.width).toBeGreaterThanOrEqual(5);
+      expect(Math.abs(parts[2]!.width - total / 2)).toBeLessThan(6);
+      // Too narrow to be labelled in the bar, so every part is labelled in the grid below it.
+      expect(await v.page.locator("#allocate-result .map-grid li").allTextContents()).toEqual([
+        "used::/128",
+        "free::1 – 7fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+        "new8000::/1",
+      ]);
+      expect(await v.page.locator("#allocate-result .map-legend").textContent()).toContain(
+        `new: ${2n ** 127n} addresses`,
+      );
+      await v.page
+        .locator("#allocate-tool")
+        .screenshot({ path: join(OUTPUT, "web-page-map-ipv6-scale.png") });
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "split and subtract: few parts labelled in the bar, many in a grid; counts equal the API's",
+    async () => {
+      const v = await visit();
+      await v.page.getByLabel("Block", { exact: true }).fill("10.0.0.0/22");
+      await v.page.getByLabel("Subnet prefix length").fill("24");
+      await v.page.getByRole("button", { name: "Split" }).click();
+      await v.page.locator("#split-result .map").waitFor();
+      expect((await mapParts(v.page, "#split-result")).map((p) => p.text)).toEqual([
+        "new10.0.0.0/24",
+        "new10.0.1.0/24",
+        "new10.0.2.0/24",
+        "new10.0.3.0/24",
+      ]);
+      await v.page.getByLabel("Block", { exact: true }).fill("2001:db8::/56");
+      await v.page.getByLabel("Subnet prefix length").fill("64");
+      await v.page.getByRole("button", { name: "Split" }).click();
+      const grid = v.page.locator("#split-result .map-grid li");
+      await v.page.waitForFunction(
+        () => document.querySelectorAll("#split-result .map-grid li").length === 256,
+      );
+      expect(await grid.nth(255).textContent()).toBe("new2001:db8:0:ff::/64");
+      expect(await v.page.locator("#split-result .map-bar .map-part span").count()).toBe(0);
+      await v.page.locator("#split-tool").screenshot({ path: join(OUTPUT, "web-page-map-split-grid.png") });
+
+      const include = ["10.0.0.0/8"];
+      const exclude = ["10.128.0.0/9", "10.0.0.0/24"];
+      await v.page.getByLabel("Include").fill(include.join("\n"));
+      await v.page.getByLabel("Exclude").fill(exclude.join("\n"));
+      await v.page.getByRole("button", { name: "Subtract" }).click();
+      await v.page.locator("#subtract-result .map").waitFor();
+      const expected = await createClient({ baseUrl: server.url }).cidrSubtract({ include, exclude });
+      if (!expected.ok) throw new Error("the API refused the subtraction");
+      const parts = await mapParts(v.page, "#subtract-result");
+      expect(parts.filter((p) => p.kind === "kept").map((p) => p.range)).toEqual(expected.value.cidrs);
+      expect(parts.filter((p) => p.kind === "removed").map((p) => p.range)).toEqual([
+        "10.0.0.0/24",
+        "10.128.0.0/9",
+      ]);
+      expect(await v.page.locator("#subtract-result .map-legend li").allTextContents()).toEqual([
+        `removed: ${expected.value.removedAddressCount} addresses`,
+        `remaining: ${expected.value.remainingAddressCount} addresses`,
+      ]);
+      await v.page.locator("#subtract-tool").screenshot({ path: join(OUTPUT, "web-page-map-subtract.png") });
+      expect(await axe(v.page, "maps")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "the calculator's map: reserved and usable addresses, special-purpose blocks inside",
+    async () => {
+      const v = await visit();
+      const field = v.page.getByLabel("Address or CIDR", { exact: true });
+      await field.fill("192.168.10.77/26");
+      await v.page.getByRole("button", { name: "Calculate" }).click();
+      await v.page.locator("#calc-result .map").waitFor();
+      expect((await mapParts(v.page, "#calc-result")).map((p) => [p.kind, p.range])).toEqual([
+        ["reserved", "192.168.10.64/32"],
+        ["usable", "192.168.10.65 – 192.168.10.126"],
+        ["reserved", "192.168.10.127/32"],
+      ]);
+      await field.fill("192.0.0.0/16");
+      await v.page.getByRole("button", { name: "Calculate" }).click();
+      await v.page.waitForFunction(() =>
+        document.querySelector("#calc-result figcaption")?.textContent?.startsWith("192.0.0.0/16"),
+      );
+      // The reserved network and broadcast addresses stay visible over the special-purpose blocks.
+      expect((await mapParts(v.page, "#calc-result")).map((p) => [p.kind, p.range])).toEqual([
+        ["reserved", "192.0.0.0/32"],
+        ["special", "192.0.0.1 – 192.0.0.255"],
+        ["usable", "192.0.1.0/24"],
+        ["special", "192.0.2.0/24"],
+        ["usable", "192.0.3.0 – 192.0.255.254"],
+        ["reserved", "192.0.255.255/32"],
+      ]);
+      await v.page.locator("#calc-tool").screenshot({ path: join(OUTPUT, "web-page-map-calculator.png") });
+
+      // Colours: text on every colour of a part's fill at 4.5:1 or more; each kind's fill or outline
+      // at 3:1 or more against the white around it (WCAG 2.1 SC 1.4.3, 1.4.11).
+      await v.page.getByLabel("Pool (within)").fill("10.0.0.0/22");
+      await v.page.getByLabel("Used", { exact: true }).fill("10.0.0.0/24");
+      await v.page.getByRole("button", { name: "Allocate" }).click();
+      await v.page.locator("#allocate-result .map").waitFor();
+      const styles = await v.page.locator(".map-part, .map-swatch").evaluateAll((all) =>
+        all.map((element) => {
+          const style = getComputedStyle(element);
+          return {
+            kind: [...element.classList].find((name) => name.startsWith("k-")) ?? "",
+            color: style.color,
+            fills: [style.backgroundColor, ...(style.backgroundImage.match(/rgba?\([^)]*\)/g) ?? [])].filter(
+              (colour) => !/rgba\([^)]*, 0\)/.test(colour),
+            ),
+            outline: style.outlineStyle === "none" ? null : style.outlineColor,
+          };
+        }),
+      );
+      const kinds = new Set(styles.map((s) => s.kind));
+      expect([...kinds].sort()).toEqual(["k-free", "k-new", "k-reserved", "k-special", "k-usable", "k-used"]);
+      for (const style of styles) {
+        for (const fill of style.fills) expect(contrast(style.color, fill)).toBeGreaterThanOrEqual(4.5);
+        const edges = [...style.fills, ...(style.outline ? [style.outline] : [])];
+        expect(Math.max(...edges.map((edge) => contrast(edge, "rgb(255, 255, 255)")))).toBeGreaterThanOrEqual(
+          3,
+        );
+      }
+      expect(await axe(v.page, "calculator-map")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+});
+
 describe("client-side failures are shown plainly", () => {
   test(
     "a network failure is NETWORK_ERROR",
