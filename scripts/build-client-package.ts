@@ -186,6 +186,8 @@ export interface ClientOptions {
   baseUrl: string;
   /** Per-call limit for the whole exchange, body included; 10000 ms by default. */
   timeoutMs?: number;
+  /** The longest response body read, in bytes; past it reading stops and the call is INVALID_RESPONSE. 4194304 (4 MiB) by default. */
+  maxResponseBytes?: number;
   /** The fetch to use; globalThis.fetch by default. */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -203,9 +205,14 @@ ${methods.join("\n")}
 }
 
 export declare const DEFAULT_TIMEOUT_MS: number;
+/** The default of \`ClientOptions.maxResponseBytes\`: 4 MiB. */
+export declare const DEFAULT_MAX_RESPONSE_BYTES: number;
 /** Creates a client; it holds no connection or state besides its options. */
 export declare function createClient(options: ClientOptions): Client;
-/** True when the failure came from the client side (no response, or one that broke the schema). */
+/**
+ * True when the failure came from the client side: no response, or one that broke the schema or
+ * the protocol. Never true of a server's own envelope (one carrying these codes is INVALID_RESPONSE).
+ */
 export declare function isClientError(error: { code: string }): error is ClientError;
 /** The INVALID_RESPONSE error of a result, or null when the result is anything else. */
 export declare function invalidResponseOf(result: ApiResult<unknown>): InvalidResponseError | null;

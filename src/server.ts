@@ -24,11 +24,10 @@ import { OPERATION_LIST } from "./contract/operations.ts";
 import { createJsonLogger } from "./process/logger.ts";
 import {
   emptySnapshot,
-  isSnapshot,
   ProcessMetrics,
   processSnapshot,
   renderExposition,
-  sumSnapshots,
+  WorkerMetricsLedger,
   withRequestMetrics,
 } from "./process/metrics.ts";
 import { listenForMetrics } from "./process/metrics-listener.ts";
@@ -151,11 +150,12 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   }
   const reloadsOnHangup = networkFacts.databases().length > 0;
   if (config.workers > 1 && !isWorker) {
-    // One scrape, the sum over the workers (asked over IPC) and the supervisor itself.
-    let poll: WorkerPoll = async () => [];
+    // One scrape, the sum over the workers (asked over IPC, gone ones included) and the supervisor itself.
+    const ledger = new WorkerMetricsLedger();
+    let poll: WorkerPoll = async () => {};
     const metricsListener = startMetrics(config, logger, async () => {
-      const answers = (await poll()).filter(isSnapshot);
-      return renderExposition(sumSnapshots([...answers, { ...emptySnapshot(), ...processSnapshot() }]));
+      await poll();
+      return renderExposition(ledger.total({ ...emptySnapshot(), ...processSnapshot() }));
     });
     if (typeof metricsListener === "number") return metricsListener;
     const code = await superviseWorkers({
@@ -171,6 +171,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       exposePoll: (workerPoll) => {
         poll = workerPoll;
       },
+      reports: ledger,
     });
     await metricsListener?.stop(true);
     return code;

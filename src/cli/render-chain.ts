@@ -1,15 +1,44 @@
-/** How `nettools chain` prints a chain result: the verdict, the path, and the problems as `cert` prints findings. */
+/**
+ * How `nettools chain` prints a chain result: the verdict, the path, and the problems as `cert`
+ * prints findings, each opening with the clients that refuse it ("Safari and macOS refuse this: …",
+ * CONTRACT §8.1).
+ */
 import type { ResultOf } from "../contract/operations.ts";
 import { renderFindings, type Style, table } from "./render.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
 
+/** What each kind of anchor is, in words; a missing issuer is no anchor (CONTRACT §7.6). */
 const ANCHOR_TEXT = {
   "in-bundle": "a self-signed root in the bundle",
   "known-root": "a root of the shipped root store",
-  "supplied-root": "one of your own roots",
-  missing: "missing",
+  "supplied-root": "your own root",
 } as const;
+
+/** How each client of CONTRACT §8.1 is called in the output: `apple` is Apple's platforms. */
+const CLIENT_NAMES: Readonly<Record<ChainResult["problems"][number]["clients"][number], readonly string[]>> =
+  {
+    chrome: ["Chrome"],
+    firefox: ["Firefox"],
+    apple: ["Safari", "macOS"],
+    go: ["Go programs"],
+    openssl: ["OpenSSL clients"],
+  };
+/** The names above that are plural on their own ("Go programs refuse …"). */
+const PLURAL_NAMES = new Set(["Go programs", "OpenSSL clients"]);
+
+/** `Chrome, Safari and macOS refuse this: <observed>`; the observation alone when no client is named. */
+export function withClients(clients: readonly (keyof typeof CLIENT_NAMES)[], observed: string): string {
+  const names = clients.flatMap((client) => CLIENT_NAMES[client]);
+  if (names.length === 0) return observed;
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
+  const verb = names.length === 1 && !PLURAL_NAMES.has(names[0]!) ? "refuses" : "refuse";
+  return `${list} ${verb} this: ${observed}`;
+}
+
+function anchorText(kind: NonNullable<ChainResult["anchor"]>["kind"]): string {
+  return kind === "missing" ? "no anchor: an issuer is missing" : ANCHOR_TEXT[kind];
+}
 
 /** One line: the status and what it means. */
 export function renderChainVerdict(result: ChainResult, style: Style): string {
@@ -17,12 +46,12 @@ export function renderChainVerdict(result: ChainResult, style: Style): string {
   switch (result.status) {
     case "complete":
       return errors === 0
-        ? style.green(`Chain complete, anchored at ${ANCHOR_TEXT[result.anchor!.kind]}.`)
+        ? style.green(`Chain complete, anchored at ${anchorText(result.anchor!.kind)}.`)
         : style.red(
             `Chain complete, but ${errors === 1 ? "1 problem is an error" : `${errors} problems are errors`}.`,
           );
     case "incomplete":
-      return style.red("Chain incomplete: an issuer is missing.");
+      return style.red(`Chain incomplete: missing issuer ${result.anchor!.subject || "(empty name)"}.`);
     case "ambiguous":
       return style.yellow(
         "Several possible server certificates: choose one with --leaf-index or --hostname.",
@@ -45,27 +74,39 @@ export function renderChain(result: ChainResult, style: Style): string {
         style,
       )
     : `${style.dim("(no path)")}\n`;
-  const anchor =
-    result.anchor === null ? "-" : `${result.anchor.subject || "(empty name)"} (${result.anchor.kind})`;
-  const fetch =
-    result.anchor?.kind === "missing" && result.anchor.caIssuersUrls.length
-      ? result.anchor.caIssuersUrls.join(", ")
-      : null;
   const summary = table(
     null,
-    [
-      ["evaluated at", result.evaluatedAt],
-      ["status", result.status],
-      ["anchor", anchor],
-      ...(fetch === null ? [] : [["issuer published at", fetch]]),
-    ],
+    [["evaluated at", result.evaluatedAt], ["status", result.status], ...anchorRows(result.anchor)],
     style,
   );
-  const problems = renderFindings(result.problems, style, "No problems.");
+  const problems = renderFindings(
+    result.problems.map((problem) => ({
+      ...problem,
+      observed: withClients(problem.clients, problem.observed),
+    })),
+    style,
+    "No problems.",
+  );
   return [
     `${renderChainVerdict(result, style)}\n`,
     `${style.bold("Path")}\n${members}`,
     summary,
     `${style.bold("Problems")}\n${problems}`,
   ].join("\n");
+}
+
+/**
+ * The anchor, or the missing issuer: `missing issuer CN=…` (with where its CA publishes it), never
+ * an anchor (CONTRACT §7.6).
+ */
+function anchorRows(anchor: ChainResult["anchor"]): string[][] {
+  if (anchor === null) return [["anchor", "-"]];
+  const name = anchor.subject || "(empty name)";
+  if (anchor.kind === "missing") {
+    const published = anchor.caIssuersUrls.length
+      ? [["issuer published at", anchor.caIssuersUrls.join(", ")]]
+      : [];
+    return [["missing issuer", name], ...published];
+  }
+  return [["anchor", `${name} (${anchorText(anchor.kind)})`]];
 }

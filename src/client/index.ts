@@ -14,6 +14,11 @@
  *   `error` object;
  * - any body that does not match (wrong shape, not JSON, wrong media type, an error status without
  *   a valid envelope) → `INVALID_RESPONSE`, whose `issues` say what did not match and where;
+ * - an envelope carrying `NETWORK_ERROR` or `INVALID_RESPONSE` → `INVALID_RESPONSE`: those codes
+ *   are the client's own (CONTRACT §5), so a server sending one breaks the protocol, and
+ *   `isClientError()` is never true of anything a server sent;
+ * - a body longer than `maxResponseBytes` (4 MiB by default; the largest legitimate answer, a list
+ *   of 10000 IPv6 CIDRs, is about 460 KB) → `INVALID_RESPONSE`; reading stops at the limit;
  * - no response at all (refused connection, DNS failure, timeout, abort) → `NETWORK_ERROR`.
  * Expected failures are values, never exceptions (CONTRACT §5: these two codes are the client's).
  *
@@ -93,6 +98,11 @@ export interface ClientOptions {
   baseUrl: string;
   /** Per-call limit for the whole exchange, body included; 10000 ms by default. */
   timeoutMs?: number;
+  /**
+   * The longest response body read, in bytes; past it reading stops and the call is
+   * INVALID_RESPONSE. 4194304 (4 MiB) by default, about nine times the API's largest answer.
+   */
+  maxResponseBytes?: number;
   /** The fetch to use (a test double, an instrumented or proxied fetch); globalThis.fetch by default. */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -124,6 +134,10 @@ export type Client = { [Id in OperationId]: Call<Id> } & {
 };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** The default of `ClientOptions.maxResponseBytes`: 4 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** The codes only the client itself uses (CONTRACT §5): a server never sends them. */
+const CLIENT_CODES: ReadonlySet<string> = new Set(["NETWORK_ERROR", "INVALID_RESPONSE"]);
 
 /** One result checker per operation of the wire contract's table, plus the error envelope's. */
 const checkers = Object.fromEntries(
@@ -143,6 +157,38 @@ function invalid(status: number, requestId: string | undefined, message: string,
   };
 }
 
+/** A body that outgrew the limit: reading stopped there. */
+class ResponseTooLarge {
+  constructor(readonly declared: boolean) {}
+}
+
+/**
+ * The body as text, read no further than `limit` bytes: a declared `Content-Length` over it is
+ * refused before reading, and an undeclared body is cut (its stream cancelled) once it passes it.
+ */
+async function readBounded(response: Response, limit: number): Promise<string | ResponseTooLarge> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    return new ResponseTooLarge(true);
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    length += value.byteLength;
+    if (length > limit) {
+      await reader.cancel().catch(() => {});
+      return new ResponseTooLarge(false);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
 function describeNetworkFailure(error: unknown, timedOut: boolean, url: string): string {
   if (timedOut) return `No complete response from ${url} within the time limit.`;
   const name = error instanceof Error ? error.name : "";
@@ -155,9 +201,10 @@ function describeNetworkFailure(error: unknown, timedOut: boolean, url: string):
 export function createClient(options: ClientOptions): Client {
   const base = options.baseUrl.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const doFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
 
-  /** Sends one request and reads the whole body, within the time limit. */
+  /** Sends one request and reads the whole body, within the time limit and the size limit. */
   async function exchange(
     method: "GET" | "POST",
     path: string,
@@ -167,6 +214,7 @@ export function createClient(options: ClientOptions): Client {
   ): Promise<
     | { ok: true; response: Response; text: string; requestId?: string }
     | { ok: false; status?: undefined; error: NetworkError }
+    | ReturnType<typeof invalid>
   > {
     const url = `${base}${path}`;
     const controller = new AbortController();
@@ -187,8 +235,17 @@ export function createClient(options: ClientOptions): Client {
       // A relative URL (empty baseUrl) is resolved against the page, as fetch(url) would.
       const absolute = typeof location === "undefined" ? url : new URL(url, location.href).href;
       const response = await doFetch(new Request(absolute, init));
-      const text = await response.text();
       const requestId = response.headers.get("x-request-id") ?? undefined;
+      const text = await readBounded(response, maxResponseBytes);
+      if (text instanceof ResponseTooLarge) {
+        const what = text.declared ? "declares a body" : "sent a body";
+        return invalid(
+          response.status,
+          requestId,
+          `The server ${what} larger than the client's limit of ${maxResponseBytes} bytes (maxResponseBytes); reading stopped there.`,
+          [{ message: `body: longer than ${maxResponseBytes} bytes`, path: [] }],
+        );
+      }
       return { ok: true, response, text, ...(requestId === undefined ? {} : { requestId }) };
     } catch (error) {
       return {
@@ -218,6 +275,20 @@ export function createClient(options: ClientOptions): Client {
         requestId,
         `The server answered ${status} with a body that is not the API's error envelope.`,
         errorChecker.issues(parsed.value),
+      );
+    }
+    const { code } = parsed.value.error;
+    if (CLIENT_CODES.has(code)) {
+      return invalid(
+        status,
+        requestId,
+        `The server answered ${status} with the code ${code}, which only the client itself reports: the answer breaks the protocol.`,
+        [
+          {
+            message: `/error/code: ${code} is the client's own code; a server never sends it`,
+            path: ["error", "code"],
+          },
+        ],
       );
     }
     return {
@@ -307,7 +378,11 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** True when the failure came from the client side (no response, or one that broke the schema). */
+/**
+ * True when the failure came from the client side: no response, or one that broke the schema or
+ * the protocol. Never true of a server's own envelope (the client turns one carrying these codes
+ * into INVALID_RESPONSE).
+ */
 export function isClientError(error: { code: string }): error is ClientError {
   return error.code === "NETWORK_ERROR" || error.code === "INVALID_RESPONSE";
 }

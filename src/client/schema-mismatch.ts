@@ -142,7 +142,8 @@ function walk(schema: JsonSchema, value: unknown, path: (string | number)[], out
       ([pattern, property]) => [new RegExp(pattern), property] as const,
     );
     for (const [name, item] of Object.entries(record)) {
-      const property = properties[name];
+      // Own properties only: `__proto__`, `constructor`, `toString` are field names like any other.
+      const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
       const matching = patterns.filter(([pattern]) => pattern.test(name));
       if (property !== undefined) walk(property, item, [...path, name], out);
       if (matching.length > 0) for (const [, each] of matching) walk(each, item, [...path, name], out);

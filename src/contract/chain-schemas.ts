@@ -1,9 +1,11 @@
 /**
- * TypeBox schemas of POST /v1/certificate-chain (CONTRACT §7.1, §7.2): the request and the result.
- * The PEM fields share the bundle's limits; the result's closed sets come from the domain's lists.
+ * TypeBox schemas of POST /v1/certificate-chain (CONTRACT §7.1, §7.2, §8.1): the request and the
+ * result. The PEM fields share the bundle's limits; the result's closed sets come from the
+ * domain's lists.
  */
 import { Type } from "@sinclair/typebox";
-import { MAX_EXPIRY_WARNING_DAYS, PROBLEM_CODES, type ProblemCode } from "../domain/certificates/chain.ts";
+import { MAX_EXPIRY_WARNING_DAYS } from "../domain/certificates/chain.ts";
+import { CLIENTS, PROBLEM_CODES, type ProblemCode } from "../domain/certificates/chain-problems.ts";
 import { MAX_CERTIFICATES, MAX_HOSTNAME_LENGTH, MAX_PEM_LENGTH } from "../domain/limits.ts";
 
 const Position = Type.Integer({ minimum: 0, maximum: MAX_CERTIFICATES - 1 });
@@ -68,9 +70,42 @@ const ChainMember = Type.Object(
     }),
     caIssuersUrls: Urls,
     ocspUrls: Urls,
+    notBefore: Instant,
+    validityDays: Type.Integer({
+      description:
+        "ceil((notAfter − notBefore + 1 s) / 86400 s): the validity period of RFC 5280 §4.1.2.5 (inclusive) in days, any part of a day counting.",
+    }),
+    keyType: Type.String({
+      description: "RSA, EC, Ed25519, Ed448, DSA, else the dotted OID of the key's algorithm.",
+    }),
+    keyBits: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        "OpenSSL's EVP_PKEY_get_bits: RSA modulus bits, the EC curve's order bits, 256 Ed25519, 456 Ed448, DSA p bits; null otherwise.",
+    }),
+    keyCurve: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "EC only: P-256, P-384, P-521, else OpenSSL's curve name or the dotted OID; null otherwise.",
+    }),
+    signatureAlgorithm: Type.String({ description: "OpenSSL's name of the signature algorithm." }),
+    publicKeySha256: Type.String({
+      pattern: "^[0-9a-f]{64}$",
+      description: "SHA-256 of the DER SubjectPublicKeyInfo, lowercase hex: the key's identity.",
+    }),
+    extendedKeyUsage: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description:
+        "The extendedKeyUsage purposes in order (serverAuth, clientAuth … or dotted OIDs); null without the extension.",
+    }),
+    pathLenConstraint: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    sctCount: Type.Integer({
+      minimum: 0,
+      description: "Entries of the embedded SignedCertificateTimestampList (RFC 6962 §3.3); 0 without one.",
+    }),
+    crlUrls: Urls,
   },
   { additionalProperties: false },
 );
+
+const ClientSchema = Type.Union(CLIENTS.map((client) => Type.Literal(client)));
 
 const ChainProblem = Type.Object(
   {
@@ -79,6 +114,11 @@ const ChainProblem = Type.Object(
     certificateIndexes: Type.Array(Position, { maxItems: MAX_CERTIFICATES }),
     observed: Type.String(),
     nextAction: Type.String(),
+    clients: Type.Array(ClientSchema, {
+      maxItems: CLIENTS.length,
+      description:
+        "The clients known to refuse the connection because of this problem, in this order: chrome, firefox, apple, go, openssl.",
+    }),
   },
   { additionalProperties: false },
 );
@@ -94,6 +134,10 @@ export const CertificateChainResult = Type.Object(
       Type.Literal("ambiguous"),
       Type.Literal("no-leaf"),
     ]),
+    profile: Type.Union([Type.Literal("webpki"), Type.Literal("private"), Type.Literal("unknown")], {
+      description:
+        "webpki: the anchor is a root of the shipped store; private: your own root or another self-signed anchor; unknown: the path is not complete.",
+    }),
     anchor: Type.Union([
       Type.Object(
         {

@@ -48,10 +48,11 @@ export type CertificationRequestDecodeResult =
   | { ok: false; reason: string };
 
 /**
- * A reference store of root CA certificates (CONTRACT §4.3 `issuerIsKnownRoot`): Mozilla's roots as
- * bundled with the runtime in production, a fake in tests. A hint for the wording of
- * `ISSUER_NOT_IN_BUNDLE` ("the root was left out, which is normal" versus "an intermediate is most
- * likely missing"), never a trust decision. Synchronous and cheap: the store is indexed once.
+ * A reference store of root CA certificates (CONTRACT §4.3 `issuerIsKnownRoot`, §7.1 anchors):
+ * Mozilla's roots as bundled with the runtime in production, a fake in tests. For the bundle, a
+ * hint for the wording of `ISSUER_NOT_IN_BUNDLE` ("the root was left out, which is normal" versus
+ * "an intermediate is most likely missing"); for the chain, the candidates that may end a path once
+ * their key verifies the member (CONTRACT §7.2). Synchronous and cheap: the store is indexed once.
  */
 export interface RootStore {
   /**
@@ -61,10 +62,11 @@ export interface RootStore {
    */
   isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean;
   /**
-   * The DER of the first root that `isKnownRoot` would count for the same question, or null: the
-   * certificate a chain's `includeRoot` appends (CONTRACT §7.1).
+   * The DER of every root that `isKnownRoot` counts for the same question, in store order (empty
+   * when none): the certificates whose key may verify a chain's last member, and that a chain's
+   * `includeRoot` appends (CONTRACT §7.1, §7.2).
    */
-  findRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array | null;
+  findRoots(issuerNameKey: string, authorityKeyIdentifier: string | null): readonly Uint8Array[];
 }
 
 /** The address the client's connection is observed from (spec §4.5, CONTRACT §5). */

@@ -1,6 +1,7 @@
 /**
  * Metrics (CONTRACT §6): what one process counts, a plain snapshot of it, the sum of several
- * snapshots (WORKERS=N), and the Prometheus text exposition of that sum. Written by hand rather
+ * snapshots (WORKERS=N), the supervisor's ledger that keeps gone workers' counters in that sum,
+ * and the Prometheus text exposition of the sum. Written by hand rather
  * than with prom-client: docs/decisions/0024-metrics.md says why and what it costs.
  *
  * Labels hold only closed sets: an operation id of the operations table (or `unmatched`), a
@@ -237,6 +238,65 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
   return total;
 }
 
+/**
+ * The counters of a snapshot alone: what a process that has gone leaves in the sum. Its gauges
+ * (queue depth, drain, memory) and its place in the process count leave with it.
+ */
+export function countersOf(snapshot: MetricsSnapshot): MetricsSnapshot {
+  return {
+    ...emptySnapshot(),
+    requests: snapshot.requests,
+    latency: snapshot.latency,
+    overloaded: snapshot.overloaded,
+    rateLimited: snapshot.rateLimited,
+    cpuSeconds: snapshot.cpuSeconds,
+  };
+}
+
+/**
+ * What a supervisor knows of its workers' counts (WORKERS=N): the last snapshot each running
+ * worker reported, and the counters of every worker that has exited (crashed, killed, replaced).
+ * The sum over both never goes down while the service runs: a worker's own counters only grow
+ * while it lives, and when it exits its last report moves, unchanged, into the retired part.
+ * What a worker counted after its last report is lost with it (the sum stays behind, never
+ * ahead). A worker that stops answering (hung, or dead but not yet reaped) keeps its last report.
+ *
+ * Workers are named by an id the supervisor gives each process it starts (never reused), and
+ * reports carry an increasing sequence number (the poll's id): a late answer to an older poll
+ * never replaces a newer one, and nothing a worker sends after it is retired is counted twice.
+ */
+export class WorkerMetricsLedger {
+  /** Running workers → their newest report (null until the first one). */
+  private readonly running = new Map<number, { sequence: number; snapshot: MetricsSnapshot } | null>();
+  private retired: MetricsSnapshot = emptySnapshot();
+
+  /** A worker process was started: its reports count from now on. */
+  started(worker: number): void {
+    this.running.set(worker, null);
+  }
+
+  /** A worker's answer to poll `sequence`; ignored unless it is a snapshot newer than the one kept. */
+  answered(worker: number, sequence: number, value: unknown): void {
+    if (!this.running.has(worker) || !isSnapshot(value)) return;
+    const kept = this.running.get(worker);
+    if (kept != null && kept.sequence >= sequence) return;
+    this.running.set(worker, { sequence, snapshot: value });
+  }
+
+  /** A worker process exited: its counters stay in the sum, its gauges leave it. */
+  exited(worker: number): void {
+    const kept = this.running.get(worker);
+    if (!this.running.delete(worker) || kept == null) return;
+    this.retired = sumSnapshots([this.retired, countersOf(kept.snapshot)]);
+  }
+
+  /** The service's sum: every worker that ever reported, plus `supervisor` (the supervisor's own share). */
+  total(supervisor: MetricsSnapshot): MetricsSnapshot {
+    const reports = [...this.running.values()].flatMap((kept) => (kept === null ? [] : [kept.snapshot]));
+    return sumSnapshots([this.retired, ...reports, supervisor]);
+  }
+}
+
 /** Whether a value received over IPC has the shape of a snapshot (a worker's answer is not trusted blindly). */
 export function isSnapshot(value: unknown): value is MetricsSnapshot {
   if (typeof value !== "object" || value === null) return false;
@@ -253,8 +313,34 @@ export function isSnapshot(value: unknown): value is MetricsSnapshot {
   ];
   return (
     Array.isArray(record.requests) &&
+    record.requests.every(isRequestRow) &&
     Array.isArray(record.latency) &&
+    record.latency.every(isLatencyEntry) &&
     numbers.every((name) => typeof record[name] === "number")
+  );
+}
+
+function isRequestRow(row: unknown): boolean {
+  return (
+    Array.isArray(row) &&
+    row.length === 4 &&
+    typeof row[0] === "string" &&
+    typeof row[1] === "string" &&
+    typeof row[2] === "number" &&
+    typeof row[3] === "number"
+  );
+}
+
+function isLatencyEntry(entry: unknown): boolean {
+  if (typeof entry !== "object" || entry === null) return false;
+  const { operation, buckets, count, sumSeconds } = entry as Record<string, unknown>;
+  return (
+    typeof operation === "string" &&
+    Array.isArray(buckets) &&
+    buckets.length === LATENCY_BUCKETS_SECONDS.length + 1 &&
+    buckets.every((bucket) => typeof bucket === "number") &&
+    typeof count === "number" &&
+    typeof sumSeconds === "number"
   );
 }
 

@@ -19,9 +19,11 @@
  * - SIGHUP (when `forwardHangup`: GeoIP databases are configured) is passed on to every ready
  *   worker, which reads its database files again and keeps serving; the supervisor reads none.
  * - A worker whose supervisor vanishes (kill -9) notices within a second (watchParent) and drains.
- * - Metrics (METRICS_PORT): on each scrape the supervisor asks every ready worker for its
- *   snapshot over the same IPC channel (`pollWorkers`) and sums the answers; a worker that does
- *   not answer within POLL_TIMEOUT_MS is left out of that scrape (docs/decisions/0024-metrics.md).
+ * - Metrics (METRICS_PORT): on each scrape the supervisor asks every running worker for its
+ *   snapshot over the same IPC channel and hands every answer, with the worker's id, to
+ *   `reports` (the metrics ledger), which also hears when each worker starts and exits. A scrape
+ *   waits at most POLL_TIMEOUT_MS, and not at all for a worker that has exited: one that does
+ *   not answer in time is summed from its last answer (docs/decisions/0024-metrics.md).
  *
  * See docs/decisions/0008-workers.md for why this and not node:cluster.
  */
@@ -36,8 +38,11 @@ const MAX_BACKOFF_MS = 2_000;
 const STABLE_AFTER_MS = 5_000;
 const MAX_FAILURES = 5;
 const DEADLINE_MARGIN_MS = 2_000;
-/** How long a scrape waits for one worker's snapshot. */
-export const POLL_TIMEOUT_MS = 1_000;
+/**
+ * The longest a scrape waits for the workers' snapshots (they are asked at once). A worker that
+ * answers later is summed from its previous answer this time; its late answer is kept for the next.
+ */
+export const POLL_TIMEOUT_MS = 500;
 const NEWLINE = 0x0a;
 /** A worker's unterminated output is passed on anyway past this size. */
 const MAX_CARRY_BYTES = 1024 * 1024;
@@ -100,8 +105,21 @@ export function answerPolls(answer: () => unknown): void {
   });
 }
 
-/** Asks every ready worker once; resolves with the answers that came in time. */
-export type WorkerPoll = () => Promise<unknown[]>;
+/**
+ * Asks every running worker for its snapshot; resolves when all have answered or exited, or
+ * after POLL_TIMEOUT_MS. The answers go to `SupervisorOptions.reports`.
+ */
+export type WorkerPoll = () => Promise<void>;
+
+/**
+ * What the supervisor tells about its workers (the metrics ledger, WorkerMetricsLedger, listens).
+ * `worker` is an id given to each started process, never reused; `sequence` grows with each poll.
+ */
+export interface WorkerReports {
+  started(worker: number): void;
+  answered(worker: number, sequence: number, value: unknown): void;
+  exited(worker: number): void;
+}
 
 /** Where relayed worker output goes (process.stdout). */
 export interface Output {
@@ -125,10 +143,14 @@ export interface SupervisorOptions {
   output: Output;
   /** Receives, once at start, the function that polls the workers (for the metrics listener). */
   exposePoll?: (poll: WorkerPoll) => void;
+  /** Hears every worker's start, poll answers and exit. */
+  reports?: WorkerReports;
 }
 
 interface Slot {
   child: Subprocess<"ignore", "pipe", "inherit"> | null;
+  /** The running child's id for `reports`. */
+  worker: number;
   startedAt: number;
   ready: boolean;
   everReady: boolean;
@@ -152,6 +174,7 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
   const { logger, output } = options;
   const slots: Slot[] = Array.from({ length: options.workers }, () => ({
     child: null,
+    worker: 0,
     startedAt: 0,
     ready: false,
     everReady: false,
@@ -159,8 +182,10 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
     restart: null,
   }));
   const relays = new Set<Promise<void>>();
-  const pendingPolls = new Map<number, (value: unknown) => void>();
+  /** Poll id → the worker asked, and what ends the wait for its answer. */
+  const pendingPolls = new Map<number, { worker: number; done: () => void }>();
   let lastPollId = 0;
+  let lastWorkerId = 0;
   let stopping = false;
   let announced = false;
   let finish: (code: number) => void = () => {};
@@ -269,6 +294,9 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
   };
 
   const start = (slot: Slot): void => {
+    lastWorkerId += 1;
+    const worker = lastWorkerId;
+    options.reports?.started(worker);
     const child = Bun.spawn(options.command, {
       env: { ...options.env, [WORKER_ENV]: "1", PORT: String(options.port) },
       stdin: "ignore",
@@ -277,7 +305,8 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
       ipc(message) {
         const received = message as { type?: unknown; id?: unknown; value?: unknown } | null;
         if (received?.type === "poll-answer" && typeof received.id === "number") {
-          pendingPolls.get(received.id)?.(received.value);
+          options.reports?.answered(worker, received.id, received.value);
+          pendingPolls.get(received.id)?.done();
           return;
         }
         if (received?.type !== "ready" || slot.child !== child) return;
@@ -288,9 +317,15 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
       },
     });
     slot.child = child;
+    slot.worker = worker;
     slot.startedAt = Date.now();
     slot.ready = false;
     logger.log({ level: "info", msg: "worker started", pid: child.pid });
+    // No scrape waits on a worker that has exited; its counts stay in the sum.
+    void child.exited.then(() => {
+      options.reports?.exited(worker);
+      for (const pending of [...pendingPolls.values()]) if (pending.worker === worker) pending.done();
+    });
     const relayed = relay(child.stdout).catch(() => {});
     relays.add(relayed);
     void Promise.all([child.exited, relayed]).then(([code]) => {
@@ -314,28 +349,27 @@ export function superviseWorkers(options: SupervisorOptions): Promise<number> {
       for (const slot of slots) if (slot.ready) slot.child?.kill("SIGHUP");
     });
 
-  const ask = (child: Subprocess): Promise<unknown> =>
+  const ask = (child: Subprocess, worker: number): Promise<void> =>
     new Promise((resolve) => {
       lastPollId += 1;
       const id = lastPollId;
-      const done = (value: unknown): void => {
+      const done = (): void => {
         clearTimeout(timer);
         pendingPolls.delete(id);
-        resolve(value);
+        resolve();
       };
-      const timer = setTimeout(() => done(null), POLL_TIMEOUT_MS);
-      pendingPolls.set(id, done);
+      const timer = setTimeout(done, POLL_TIMEOUT_MS);
+      pendingPolls.set(id, { worker, done });
       try {
         child.send({ type: "poll", id });
       } catch {
-        done(null); // the worker is exiting: left out of this scrape
+        done(); // the worker is exiting: summed from its last answer
       }
     });
+  const running = (slot: Slot): slot is Slot & { child: Subprocess } =>
+    slot.child !== null && slot.ready && slot.child.exitCode === null && slot.child.signalCode === null;
   options.exposePoll?.(async () => {
-    const answers = await Promise.all(
-      slots.flatMap((slot) => (slot.child !== null && slot.ready ? [ask(slot.child)] : [])),
-    );
-    return answers.filter((answer) => answer !== null);
+    await Promise.all(slots.filter(running).map((slot) => ask(slot.child, slot.worker)));
   });
 
   for (const slot of slots) start(slot);

@@ -180,7 +180,8 @@ describe("binary input is never printed (CONTRACT §7.6)", () => {
       expect(ran.stderr).toContain("a private key (DER) was set aside");
       const output = ran.stdout + ran.stderr;
       for (let at = 0; at + 32 <= hex.length; at += 16) expect(output).not.toContain(hex.slice(at, at + 32));
-      for (let at = 0; at + 16 <= base64.length; at += 8) expect(output).not.toContain(base64.slice(at, at + 16));
+      for (let at = 0; at + 16 <= base64.length; at += 8)
+        expect(output).not.toContain(base64.slice(at, at + 16));
       // Alone, nothing is left to inspect (exit 2); beside a certificate, that one is inspected.
       if (args.length === 2) expect(ran.code).toBe(2);
       else expect(ran.stdout).toContain("chain.example.com");

@@ -1,4 +1,5 @@
 /** Runs the `nettools` command as a child process, the way a person's shell would. */
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const CLI = join(resolve(import.meta.dir, "../.."), "src/cli/main.ts");
@@ -9,7 +10,11 @@ export interface Ran {
   stderr: string;
 }
 
-/** A run measured: its wall time and the peak resident size of the process (getrusage). */
+/**
+ * A run measured: its wall time and the peak resident size of the process, read from its own
+ * `VmHWM` while it runs. (getrusage's `maxRSS` of a spawned child also counts the parent's memory
+ * shared before `exec`, so a test runner grown large would report its own size.)
+ */
 export interface Measured extends Ran {
   wallMs: number;
   maxRssBytes: number;
@@ -37,13 +42,27 @@ export async function runProcess(command: string[], options: RunOptions = {}): P
     stdout: "pipe",
     stderr: "pipe",
   });
+  let peakKib = 0;
+  const ownCommand = `${command.join("\0")}\0`;
+  const readPeak = () => {
+    try {
+      // Before `exec` the child is still a copy of this process: its memory is not the command's.
+      if (readFileSync(`/proc/${child.pid}/cmdline`, "utf8") !== ownCommand) return;
+      const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
+      if (match) peakKib = Math.max(peakKib, Number(match[1]));
+    } catch {
+      // gone already: the last reading stands
+    }
+  };
+  const sampler = setInterval(readPeak, 20);
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
     child.exited,
   ]);
+  clearInterval(sampler);
   const wallMs = performance.now() - started;
-  const maxRssBytes = child.resourceUsage()?.maxRSS ?? Number.POSITIVE_INFINITY;
+  const maxRssBytes = peakKib > 0 ? peakKib * 1024 : Number.POSITIVE_INFINITY;
   return { code, stdout, stderr, wallMs, maxRssBytes };
 }
 

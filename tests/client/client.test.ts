@@ -4,11 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { dirname, resolve } from "node:path";
-import { type ApiResult, createClient, invalidResponseOf, isClientError } from "../../src/client/index.ts";
+import {
+  type ApiResult,
+  createClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  invalidResponseOf,
+  isClientError,
+} from "../../src/client/index.ts";
 import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
 import { DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
+import { describeHostileAnswers } from "./hostile-answers.ts";
 
 let server: RunningServer;
 const fakes: { stop(force?: boolean): unknown }[] = [];
@@ -390,5 +397,40 @@ describe("derived from the operations table", () => {
       }
     }
     expect(seen).toEqual(expected);
+  });
+});
+
+describeHostileAnswers("the source client", () => import("../../src/client/index.ts"));
+
+describe("the answers the real server gives fit the client's limits", () => {
+  test("a body rejected for its __proto__ field comes back with that issue", async () => {
+    const body = JSON.parse('{"inputs":["10.0.0.1"],"__proto__":{"x":1}}') as { inputs: string[] };
+    const result = await api().cidrCover(body);
+    expect(result).toMatchObject({ ok: false, status: 400, error: { code: "INVALID_INPUT" } });
+    if (!result.ok) expect(result.error.issues?.map((issue) => issue.path)).toEqual([["__proto__"]]);
+  });
+
+  test("the largest answers (lists of about 10000 IPv6 CIDRs) are read whole, far under the default limit", async () => {
+    // 8192 subnets of 43-character CIDRs, and a subtraction that leaves 9,000-odd scattered blocks.
+    const split = successValue(
+      await api().cidrSplit({ cidr: "ffff:ffff:ffff:ffff:ffff:ffff:ffff:0/115", prefixLength: 128 }),
+    );
+    expect(split.cidrs).toHaveLength(8192);
+    const exclude = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `ffff:ffff:ffff:ffff:ffff:ffff:${((i * 131) % 65536).toString(16)}:${((i * 7919) % 65536).toString(16)}`,
+    );
+    const subtracted = successValue(
+      await api().cidrSubtract({ include: ["ffff:ffff:ffff:ffff:ffff:ffff::/96"], exclude }),
+    );
+    const size = JSON.stringify(subtracted).length;
+    expect(subtracted.cidrs.length).toBeGreaterThan(9_000);
+    expect(size).toBeGreaterThan(400_000);
+    // The bound of any list answer: 10000 CIDRs of at most 43 characters, quoted, comma-separated.
+    const longest = `${"ffff:".repeat(7)}ffff/128`;
+    expect(longest).toHaveLength(43);
+    const bound = 10_000 * (longest.length + 3) + 1_000;
+    expect(DEFAULT_MAX_RESPONSE_BYTES).toBeGreaterThanOrEqual(8 * bound);
   });
 });

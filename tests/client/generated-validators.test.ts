@@ -21,8 +21,8 @@ import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { ErrorResponse } from "../../src/contract/schemas.ts";
 import { fixedClientAddress } from "../fakes/client-address.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
-import { keyFixture } from "../fixtures/key-fixtures.ts";
 import { DBIP_FILES } from "../fixtures/geoip/expected.ts";
+import { keyFixture } from "../fixtures/key-fixtures.ts";
 import { call, testApp } from "../http/helpers.ts";
 
 /** Real answers of the app (through `app.handle`), by operation id: the matching seeds. */

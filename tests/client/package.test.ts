@@ -1,8 +1,9 @@
 /**
  * The client package (packages/client, issue 19) as another project gets it: built by
  * scripts/build-client-package.ts, packed, installed with `npm install <tarball>` into a fresh
- * project, then used under Node 20, Node 22 and Bun against the real server process, bundled
- * for a browser, and type-checked by a consumer's own TypeScript. It must add at most 1 MB to
+ * project, then used under Node 20, Node 22 and Bun against the real server process and against
+ * fake servers that break the protocol (hostile-answers.ts), bundled for a browser, and
+ * type-checked by a consumer's own TypeScript. It must add at most 1 MB to
  * `node_modules`, with no dependency, no `bin` and none of the server.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -12,6 +13,7 @@ import { join, resolve } from "node:path";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
+import { describeHostileAnswers } from "./hostile-answers.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "nettools-client-package-"));
@@ -133,6 +135,24 @@ describe("the client package", () => {
     }, 60_000);
   }
 
+  test("as the README says: an ES module, loaded from CommonJS with import() in an async function", () => {
+    const node = nodes.get(20);
+    if (node === undefined) throw new Error("no node 20");
+    writeFileSync(
+      join(consumer, "use.cjs"),
+      `(async () => {
+  const { createClient } = await import("network-tools-api-client");
+  const health = await createClient({ baseUrl: process.env.API_URL }).health();
+  console.log(JSON.stringify(health));
+})();
+`,
+    );
+    expect(JSON.parse(run([node, "use.cjs"], consumer, { API_URL: server.url }))).toMatchObject({
+      ok: true,
+      value: { status: "ok" },
+    });
+  }, 60_000);
+
   test("installed, it works under Bun against the real server", () => {
     writeFileSync(join(consumer, "use-bun.mjs"), SCRIPT);
     expectAnswers(
@@ -223,6 +243,9 @@ export {};
     expect(() => run([tsc, "-p", "."], consumer)).toThrow(/TS2322/);
   }, 60_000);
 });
+
+// The same protocol checks as the source client's, on the installed script with its generated validators.
+describeHostileAnswers("the installed package", () => import(join(INSTALLED, "index.js")));
 
 describe("the written-out declarations", () => {
   test("are the source client's types, operation by operation (each way assignable)", () => {

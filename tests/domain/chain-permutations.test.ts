@@ -30,6 +30,17 @@ const FILE_OF: Record<Label, string> = {
   cross: "chain-root-cross",
 };
 
+/** The common name of each label's certificate, as the wording names it. */
+const CN_OF: Record<Label, string> = {
+  leaf: "chain.example.com",
+  int1: "Fixture Chain Intermediate 1",
+  int2: "Fixture Chain Intermediate 2",
+  root: "Fixture Chain Root",
+  dup: "Fixture Chain Intermediate 1",
+  unrelated: "Fixture Chain Unrelated CA",
+  cross: "Fixture Chain Root",
+};
+
 /** Decodes each distinct DER once for the whole file (the decoder is pure). */
 function memoDecoder(): CertificateDecoder {
   const real = new DerCertificateDecoder();
@@ -157,6 +168,14 @@ describe("every permutation of leaf, two intermediates, root, duplicate, unrelat
           certificateIndexes,
         })),
       ).toEqual(model.problems);
+      // The order WRONG_ORDER suggests is exactly fullchainPem's: the path without its root (CONTRACT §7.6).
+      const wrongOrder = result.problems.find((p) => p.code === "WRONG_ORDER");
+      if (wrongOrder !== undefined) {
+        const served = model.path.slice(0, 3).map((p) => `certificate ${p} (CN=${CN_OF[order[p]!]})`);
+        expect(wrongOrder.nextAction).toBe(
+          `Serve the certificates in this order: ${served.join(", then ")}, as the corrected chain (fullchainPem) does.`,
+        );
+      }
       // 7 positions, 6 distinct: each link's signature checked once, repeats sharing the check.
       expect(verifier.calls).toBeLessThanOrEqual(7 * 7);
       fullchains.set(result.fullchainPem, (fullchains.get(result.fullchainPem) ?? 0) + 1);

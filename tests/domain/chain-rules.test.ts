@@ -34,7 +34,8 @@ async function run(certificates: CertificateData[], options: Options = {}) {
     },
     {
       clock: fixedClock(now ?? NOW),
-      decoder: fakeDecoder([...certificates, ...(supplied ?? [])]),
+      // The known roots decode too, as the reference store's do with the real decoder.
+      decoder: fakeDecoder([...certificates, ...(supplied ?? []), ...(knownRoots ?? [])]),
       verifier,
       roots: fakeRootStore(knownRoots),
     },
@@ -125,8 +126,10 @@ describe("the path and its anchor", () => {
     expect(result.path).toEqual([0, 1]);
     expect(result.anchor!.kind).toBe("known-root");
     expect(result.anchor!.subject).toBe("CN=Root,O=Example");
-    // The bundle's root is an included root (a verified candidate of the last member), not unneeded.
-    expect(codes(result)).toEqual(["ROOT_INCLUDED"]);
+    // The bundle's root is an included root (a verified candidate of the last member), not unneeded;
+    // under a known root the profile is webpki, where the fake leaf's 731 days are too long.
+    expect(codes(result)).toEqual(["VALIDITY_OVER_398_DAYS", "ROOT_INCLUDED"]);
+    expect(result.profile).toBe("webpki");
     expect(result.fullchainPem).toBe(toPem(leaf) + toPem(int));
   });
 
@@ -404,7 +407,7 @@ describe("supplied roots (CONTRACT §7.2)", () => {
     expect(both.result.certificates.map((c) => c.index)).toEqual([0, 1]);
   });
 
-  test("supplied roots also answer issuerIsKnownRoot in the bundle inspection (the CLI's cert --roots)", async () => {
+  test("supplied roots also answer issuerIsKnownRoot in the bundle inspection (the CLI's cert --roots), called the user's own", async () => {
     const { RequestRootStore } = await import("../../src/domain/certificates/trust-anchors.ts");
     const { root, int, leaf } = hierarchy();
     const result = await inspectCertificateBundle(
@@ -422,6 +425,14 @@ describe("supplied roots (CONTRACT §7.2)", () => {
       issuerIsKnownRoot: true,
       caIssuersUrl: "http://pki.example/root.cer",
     });
+    // CONTRACT §7.6: the user's own root, never the reference store's or Mozilla's.
+    expect(finding.observed).toBe(
+      "Certificate 1 (CN=Int) was issued by CN=Root and no certificate in the bundle carries that name; CN=Root is one of your own roots (the ones you supplied), so leaving it out is normal.",
+    );
+    expect(finding.nextAction).toBe(
+      "Nothing needs adding if your clients trust your own root CN=Root: a served bundle usually leaves the root out.",
+    );
+    expect(JSON.stringify(result.findings)).not.toMatch(/Mozilla|reference root store/);
   });
 
   test("roots problems carry path [roots] and a location; a non-CA is refused; blank means none", async () => {
@@ -435,6 +446,107 @@ describe("supplied roots (CONTRACT §7.2)", () => {
     expect(error.issues.map((i) => i.message).join(" ")).not.toContain("MHcCAQEEIB");
     const blank = await run([leaf, int], { roots: "  \n " });
     expect(blank.result.status).toBe("incomplete");
+  });
+});
+
+describe("a root ends the path only when its key verifies the member (CONTRACT §7.2)", () => {
+  /** The root's name and key id on another key: it answers for Int's issuer but did not sign it. */
+  const rekeyed = () =>
+    makeCertificate({ subject: "CN=Root,O=Example", ca: true, subjectKeyIdentifier: "AA", key: "rekeyed" });
+
+  test("a supplied root of the right name and key id whose key did not sign: incomplete, and said so", async () => {
+    const { int, leaf } = hierarchy();
+    const { result } = await run([leaf, int], { supplied: [rekeyed()] });
+    expect(result).toMatchObject({ status: "incomplete", path: [0, 1], anchor: { kind: "missing" } });
+    const problem = result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!;
+    expect(problem.certificateIndexes).toEqual([1]);
+    expect(problem.observed).toBe(
+      "The chain stops at certificate 1 (CN=Int): a root named CN=Root was found among your own roots, but its key does not verify the certificate, and no certificate in the bundle issued it.",
+    );
+  });
+
+  test("the same for a reference root; and the same root inside pem is not an issuer either", async () => {
+    const { int, leaf } = hierarchy();
+    const known = await run([leaf, int], { knownRoots: [rekeyed()] });
+    expect(known.result.status).toBe("incomplete");
+    expect(known.result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!.observed).toContain(
+      "a root named CN=Root was found in the reference root store, but its key does not verify the certificate",
+    );
+    const inside = await run([leaf, int, rekeyed()]);
+    expect(inside.result.status).toBe("incomplete");
+  });
+
+  test("of several roots that answer, the first whose key verifies ends it; one check per child and key", async () => {
+    const { root, int, leaf } = hierarchy();
+    const { result, verifier } = await run([leaf, int], { supplied: [rekeyed(), root] });
+    expect(result).toMatchObject({ status: "complete", anchor: { kind: "supplied-root" } });
+    expect(codes(result)).toEqual([]);
+    const known = await run([leaf, int], { supplied: [rekeyed()], knownRoots: [root], includeRoot: true });
+    expect(known.result.anchor!.kind).toBe("known-root");
+    expect(known.result.fullchainPem).toBe(toPem(leaf) + toPem(int) + toPem(root));
+    for (const calls of [verifier.calls, known.verifier.calls]) {
+      const keys = calls.map((call) => `${call.child}|${call.issuerKey}`);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+
+  test("an unverifiable root check (unsupported) does not end the path", async () => {
+    const { root, int, leaf } = hierarchy();
+    const { result } = await run([leaf, int], {
+      supplied: [root],
+      script: (child) => (child.subject === "CN=Int,O=Example" ? { outcome: "unsupported" } : undefined),
+    });
+    expect(result.status).toBe("incomplete");
+  });
+
+  test("a same-name root with another key id is not asked at all", async () => {
+    const { int, leaf } = hierarchy();
+    const otherId = makeCertificate({ subject: "CN=Root,O=Example", ca: true, subjectKeyIdentifier: "FF" });
+    const { result, verifier } = await run([leaf, int], { supplied: [otherId] });
+    expect(result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!.observed).toBe(
+      "The chain stops at certificate 1 (CN=Int): its issuer, CN=Root, is neither in the bundle, nor one of your own roots, nor a known root.",
+    );
+    expect(verifier.calls.some((call) => call.issuerKey === otherId.publicKeyKey)).toBe(false);
+  });
+});
+
+describe("true words (CONTRACT §7.6)", () => {
+  const orderOf = (result: { problems: { code: string; nextAction: string }[] }) =>
+    result.problems.find((p) => p.code === "WRONG_ORDER")!.nextAction;
+
+  test("WRONG_ORDER's order lists exactly fullchainPem's certificates: no root that ROOT_INCLUDED leaves out", async () => {
+    const { root, int, leaf } = hierarchy();
+    const { result } = await run([int, root, leaf]);
+    expect(codes(result)).toContain("ROOT_INCLUDED");
+    expect(result.fullchainPem).toBe(toPem(leaf) + toPem(int));
+    expect(orderOf(result)).toBe(
+      "Serve the certificates in this order: certificate 2 (CN=www.example.com), then certificate 0 (CN=Int), as the corrected chain (fullchainPem) does.",
+    );
+    const withRoot = await run([int, root, leaf], { includeRoot: true });
+    expect(withRoot.result.fullchainPem).toBe(toPem(leaf) + toPem(int) + toPem(root));
+    expect(orderOf(withRoot.result)).toBe(
+      "Serve the certificates in this order: certificate 2 (CN=www.example.com), then certificate 0 (CN=Int), then certificate 1 (CN=Root), as the corrected chain (fullchainPem) does.",
+    );
+  });
+
+  test("a root appended from outside the bundle is named as the user's own, or the reference store's", async () => {
+    const { root, int, leaf } = hierarchy();
+    const own = await run([int, leaf], { supplied: [root], includeRoot: true });
+    expect(orderOf(own.result)).toBe(
+      "Serve the certificates in this order: certificate 1 (CN=www.example.com), then certificate 0 (CN=Int), then your own root CN=Root, as the corrected chain (fullchainPem) does.",
+    );
+    const known = await run([int, leaf], { knownRoots: [root], includeRoot: true });
+    expect(orderOf(known.result)).toContain("then the root CN=Root of the reference store, as");
+  });
+
+  test("with roots supplied, a missing issuer is said to be none of the user's own roots; never Mozilla's", async () => {
+    const { int, leaf } = hierarchy();
+    const other = makeCertificate({ subject: "CN=Other Root", ca: true });
+    const { result } = await run([leaf, int], { supplied: [other] });
+    expect(result.problems.find((p) => p.code === "INCOMPLETE_CHAIN")!.observed).toBe(
+      "The chain stops at certificate 1 (CN=Int): its issuer, CN=Root, is neither in the bundle, nor one of your own roots, nor a known root.",
+    );
+    expect(JSON.stringify(result)).not.toMatch(/Mozilla|reference root store/);
   });
 });
 
@@ -499,8 +611,14 @@ describe("leaf, status and hostname", () => {
 });
 
 describe("expiry", () => {
+  // A leaf every client accepts but for its dates (a SAN, under 825 days: no CONTRACT §8.1 problem).
   const leafAt = (notAfter: string) =>
-    makeCertificate({ subject: "CN=self.example", notBefore: "2020-01-01T00:00:00Z", notAfter });
+    makeCertificate({
+      subject: "CN=self.example",
+      sans: ["self.example"],
+      notBefore: "2025-06-01T00:00:00Z",
+      notAfter,
+    });
 
   test("expiresInDays is floor((notAfter − evaluatedAt) / 86400 s), negative once expired", async () => {
     const cases: [string, number][] = [
@@ -533,7 +651,11 @@ describe("expiry", () => {
   });
 
   test("NOT_YET_VALID for a member whose notBefore is after evaluatedAt", async () => {
-    const future = makeCertificate({ subject: "CN=f.example", notBefore: "2026-06-01T00:00:00Z" });
+    const future = makeCertificate({
+      subject: "CN=f.example",
+      sans: ["f.example"],
+      notBefore: "2026-06-01T00:00:00Z",
+    });
     const { result } = await run([future]);
     expect(result.problems.map((p) => [p.code, p.severity])).toEqual([["NOT_YET_VALID", "error"]]);
   });

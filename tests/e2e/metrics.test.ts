@@ -2,11 +2,13 @@
  * Metrics (CONTRACT §6) against the real process: scrape METRICS_PORT before and after known
  * traffic; the request counts and the histogram totals move by exactly that traffic, in one
  * process and summed over WORKERS=2. Labels hold only closed sets; the API port has no /metrics;
- * a busy metrics port stops the start like a busy API port.
+ * a busy metrics port stops the start like a busy API port. With WORKERS=2, kill -9 of a worker
+ * under load never makes a counter step down, and no scrape waits on a dead or hung worker.
  */
 import { describe, expect, test } from "bun:test";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { LATENCY_BUCKETS_SECONDS } from "../../src/process/metrics.ts";
+import { POLL_TIMEOUT_MS } from "../../src/process/supervisor.ts";
 import { type RunningServer, serverCommand, startServer } from "./server.ts";
 
 const OPERATION_IDS = new Set([...OPERATION_LIST.map((operation) => operation.id), "unmatched"]);
@@ -170,6 +172,107 @@ describe("metrics on METRICS_PORT", () => {
       // connection, which the kernel spreads over the two reusePort listeners: all of them on one
       // worker has a chance of 2^-33, so the exact totals above are totals over both.
     } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  test("WORKERS=2: after kill -9 of a worker under load, no counter steps down and no scrape waits on the dead worker", async () => {
+    const server = await startServer({ METRICS_PORT: "0", WORKERS: "2" });
+    const readyPids = (): number[] =>
+      server.lines.flatMap((line) => {
+        const record = JSON.parse(line) as { msg?: string; pid?: number };
+        return record.msg === "worker ready" && typeof record.pid === "number" ? [record.pid] : [];
+      });
+    let loading = true;
+    const load = Promise.all(
+      Array.from({ length: 4 }, async (_, client) => {
+        for (let i = 0; loading; i++) {
+          const path = i % 3 === 0 ? "/v1/health" : `/scan/${client}`;
+          // Requests on the killed worker's connections fail: only the counts matter here.
+          await fetch(`${server.url}${path}`, { headers: { connection: "close" } })
+            .then((response) => response.arrayBuffer())
+            .catch(() => undefined);
+        }
+      }),
+    );
+    const scrapes: { samples: Samples; ms: number; afterKill: boolean }[] = [];
+    let killed = false;
+    const scrapeTimed = async (): Promise<void> => {
+      const started = performance.now();
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      const samples = parseExposition(await response.text());
+      scrapes.push({ samples, ms: performance.now() - started, afterKill: killed });
+    };
+    const port = await metricsPortOf(server);
+    try {
+      const [victim, survivor] = readyPids();
+      expect(victim).toBeNumber();
+      for (let i = 0; i < 8; i++) {
+        await scrapeTimed();
+        await Bun.sleep(40);
+      }
+      process.kill(victim as number, "SIGKILL");
+      killed = true;
+      // Scrape while the worker is dead, being reaped and replaced, until its replacement is ready.
+      const until = performance.now() + 15_000;
+      while (readyPids().length < 3 && performance.now() < until) {
+        await scrapeTimed();
+        await Bun.sleep(20);
+      }
+      for (let i = 0; i < 5; i++) await scrapeTimed();
+      loading = false;
+      await load;
+      await scrapeTimed(); // with no request left in flight
+      const replacement = readyPids()[2];
+      expect(replacement).toBeNumber();
+      expect([victim, survivor]).not.toContain(replacement);
+
+      // The load really was counted before the kill, and kept being counted after it.
+      const requestTotal = (samples: Samples): number =>
+        [...samples].reduce(
+          (sum, [key, value]) => (key.startsWith("network_tools_requests_total{") ? sum + value : sum),
+          0,
+        );
+      const lastBeforeKill = scrapes.filter((scrape) => !scrape.afterKill).at(-1) as (typeof scrapes)[number];
+      expect(requestTotal(lastBeforeKill.samples)).toBeGreaterThan(20);
+      expect(requestTotal((scrapes.at(-1) as (typeof scrapes)[number]).samples)).toBeGreaterThan(
+        requestTotal(lastBeforeKill.samples),
+      );
+      expect(scrapes.filter((scrape) => scrape.afterKill).length).toBeGreaterThanOrEqual(3);
+      // Every counter sample is non-decreasing from one scrape to the next.
+      const isCounter = (key: string): boolean =>
+        /^(network_tools_requests_total|network_tools_request_duration_seconds_(bucket|sum|count)|network_tools_overloaded_total|network_tools_rate_limited_total|process_cpu_seconds_total)\b/.test(
+          key,
+        );
+      const steps: string[] = [];
+      scrapes.slice(1).forEach((scrape, index) => {
+        const previous = (scrapes[index] as (typeof scrapes)[number]).samples;
+        for (const [key, value] of previous)
+          if (isCounter(key) && (scrape.samples.get(key) ?? 0) < value)
+            steps.push(`${key}: ${value} → ${scrape.samples.get(key) ?? "absent"}`);
+      });
+      expect(steps).toEqual([]);
+      // A scrape never waits on the dead worker longer than one bounded poll, with slack for a busy machine.
+      expect(Math.max(...scrapes.map((scrape) => scrape.ms))).toBeLessThan(POLL_TIMEOUT_MS + 1_500);
+
+      // A hung worker (SIGSTOP): the scrape still answers within the bound, from its last answer.
+      const before = scrapes.at(-1) as (typeof scrapes)[number];
+      process.kill(survivor as number, "SIGSTOP");
+      try {
+        await scrapeTimed();
+      } finally {
+        process.kill(survivor as number, "SIGCONT");
+      }
+      const hung = scrapes.at(-1) as (typeof scrapes)[number];
+      expect(hung.ms).toBeGreaterThanOrEqual(POLL_TIMEOUT_MS - 50);
+      expect(hung.ms).toBeLessThan(POLL_TIMEOUT_MS + 1_500);
+      expect(requestTotal(hung.samples)).toBe(requestTotal(before.samples));
+      expect(hung.samples.get("network_tools_processes")).toBe(3);
+    } finally {
+      loading = false;
+      await load;
       expect(await server.stop()).toBe(0);
     }
   });

@@ -8,8 +8,14 @@
  * that DER, so two specs that differ in anything get different fingerprints.
  */
 import { createHash } from "node:crypto";
-import type { CertificateData, SubjectAltName } from "../../src/domain/certificates/model.ts";
+import type {
+  CertificateData,
+  NameConstraints,
+  SubjectAltName,
+} from "../../src/domain/certificates/model.ts";
+import { ipOctets } from "../../src/domain/certificates/name-constraints.ts";
 import type { CertificationRequestData } from "../../src/domain/certificates/request-model.ts";
+import { parseAddr } from "../../src/domain/ip/addr.ts";
 import type { CertificateDecoder } from "../../src/domain/ports.ts";
 
 const FAKE_DER_PREFIX = "FAKE-X509 ";
@@ -46,6 +52,23 @@ export interface CertSpec {
   ocspUrls?: string[];
   /** Anything: changes the DER (and so the fingerprint) without changing any other field. */
   variant?: string;
+  /** Key facts (CONTRACT §8.1); default an EC P-256 key. */
+  keyType?: string;
+  keyBits?: number | null;
+  keyCurve?: string | null;
+  /** Default `SHA-256`. */
+  signatureDigest?: string | null;
+  /** Default `["serverAuth"]` for a non-CA, null (no extension) for a CA. */
+  extendedKeyUsage?: string[] | null;
+  pathLenConstraint?: number | null;
+  /** DNS and IP (CIDR text) subtrees; default none. */
+  nameConstraints?: {
+    permitted?: { dns?: string[]; ip?: string[] };
+    excluded?: { dns?: string[]; ip?: string[] };
+  } | null;
+  /** Default 2 (a publicly logged certificate). */
+  sctCount?: number;
+  crlUrls?: string[];
 }
 
 /** Validity used when a spec gives none: 2025-01-01 to 2027-01-01. */
@@ -81,6 +104,16 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     caIssuersUrls: spec.caIssuersUrls ?? [],
     ocspUrls: spec.ocspUrls ?? [],
     variant: spec.variant ?? null,
+    keyType: spec.keyType ?? "EC",
+    keyBits: spec.keyBits === undefined ? 256 : spec.keyBits,
+    keyCurve: spec.keyCurve === undefined ? "P-256" : spec.keyCurve,
+    signatureDigest: spec.signatureDigest === undefined ? "SHA-256" : spec.signatureDigest,
+    extendedKeyUsage:
+      spec.extendedKeyUsage === undefined ? (ca ? null : ["serverAuth"]) : spec.extendedKeyUsage,
+    pathLenConstraint: spec.pathLenConstraint ?? null,
+    nameConstraints: spec.nameConstraints ?? null,
+    sctCount: spec.sctCount ?? 2,
+    crlUrls: spec.crlUrls ?? [],
   };
   const der = new TextEncoder().encode(FAKE_DER_PREFIX + JSON.stringify(fields));
   const keyBytes = new TextEncoder().encode(fields.key);
@@ -112,7 +145,34 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     publicKeyKey: Buffer.from(fields.key).toString("hex"),
     caIssuersUrls: fields.caIssuersUrls,
     ocspUrls: fields.ocspUrls,
+    keyType: fields.keyType,
+    keyBits: fields.keyBits,
+    keyCurve: fields.keyCurve,
+    publicKeySha256: createHash("sha256").update(keyBytes).digest("hex"),
+    signatureDigest: fields.signatureDigest,
+    extendedKeyUsage: fields.extendedKeyUsage,
+    pathLenConstraint: fields.pathLenConstraint,
+    nameConstraints: fields.nameConstraints === null ? null : nameConstraintsOf(fields.nameConstraints),
+    sctCount: fields.sctCount,
+    crlUrls: fields.crlUrls,
   };
+}
+
+/** The model's name constraints from CIDR text: `10.0.0.0/8` → address and mask octets. */
+function nameConstraintsOf(spec: NonNullable<CertSpec["nameConstraints"]>): NameConstraints {
+  const side = (subtrees: { dns?: string[]; ip?: string[] } | undefined) => ({
+    dns: subtrees?.dns ?? [],
+    ip: (subtrees?.ip ?? []).map((cidr) => {
+      const [text, bits] = cidr.split("/") as [string, string];
+      const parsed = parseAddr(text);
+      if (!parsed.ok) throw new Error(`bad CIDR ${cidr} in a fake certificate`);
+      const address = ipOctets(parsed.value);
+      const mask = new Uint8Array(address.length);
+      for (let k = 0; k < Number(bits); k++) mask[k >> 3]! |= 0x80 >> (k & 7);
+      return { address, mask };
+    }),
+  });
+  return { permitted: side(spec.permitted), excluded: side(spec.excluded) };
 }
 
 /** The public-key identity (`publicKeyKey`) the builder gives a key id. */

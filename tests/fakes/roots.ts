@@ -13,18 +13,19 @@ export function fakeRootStore(roots: readonly CertificateData[] = []) {
   return {
     questions,
     isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean {
-      return this.findRoot(issuerNameKey, authorityKeyIdentifier) !== null;
+      return this.findRoots(issuerNameKey, authorityKeyIdentifier).length > 0;
     },
-    findRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array | null {
+    findRoots(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array[] {
       questions.push({ issuerNameKey, authorityKeyIdentifier });
-      const root = roots.find(
-        (candidate) =>
-          candidate.subjectNameKey === issuerNameKey &&
-          (authorityKeyIdentifier === null ||
-            candidate.subjectKeyIdentifier === null ||
-            normal(candidate.subjectKeyIdentifier) === normal(authorityKeyIdentifier)),
-      );
-      return root?.der ?? null;
+      return roots
+        .filter(
+          (candidate) =>
+            candidate.subjectNameKey === issuerNameKey &&
+            (authorityKeyIdentifier === null ||
+              candidate.subjectKeyIdentifier === null ||
+              normal(candidate.subjectKeyIdentifier) === normal(authorityKeyIdentifier)),
+        )
+        .map((root) => root.der);
     },
   } satisfies RootStore & { questions: unknown[] };
 }

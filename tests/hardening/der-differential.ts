@@ -376,7 +376,7 @@ export type DifferenceClass =
   | "duplicate extension";
 
 const READ_EXTENSION_REASON =
-  /^malformed (basicConstraints|keyUsage|subjectAltName|subjectKeyIdentifier|authorityKeyIdentifier|authorityInfoAccess) extension$/;
+  /^malformed (basicConstraints|keyUsage|subjectAltName|subjectKeyIdentifier|authorityKeyIdentifier|authorityInfoAccess|extendedKeyUsage|nameConstraints|cRLDistributionPoints) extension$/;
 const STRING_TAGS = new Set([3, 4, 12, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30]);
 
 /** What a lenient (BER) walk of the bytes finds that strict DER forbids or bounds. */

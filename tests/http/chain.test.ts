@@ -26,13 +26,21 @@ const leaf = makeCertificate({
   sans: ["app.internal.example", { type: "ip", value: "10.1.2.3" }],
 });
 
+/** The root's name and key id on another key (CONTRACT §7.2): it did not sign the intermediate. */
+const impostor = makeCertificate({
+  subject: "CN=Private Root",
+  ca: true,
+  subjectKeyIdentifier: "AA",
+  key: "impostor",
+});
+
 function chainApp() {
   const logger = createMemoryLogger();
   const verifier = scriptedVerifier();
   const { app } = testApp({
     logger,
     clock: fixedClock("2026-06-01T12:00:00Z"),
-    decoder: fakeDecoder([root, int, leaf]),
+    decoder: fakeDecoder([root, impostor, int, leaf]),
     verifier,
     roots: fakeRootStore(),
   });
@@ -53,6 +61,7 @@ describe("POST /v1/certificate-chain", () => {
       "leafIndex",
       "path",
       "status",
+      "profile",
       "anchor",
       "certificates",
       "problems",
@@ -62,6 +71,7 @@ describe("POST /v1/certificate-chain", () => {
       leafIndex: 1,
       path: [1, 0],
       status: "complete",
+      profile: "private",
       anchor: {
         kind: "supplied-root",
         subject: "CN=Private Root",
@@ -72,6 +82,20 @@ describe("POST /v1/certificate-chain", () => {
     expect((body.problems as { code: string }[]).map((p) => p.code)).toEqual(["WRONG_ORDER"]);
     // Supplied roots are never listed.
     expect((body.certificates as { index: number }[]).map((c) => c.index)).toEqual([1, 0]);
+  });
+
+  test("roots holding a root of the right name and key id whose key did not sign: incomplete", async () => {
+    const { app } = chainApp();
+    const response = await call(app, "POST", "/v1/certificate-chain", {
+      json: { pem: bundleOf([leaf, int]), roots: toPem(impostor) },
+    });
+    const body = (await jsonOf(response)) as {
+      status: string;
+      problems: { code: string; observed: string }[];
+    };
+    expect(body.status).toBe("incomplete");
+    expect(body.problems.map((p) => p.code)).toEqual(["INCOMPLETE_CHAIN"]);
+    expect(body.problems[0]!.observed).toContain("its key does not verify the certificate");
   });
 
   test("roots problems: path [roots] with a location; errors carry no-store too", async () => {

@@ -7,12 +7,14 @@ import fc from "fast-check";
 import { AdmissionQueue } from "../../src/adapters/http/admission.ts";
 import { HttpError } from "../../src/contract/errors.ts";
 import {
+  emptySnapshot,
   LATENCY_BUCKETS_SECONDS,
   type MetricsSnapshot,
   ProcessMetrics,
   type ProcessSampler,
   renderExposition,
   sumSnapshots,
+  WorkerMetricsLedger,
 } from "../../src/process/metrics.ts";
 
 const ROUTES = new Map([
@@ -159,5 +161,153 @@ describe("the sum over processes", () => {
     expect(new Set(types).size).toBe(types.length);
     expect(types).toContain("network_tools_request_duration_seconds");
     expect(text.endsWith("\n")).toBe(true);
+  });
+});
+
+/** Every counter sample of an exposition (requests, histogram buckets/sums/counts, refusals, CPU). */
+function counterSamples(snapshot: MetricsSnapshot): Map<string, number> {
+  const samples = new Map<string, number>();
+  for (const line of lines(snapshot)) {
+    const match = /^(\S+) (\S+)$/.exec(line);
+    if (match === null || line.startsWith("#")) continue;
+    const name = match[1] as string;
+    if (
+      /^(network_tools_requests_total|network_tools_request_duration_seconds|network_tools_\w+_total|process_cpu_seconds_total)/.test(
+        name,
+      )
+    )
+      samples.set(name, Number(match[2]));
+  }
+  return samples;
+}
+
+const SUPERVISOR: MetricsSnapshot = { ...emptySnapshot(), cpuSeconds: 0.25, residentBytes: 7, processes: 1 };
+
+describe("the supervisor's ledger: workers that die or are replaced keep their counts in the sum", () => {
+  test("an exited worker's counters stay; its gauges and its place in the process count leave", () => {
+    const ledger = new WorkerMetricsLedger();
+    const a = new ProcessMetrics(ROUTES, FIXED);
+    const b = new ProcessMetrics(ROUTES, FIXED);
+    ledger.started(1);
+    ledger.started(2);
+    a.observeRequest("/v1/health", "GET", 200, 0.02);
+    a.observeRequest("/v1/health", "GET", 429, 0.02);
+    a.overloadedRefusal();
+    a.admissionWaitingChanged(3);
+    a.beginDraining();
+    b.observeRequest("/v1/health", "GET", 200, 0.02);
+    ledger.answered(1, 1, a.snapshot());
+    ledger.answered(2, 2, b.snapshot());
+    const before = lines(ledger.total(SUPERVISOR));
+    expect(before).toContain('network_tools_requests_total{operation="health",method="GET",status="200"} 2');
+    expect(before).toContain("network_tools_processes 3");
+    expect(before).toContain("network_tools_admission_queue_waiting 3");
+    expect(before).toContain("network_tools_draining 1");
+    ledger.exited(1);
+    ledger.started(3); // its replacement, which has counted nothing yet
+    const after = lines(ledger.total(SUPERVISOR));
+    expect(after).toContain('network_tools_requests_total{operation="health",method="GET",status="200"} 2');
+    expect(after).toContain('network_tools_requests_total{operation="health",method="GET",status="429"} 1');
+    expect(after).toContain('network_tools_request_duration_seconds_count{operation="health"} 3');
+    expect(after).toContain("network_tools_overloaded_total 1");
+    expect(after).toContain("network_tools_rate_limited_total 1");
+    expect(after).toContain("process_cpu_seconds_total 3.25"); // both workers' 1.5 s and the supervisor's
+    expect(after).toContain("network_tools_processes 2");
+    expect(after).toContain("network_tools_admission_queue_waiting 0");
+    expect(after).toContain("network_tools_draining 0");
+    expect(after).toContain("process_resident_memory_bytes 1007");
+  });
+
+  test("an older answer never replaces a newer one; answers from unknown or exited workers and non-snapshots are ignored", () => {
+    const ledger = new WorkerMetricsLedger();
+    const metrics = new ProcessMetrics(ROUTES, FIXED);
+    ledger.started(1);
+    const early = metrics.snapshot();
+    metrics.observeRequest("/v1/health", "GET", 200, 0.02);
+    ledger.answered(1, 5, metrics.snapshot());
+    ledger.answered(1, 4, early); // a late answer to an older poll
+    ledger.answered(1, 6, { requests: "not rows" });
+    ledger.answered(1, 7, { ...metrics.snapshot(), requests: [["health", "GET", "200", 1]] });
+    ledger.answered(9, 8, metrics.snapshot()); // never started
+    const health = 'network_tools_requests_total{operation="health",method="GET",status="200"}';
+    expect(lines(ledger.total(SUPERVISOR))).toContain(`${health} 1`);
+    ledger.exited(1);
+    metrics.observeRequest("/v1/health", "GET", 200, 0.02);
+    ledger.answered(1, 9, metrics.snapshot()); // sent before the exit, read after it
+    ledger.exited(1);
+    expect(lines(ledger.total(SUPERVISOR))).toContain(`${health} 1`);
+    expect(lines(ledger.total(SUPERVISOR))).toContain("network_tools_processes 1");
+  });
+
+  test("property: across any starts, requests, polls (some answered late) and exits, no counter goes down, and the sum is every worker's newest answer", () => {
+    type Step =
+      | { kind: "start" }
+      | { kind: "request"; worker: number; status: number }
+      | { kind: "poll"; worker: number; deliverLate: boolean }
+      | { kind: "deliver" }
+      | { kind: "exit"; worker: number };
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      fc.constant<Step>({ kind: "start" }),
+      fc.record({
+        kind: fc.constant("request" as const),
+        worker: fc.nat(5),
+        status: fc.constantFrom(200, 400, 429),
+      }),
+      fc.record({ kind: fc.constant("poll" as const), worker: fc.nat(5), deliverLate: fc.boolean() }),
+      fc.constant<Step>({ kind: "deliver" }),
+      fc.record({ kind: fc.constant("exit" as const), worker: fc.nat(5) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const ledger = new WorkerMetricsLedger();
+        const live: { id: number; metrics: ProcessMetrics; requests: number }[] = [];
+        /** Model: worker id → requests counted at its newest accepted answer. */
+        const newest = new Map<number, { sequence: number; requests: number }>();
+        const late: { id: number; sequence: number; snapshot: MetricsSnapshot; requests: number }[] = [];
+        let ids = 0;
+        let sequence = 0;
+        let previous = counterSamples(ledger.total(SUPERVISOR));
+        const accept = (id: number, at: number, snapshot: MetricsSnapshot, requests: number): void => {
+          ledger.answered(id, at, snapshot);
+          const kept = newest.get(id);
+          if (live.some((worker) => worker.id === id) && (kept === undefined || kept.sequence < at))
+            newest.set(id, { sequence: at, requests });
+        };
+        for (const next of steps) {
+          const worker = "worker" in next ? live[next.worker % Math.max(live.length, 1)] : undefined;
+          if (next.kind === "start") {
+            ids += 1;
+            ledger.started(ids);
+            live.push({ id: ids, metrics: new ProcessMetrics(ROUTES, FIXED), requests: 0 });
+          } else if (next.kind === "request" && worker !== undefined) {
+            worker.metrics.observeRequest("/v1/health", "GET", next.status, 0.02);
+            worker.requests += 1;
+          } else if (next.kind === "poll" && worker !== undefined) {
+            sequence += 1;
+            const answer = {
+              id: worker.id,
+              sequence,
+              snapshot: worker.metrics.snapshot(),
+              requests: worker.requests,
+            };
+            if (next.deliverLate) late.push(answer);
+            else accept(answer.id, answer.sequence, answer.snapshot, answer.requests);
+          } else if (next.kind === "deliver") {
+            const answer = late.shift();
+            if (answer !== undefined) accept(answer.id, answer.sequence, answer.snapshot, answer.requests);
+          } else if (next.kind === "exit" && worker !== undefined) {
+            ledger.exited(worker.id);
+            live.splice(live.indexOf(worker), 1);
+          }
+          const total = ledger.total(SUPERVISOR);
+          const now = counterSamples(total);
+          for (const [name, value] of previous) expect(now.get(name) ?? 0).toBeGreaterThanOrEqual(value);
+          previous = now;
+          const counted = total.requests.reduce((sum, row) => sum + row[3], 0);
+          expect(counted).toBe([...newest.values()].reduce((sum, kept) => sum + kept.requests, 0));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -2,7 +2,7 @@
  * DER → CertificateData (CONTRACT §4.2), with every text field as OpenSSL 3 prints it.
  *
  * The certificate is read with the strict DER reader in `der.ts` (see there why not asn1js/pkijs);
- * the fingerprint comes from WebCrypto. Anything that is not exactly one well-formed X.509
+ * the fingerprint and the key's SHA-256 come from WebCrypto. Anything that is not exactly one well-formed X.509
  * certificate gives `{ ok: false, reason }` with a short reason that quotes nothing from the
  * input. `decode` never throws.
  */
@@ -37,7 +37,19 @@ import {
   type Tlv,
   UNIVERSAL,
 } from "./der.ts";
+import {
+  countScts,
+  OID_CRL_DISTRIBUTION_POINTS,
+  OID_EXTENDED_KEY_USAGE,
+  OID_NAME_CONSTRAINTS,
+  OID_SCT_LIST,
+  readCrlUrls,
+  readExtendedKeyUsage,
+  readNameConstraints,
+} from "./extensions.ts";
 import { attributeText, formatName, nameEntries, opensslLongName } from "./openssl-names.ts";
+import { publicKeyFacts } from "./public-key-facts.ts";
+import { signatureDigest } from "./signature-digests.ts";
 
 const OID_COMMON_NAME = "2.5.4.3";
 const OID_SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
@@ -51,7 +63,7 @@ export class Malformed {
   constructor(readonly reason: string) {}
 }
 
-type Parsed = Omit<CertificateData, "fingerprintSha256">;
+type Parsed = Omit<CertificateData, "fingerprintSha256" | "publicKeySha256">;
 
 /**
  * Decodes one DER certificate into plain data, reading the DER directly: asn1js/pkijs cost
@@ -63,8 +75,19 @@ export class DerCertificateDecoder implements CertificateDecoder {
       const bytes = der.slice();
       const parsed = parseCertificate(bytes);
       if (parsed instanceof Malformed) return { ok: false, reason: parsed.reason };
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-      return { ok: true, certificate: { ...parsed, fingerprintSha256: hexColons(digest) } };
+      const [digest, keyDigest] = await Promise.all([
+        crypto.subtle.digest("SHA-256", bytes),
+        // A view into `bytes`, so backed by an ArrayBuffer like it.
+        crypto.subtle.digest("SHA-256", parsed.publicKey.spki as Uint8Array<ArrayBuffer>),
+      ]);
+      return {
+        ok: true,
+        certificate: {
+          ...parsed,
+          fingerprintSha256: hexColons(new Uint8Array(digest)),
+          publicKeySha256: hexLower(new Uint8Array(keyDigest)),
+        },
+      };
     } catch {
       // Not expected: every reader above returns null on bad input. Kept so hostile bytes can never throw.
       return { ok: false, reason: "not a valid X.509 certificate" };
@@ -158,6 +181,12 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (sans instanceof Malformed) return sans;
   const basicConstraints = readBasicConstraints(buf, ext.get(OID_BASIC_CONSTRAINTS));
   if (basicConstraints instanceof Malformed) return basicConstraints;
+  const extendedKeyUsage = readExtendedKeyUsage(buf, ext.get(OID_EXTENDED_KEY_USAGE));
+  if (extendedKeyUsage === undefined) return new Malformed("malformed extendedKeyUsage extension");
+  const nameConstraints = readNameConstraints(buf, ext.get(OID_NAME_CONSTRAINTS));
+  if (nameConstraints === undefined) return new Malformed("malformed nameConstraints extension");
+  const crlUrls = readCrlUrls(buf, ext.get(OID_CRL_DISTRIBUTION_POINTS));
+  if (crlUrls === undefined) return new Malformed("malformed cRLDistributionPoints extension");
   const keyCertSign = readKeyCertSign(buf, ext.get(OID_KEY_USAGE));
   if (keyCertSign instanceof Malformed) return keyCertSign;
   const ski = readSubjectKeyIdentifier(buf, ext.get(OID_SUBJECT_KEY_IDENTIFIER));
@@ -168,13 +197,15 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   if (infoAccess === null) return new Malformed("malformed authorityInfoAccess extension");
 
   const span = (t: Tlv) => buf.subarray(t.start, t.end);
+  const spkiBytes = span(spki);
+  const signatureParameters = outer.params === undefined ? null : span(outer.params);
   return {
     der: buf,
     tbs: span(tbs),
-    signatureParameters: outer.params === undefined ? null : span(outer.params),
+    signatureParameters,
     signatureValue: buf[signature.body] === 0 ? buf.subarray(signature.body + 1, signature.end) : null,
     publicKey: {
-      spki: span(spki),
+      spki: spkiBytes,
       algorithmOid: keyAlgorithm.oid,
       parameters: keyAlgorithm.params === undefined ? null : span(keyAlgorithm.params),
       subjectPublicKey: span(subjectPublicKey),
@@ -189,7 +220,7 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
     notBefore,
     notAfter,
     basicConstraintsPresent: basicConstraints !== null,
-    ca: basicConstraints === true,
+    ca: basicConstraints?.ca === true,
     keyCertSign,
     subjectKeyIdentifier: ski,
     authorityKeyIdentifier: aki,
@@ -201,6 +232,13 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
     publicKeyKey: hexLower(buf, spki.start, spki.end),
     caIssuersUrls: infoAccess.caIssuersUrls,
     ocspUrls: infoAccess.ocspUrls,
+    ...publicKeyFacts(spkiBytes),
+    signatureDigest: signatureDigest(outer.oid, signatureParameters),
+    extendedKeyUsage,
+    pathLenConstraint: basicConstraints?.ca === true ? basicConstraints.pathLen : null,
+    nameConstraints,
+    sctCount: countScts(buf, ext.get(OID_SCT_LIST)),
+    crlUrls,
   };
 }
 
@@ -385,8 +423,14 @@ function ipText(buf: Uint8Array, t: Tlv): string {
   return `#${hexUpper(buf, t.body, t.end)}`;
 }
 
-/** null without the extension, else its cA flag. */
-function readBasicConstraints(buf: Uint8Array, octets: Tlv | undefined): boolean | null | Malformed {
+/**
+ * null without the extension, else its cA flag and its pathLenConstraint (null when absent or
+ * negative: RFC 5280 §4.2.1.9 allows 0..MAX, and OpenSSL marks a negative one invalid).
+ */
+function readBasicConstraints(
+  buf: Uint8Array,
+  octets: Tlv | undefined,
+): { ca: boolean; pathLen: number | null } | null | Malformed {
   if (octets === undefined) return null;
   const body = extensionBody(buf, octets);
   const parts = body === null ? null : sequence(buf, body);
@@ -407,7 +451,15 @@ function readBasicConstraints(buf: Uint8Array, octets: Tlv | undefined): boolean
     return new Malformed("malformed basicConstraints extension");
   }
   if (parts.length - next > 1) return new Malformed("malformed basicConstraints extension");
-  return ca;
+  return { ca, pathLen: pathLen === undefined ? null : nonNegativeInteger(buf, pathLen) };
+}
+
+/** A minimal INTEGER's value when it is not negative (huge ones lose precision, never sign), else null. */
+function nonNegativeInteger(buf: Uint8Array, t: Tlv): number | null {
+  if (buf[t.body]! & 0x80) return null;
+  let value = 0;
+  for (let k = t.body; k < t.end; k++) value = value * 256 + buf[k]!;
+  return value;
 }
 
 /**

@@ -28,20 +28,23 @@ export interface PublicKeyFacts {
   keyCurve: string | null;
 }
 
-const OID_RSA = "1.2.840.113549.1.1.1";
-const OID_RSASSA_PSS = "1.2.840.113549.1.1.10";
-const OID_EC = "1.2.840.10045.2.1";
-const OID_ED25519 = "1.3.101.112";
-const OID_ED448 = "1.3.101.113";
-const OID_DSA = "1.2.840.10040.4.1";
+/** The SubjectPublicKeyInfo algorithm OIDs read here (RFC 3279, RFC 4055, RFC 5480, RFC 8410). */
+const KEY_OID = {
+  rsa: "1.2.840.113549.1.1.1",
+  rsassaPss: "1.2.840.113549.1.1.10",
+  ec: "1.2.840.10045.2.1",
+  ed25519: "1.3.101.112",
+  ed448: "1.3.101.113",
+  dsa: "1.2.840.10040.4.1",
+} as const;
 
 /** Key types named in words; any other algorithm is named by its dotted OID. */
 const KEY_TYPE_NAMES: ReadonlyMap<string, string> = new Map([
-  [OID_RSA, "RSA"],
-  [OID_EC, "EC"],
-  [OID_ED25519, "Ed25519"],
-  [OID_ED448, "Ed448"],
-  [OID_DSA, "DSA"],
+  [KEY_OID.rsa, "RSA"],
+  [KEY_OID.ec, "EC"],
+  [KEY_OID.ed25519, "Ed25519"],
+  [KEY_OID.ed448, "Ed448"],
+  [KEY_OID.dsa, "DSA"],
 ]);
 
 /** The NIST names OpenSSL prints as `NIST CURVE:` beside these three named curves. */
@@ -103,16 +106,16 @@ export function publicKeyFacts(spki: Uint8Array): PublicKeyFacts {
   const keyOctets = spki[key.body] === 0 ? { start: key.body + 1, end: key.end } : null;
   const keyType = KEY_TYPE_NAMES.get(algorithm.oid) ?? algorithm.oid;
   switch (algorithm.oid) {
-    case OID_RSA:
-    case OID_RSASSA_PSS:
+    case KEY_OID.rsa:
+    case KEY_OID.rsassaPss:
       return { keyType, keyBits: keyOctets && rsaModulusBits(spki, keyOctets), keyCurve: null };
-    case OID_EC:
+    case KEY_OID.ec:
       return { keyType, ...ecCurve(spki, algorithm.params) };
-    case OID_ED25519:
+    case KEY_OID.ed25519:
       return { keyType, keyBits: octetCount(keyOctets) === ED25519_KEY_OCTETS ? 256 : null, keyCurve: null };
-    case OID_ED448:
+    case KEY_OID.ed448:
       return { keyType, keyBits: octetCount(keyOctets) === ED448_KEY_OCTETS ? 456 : null, keyCurve: null };
-    case OID_DSA:
+    case KEY_OID.dsa:
       return { keyType, keyBits: dsaPrimeBits(spki, algorithm.params), keyCurve: null };
     default:
       return { keyType, keyBits: null, keyCurve: null };

@@ -1,7 +1,7 @@
 /**
  * The reference root store (RootStore port, CONTRACT §4.3 `issuerIsKnownRoot`): the Mozilla roots
  * the runtime bundles (`tls.rootCertificates`, the same list Node and Bun trust by default),
- * indexed by subject-name DER, each name with the subjectKeyIdentifiers of its roots.
+ * indexed by subject-name DER, each name with its roots and their subjectKeyIdentifiers.
  *
  * Only two things are read from each root, with the project's strict DER reader (`der.ts`): the
  * subject Name's DER (the same bytes `DerCertificateDecoder` turns into `subjectNameKey`) and the
@@ -28,11 +28,8 @@ export interface RootKeys {
 
 /** A RootStore over a fixed list of root certificates (DER). */
 export class ReferenceRootStore implements RootStore {
-  /**
-   * subjectNameKey → each subjectKeyIdentifier of the roots with that name (null: a root without
-   * one), mapped to the first such root's DER.
-   */
-  private readonly byName = new Map<string, Map<string | null, Uint8Array>>();
+  /** subjectNameKey → the roots with that name, in the given order, each with its subjectKeyIdentifier. */
+  private readonly byName = new Map<string, { subjectKeyIdentifier: string | null; der: Uint8Array }[]>();
   /** How many of the given certificates were indexed. */
   readonly size: number;
 
@@ -42,28 +39,27 @@ export class ReferenceRootStore implements RootStore {
       const keys = readRootKeys(der);
       if (keys === null) continue;
       size++;
-      let ids = this.byName.get(keys.subjectNameKey);
-      if (ids === undefined) {
-        ids = new Map();
-        this.byName.set(keys.subjectNameKey, ids);
-      }
-      if (!ids.has(keys.subjectKeyIdentifier)) ids.set(keys.subjectKeyIdentifier, der);
+      const named = this.byName.get(keys.subjectNameKey);
+      const entry = { subjectKeyIdentifier: keys.subjectKeyIdentifier, der };
+      if (named === undefined) this.byName.set(keys.subjectNameKey, [entry]);
+      else named.push(entry);
     }
     this.size = size;
   }
 
   isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean {
-    return this.findRoot(issuerNameKey, authorityKeyIdentifier) !== null;
+    return this.findRoots(issuerNameKey, authorityKeyIdentifier).length > 0;
   }
 
-  findRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array | null {
-    const ids = this.byName.get(issuerNameKey);
-    if (ids === undefined) return null;
-    if (authorityKeyIdentifier !== null) {
-      const byId = ids.get(normalizeKeyId(authorityKeyIdentifier)) ?? ids.get(null);
-      return byId ?? null;
-    }
-    return ids.values().next().value ?? null;
+  findRoots(issuerNameKey: string, authorityKeyIdentifier: string | null): readonly Uint8Array[] {
+    const named = this.byName.get(issuerNameKey);
+    if (named === undefined) return [];
+    const keyId = authorityKeyIdentifier === null ? null : normalizeKeyId(authorityKeyIdentifier);
+    return named
+      .filter(
+        (root) => keyId === null || root.subjectKeyIdentifier === null || root.subjectKeyIdentifier === keyId,
+      )
+      .map((root) => root.der);
   }
 }
 

@@ -11,39 +11,21 @@
 import type { CertificateData, PublicKeyInfo } from "../../domain/certificates/model.ts";
 import type { SignatureCheck, SignatureVerifier } from "../../domain/ports.ts";
 import { children, isUniversal, readAlgorithm, readOid, readTlv, sequence, TAG, type Tlv } from "./der.ts";
+import {
+  type Digest,
+  ECDSA,
+  HASHES,
+  OID_RSASSA_PSS,
+  PSS_DEFAULT_HASH,
+  RSA_PKCS1,
+} from "./signature-digests.ts";
 
-type Hash = "SHA-1" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512";
+type Hash = Digest;
 
 const OID_RSA_ENCRYPTION = "1.2.840.113549.1.1.1";
-const OID_RSASSA_PSS = "1.2.840.113549.1.1.10";
 const OID_MGF1 = "1.2.840.113549.1.1.8";
 const OID_EC_PUBLIC_KEY = "1.2.840.10045.2.1";
 const OID_ED25519 = "1.3.101.112";
-
-const RSA_PKCS1: Record<string, Hash> = {
-  "1.2.840.113549.1.1.5": "SHA-1",
-  "1.3.14.3.2.29": "SHA-1",
-  "1.2.840.113549.1.1.14": "SHA-224",
-  "1.2.840.113549.1.1.11": "SHA-256",
-  "1.2.840.113549.1.1.12": "SHA-384",
-  "1.2.840.113549.1.1.13": "SHA-512",
-};
-
-const ECDSA: Record<string, Hash> = {
-  "1.2.840.10045.4.1": "SHA-1",
-  "1.2.840.10045.4.3.1": "SHA-224",
-  "1.2.840.10045.4.3.2": "SHA-256",
-  "1.2.840.10045.4.3.3": "SHA-384",
-  "1.2.840.10045.4.3.4": "SHA-512",
-};
-
-const HASHES: Record<string, Hash> = {
-  "1.3.14.3.2.26": "SHA-1",
-  "2.16.840.1.101.3.4.2.4": "SHA-224",
-  "2.16.840.1.101.3.4.2.1": "SHA-256",
-  "2.16.840.1.101.3.4.2.2": "SHA-384",
-  "2.16.840.1.101.3.4.2.3": "SHA-512",
-};
 
 /** Named curves WebCrypto implements, with their field size in octets. */
 const CURVES: Record<string, { name: "P-256" | "P-384" | "P-521"; size: number }> = {
@@ -190,8 +172,8 @@ function pssParams(params: Value | undefined): { hash: Hash; saltLength: number 
   const buf = params.buf;
   const fields = sequence(buf, params.tlv);
   if (fields === null) return null;
-  let hashOid = "1.3.14.3.2.26";
-  let mgfHashOid = "1.3.14.3.2.26";
+  let hashOid = PSS_DEFAULT_HASH;
+  let mgfHashOid = PSS_DEFAULT_HASH;
   let saltLength = 20;
   let last = -1;
   for (const field of fields) {

@@ -7,16 +7,60 @@
 import { BUNDLE } from "./certificate-docs.ts";
 import type { OperationDoc } from "./openapi-document.ts";
 
+/** The leaf of BUNDLE as a path member (CONTRACT §7.1, §8.1) at `index`, `expiresInDays` from the example's instant. */
+const leafMember = (index: number, expiresInDays: number) => ({
+  index,
+  subject: "CN=www.example.com",
+  commonName: "www.example.com",
+  notAfter: "2027-02-20T07:47:42Z",
+  expiresInDays,
+  caIssuersUrls: [],
+  ocspUrls: [],
+  notBefore: "2026-11-22T07:47:42Z",
+  validityDays: 91,
+  keyType: "EC",
+  keyBits: 256,
+  keyCurve: "P-256",
+  signatureAlgorithm: "ecdsa-with-SHA256",
+  publicKeySha256: "bbfab3f015108dc353e39da304b0c47ca24a85fffc610197f653bcc0e2bfeae8",
+  extendedKeyUsage: ["serverAuth"],
+  pathLenConstraint: null,
+  sctCount: 0,
+  crlUrls: [],
+});
+
+/** The issuing CA of BUNDLE as a path member. */
+const issuingCaMember = (index: number, expiresInDays: number) => ({
+  index,
+  subject: "CN=Example Issuing CA E1,O=Example Trust,C=US",
+  commonName: "Example Issuing CA E1",
+  notAfter: "2031-11-21T07:47:42Z",
+  expiresInDays,
+  caIssuersUrls: [],
+  ocspUrls: [],
+  notBefore: "2026-11-22T07:47:42Z",
+  validityDays: 1826,
+  keyType: "EC",
+  keyBits: 256,
+  keyCurve: "P-256",
+  signatureAlgorithm: "ecdsa-with-SHA256",
+  publicKeySha256: "b93b2166ecb0eeee29941395e9e145e53d34a693682f474b41a9f48993e5f4d7",
+  extendedKeyUsage: null,
+  pathLenConstraint: 0,
+  sctCount: 0,
+  crlUrls: [],
+});
+
 /** The same two certificates, issuing CA first: the order nginx would serve wrongly. */
 const MISORDERED = BUNDLE.replace(/^([\s\S]*?END CERTIFICATE-----\n)([\s\S]*)$/, "$2$1");
 
 export const certificateChainDoc: OperationDoc = {
   summary: "Build and repair the chain a server should send",
   description:
-    "Finds the path from the server's certificate to a trust anchor (in the bundle, a shipped root or your own `roots`), lists what is wrong with the bundle as a server would send it (order, missing or unneeded certificates, the root, expiry, the hostname or IP address) and returns the corrected `fullchainPem` to deploy. An observation, not a trust decision: no revocation, no network.",
+    "Finds the path from the server's certificate to a trust anchor (in the bundle, a shipped root or your own `roots`), lists what is wrong with the bundle as a server would send it (order, missing or unneeded certificates, the root, expiry, the hostname or IP address) and what clients refuse on the path (no subjectAltName, extendedKeyUsage, weak RSA keys, SHA-1 signatures, validity limits, pathLen and name constraints, Certificate Transparency), each problem naming the clients that refuse it (chrome, firefox, apple, go, openssl), and returns the corrected `fullchainPem` to deploy. An observation, not a trust decision: no revocation, no network.",
   tag: "Certificates",
   resultDescription:
-    "The path (positions, leaf first), its status and anchor, each member with days to expiry and its Authority Information Access URLs, the problems in the findings' order, and fullchainPem: the path re-encoded in order, the root left out unless includeRoot. Never cached.",
+    "The path (positions, leaf first), its status, profile (webpki, private or unknown) and anchor, each member with days to expiry, validity, key, signature, extendedKeyUsage, pathLen, SCT count and its AIA and CRL URLs, the problems in the findings' order with the clients that refuse each, and fullchainPem: the path re-encoded in order, the root left out unless includeRoot. Never cached.",
   errors: { 503: ["OVERLOADED"] },
   examples: {
     overloaded: {
@@ -40,31 +84,13 @@ export const certificateChainDoc: OperationDoc = {
         leafIndex: 1,
         path: [1, 0],
         status: "incomplete",
+        profile: "unknown",
         anchor: {
           kind: "missing",
           subject: "CN=Example Root CA R1,O=Example Trust,C=US",
           caIssuersUrls: [],
         },
-        certificates: [
-          {
-            index: 1,
-            subject: "CN=www.example.com",
-            commonName: "www.example.com",
-            notAfter: "2027-02-20T07:47:42Z",
-            expiresInDays: 9,
-            caIssuersUrls: [],
-            ocspUrls: [],
-          },
-          {
-            index: 0,
-            subject: "CN=Example Issuing CA E1,O=Example Trust,C=US",
-            commonName: "Example Issuing CA E1",
-            notAfter: "2031-11-21T07:47:42Z",
-            expiresInDays: 1744,
-            caIssuersUrls: [],
-            ocspUrls: [],
-          },
-        ],
+        certificates: [leafMember(1, 9), issuingCaMember(0, 1744)],
         problems: [
           {
             code: "INCOMPLETE_CHAIN",
@@ -74,6 +100,7 @@ export const certificateChainDoc: OperationDoc = {
               "The chain stops at certificate 0 (CN=Example Issuing CA E1): its issuer, CN=Example Root CA R1, is neither in the bundle nor a known or supplied root.",
             nextAction:
               "Add the certificate of CN=Example Root CA R1 right after certificate 0 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root, supply it as a root instead).",
+            clients: [],
           },
           {
             code: "WRONG_ORDER",
@@ -83,6 +110,7 @@ export const certificateChainDoc: OperationDoc = {
               "Position 0 holds certificate 0 (CN=Example Issuing CA E1) instead of the server's own certificate, certificate 1 (CN=www.example.com): a server sends its first certificate as its own.",
             nextAction:
               "Serve the certificates in this order: certificate 1 (CN=www.example.com), then certificate 0 (CN=Example Issuing CA E1), as the corrected chain (fullchainPem) does.",
+            clients: ["chrome", "firefox", "apple", "go", "openssl"],
           },
           {
             code: "EXPIRING",
@@ -90,6 +118,7 @@ export const certificateChainDoc: OperationDoc = {
             certificateIndexes: [1],
             observed: "Certificate 1 (CN=www.example.com) expires in 9 days, at 2027-02-20T07:47:42Z.",
             nextAction: "Replace certificate 1 (CN=www.example.com) before 2027-02-20T07:47:42Z: renew it.",
+            clients: [],
           },
         ],
         fullchainPem: BUNDLE,
@@ -104,31 +133,13 @@ export const certificateChainDoc: OperationDoc = {
         leafIndex: 0,
         path: [0, 1],
         status: "incomplete",
+        profile: "unknown",
         anchor: {
           kind: "missing",
           subject: "CN=Example Root CA R1,O=Example Trust,C=US",
           caIssuersUrls: [],
         },
-        certificates: [
-          {
-            index: 0,
-            subject: "CN=www.example.com",
-            commonName: "www.example.com",
-            notAfter: "2027-02-20T07:47:42Z",
-            expiresInDays: 80,
-            caIssuersUrls: [],
-            ocspUrls: [],
-          },
-          {
-            index: 1,
-            subject: "CN=Example Issuing CA E1,O=Example Trust,C=US",
-            commonName: "Example Issuing CA E1",
-            notAfter: "2031-11-21T07:47:42Z",
-            expiresInDays: 1815,
-            caIssuersUrls: [],
-            ocspUrls: [],
-          },
-        ],
+        certificates: [leafMember(0, 80), issuingCaMember(1, 1815)],
         problems: [
           {
             code: "HOSTNAME_MISMATCH",
@@ -137,6 +148,7 @@ export const certificateChainDoc: OperationDoc = {
             observed:
               "Certificate 0 (CN=www.example.com) lists no IP addresses, so it does not cover 192.0.2.10.",
             nextAction: "Use a certificate issued for 192.0.2.10, or check the name the clients connect to.",
+            clients: ["chrome", "firefox", "apple", "go", "openssl"],
           },
           {
             code: "INCOMPLETE_CHAIN",
@@ -146,6 +158,7 @@ export const certificateChainDoc: OperationDoc = {
               "The chain stops at certificate 1 (CN=Example Issuing CA E1): its issuer, CN=Example Root CA R1, is neither in the bundle nor a known or supplied root.",
             nextAction:
               "Add the certificate of CN=Example Root CA R1 right after certificate 1 (CN=Example Issuing CA E1); its CA publishes it, usually at the address in the Authority Information Access extension (if CN=Example Root CA R1 is a private root, supply it as a root instead).",
+            clients: [],
           },
         ],
         fullchainPem: BUNDLE,

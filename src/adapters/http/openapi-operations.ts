@@ -13,8 +13,8 @@ import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } f
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
 import { cidrSubnetsDoc } from "./operation-docs/cidr-subnets.ts";
 import { csrDoc } from "./operation-docs/csr.ts";
-import { reverseZonesDoc } from "./operation-docs/reverse-zones.ts";
 import { publicIpDatabasesDoc } from "./operation-docs/public-ip-databases.ts";
+import { reverseZonesDoc } from "./operation-docs/reverse-zones.ts";
 
 const health: OperationDoc = {
   summary: "Liveness and readiness probe",

@@ -12,8 +12,8 @@
  */
 import { type Issue, invalidInput } from "../errors.ts";
 import type { CertificateDecoder, SignatureOutcome, SignatureVerifier } from "../ports.ts";
+import { readCertificateBlocks } from "./bundle.ts";
 import type { Severity } from "./findings.ts";
-import { decodeBlock } from "./inspect.ts";
 import type { CertificateData } from "./model.ts";
 import { DEFAULT_PEM_LIMITS, OUTSIDE_TEXT_MESSAGES, type PemKind, type PemLimits, scanPem } from "./pem.ts";
 import type { CertificationRequestData } from "./request-model.ts";
@@ -189,12 +189,8 @@ export async function readCertificates(
   decoder: CertificateDecoder,
   limits: PemLimits = DEFAULT_PEM_LIMITS,
 ): Promise<ReadCertificates> {
-  const scan = scanPem(text, limits);
-  const decoded = await Promise.all(scan.blocks.map((block) => decodeBlock(block, decoder)));
-  const issues = sortByOffset([
-    ...scan.issues,
-    ...decoded.flatMap((entry) => (entry.issue === undefined ? [] : [entry.issue])),
-  ]).map((issue) => ({
+  const { decoded, issues: found } = await readCertificateBlocks(text, decoder, limits);
+  const issues = found.map((issue) => ({
     ...issue,
     message: issue.message.startsWith("pem ") ? `${field} ${issue.message.slice(4)}` : issue.message,
     path: [field],

@@ -7,10 +7,13 @@
 
 import { MAX_CERTIFICATES } from "../limits.ts";
 import type { RootStore, SignatureCheck } from "../ports.ts";
+import { repeats } from "./bundle.ts";
+import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
 import { isSelfIssued } from "./relationships.ts";
-import { capitalize, certificateName, listSome, nameLabel, showText } from "./wording.ts";
+import { rootOrigin } from "./trust-anchors.ts";
+import { capitalize, certificateName, listSome, nameLabel, repeatObserved, showText } from "./wording.ts";
 
 /**
  * Every finding code, in the order of CONTRACT §4.3's table (also the tie-break order). The set is
@@ -111,7 +114,7 @@ export const FINDING_CODES = [
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
-export type Severity = "error" | "warning" | "info";
+export type { Severity } from "./diagnostics.ts";
 export type EvidenceValue = string | number | boolean | null;
 
 /** Severity of each code (CONTRACT §4.3). */
@@ -134,6 +137,9 @@ export const SEVERITY_OF: Readonly<Record<FindingCode, Severity>> = {
   HOSTNAME_MATCH: "info",
   HOSTNAME_MISMATCH: "error",
 };
+
+/** The findings' code set: table order and severities, the order and the builder (diagnostics.ts). */
+const FINDINGS = new DiagnosticCodes<FindingCode>(FINDING_CODES, SEVERITY_OF);
 
 /** One finding (spec §2.12), field order as specified. */
 export interface Finding {
@@ -168,15 +174,12 @@ export interface FindingsInput {
   selectedLeafIndex: number | null;
   /** Null when no hostname check applies. */
   hostname: HostnameOutcome | null;
-  /** The reference root store behind `issuerIsKnownRoot`. */
+  /** The reference root store behind `issuerIsKnownRoot` (with the user's own roots in `cert --roots`). */
   roots: RootStore;
 }
 
 /** Most DNS names `HOSTNAME_MISMATCH` lists in `observed`; then it says how many more. */
 export const MAX_LISTED_DNS_NAMES = 10;
-
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
-const CODE_RANK = new Map<FindingCode, number>(FINDING_CODES.map((code, rank) => [code, rank]));
 
 /** RFC 3339 UTC to the second, e.g. `2026-01-01T00:00:00Z` (fractions are dropped, not rounded). */
 export function rfc3339(instant: Date): string {
@@ -186,7 +189,7 @@ export function rfc3339(instant: Date): string {
 
 /** Every finding of the bundle, in the contract's order (see `compareFindings`). */
 export function collectFindings(input: FindingsInput): Finding[] {
-  const findings: Finding[] = [
+  return FINDINGS.sort([
     ...duplicateFindings(input),
     ...validityFindings(input),
     ...selfSignatureFindings(input),
@@ -194,29 +197,14 @@ export function collectFindings(input: FindingsInput): Finding[] {
     ...issuerPresenceFindings(input),
     ...multipleIssuerFindings(input),
     ...leafFindings(input),
-  ];
-  return findings.sort(compareFindings);
+  ]);
 }
 
 /**
  * CONTRACT §4.3 order: severity (error, warning, info), then first certificate index (findings with
  * none first), then code in the table's order, then the remaining indexes.
  */
-export function compareFindings(a: Finding, b: Finding): number {
-  const bySeverity = SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
-  if (bySeverity !== 0) return bySeverity;
-  const byFirst = (a.certificateIndexes[0] ?? -1) - (b.certificateIndexes[0] ?? -1);
-  if (byFirst !== 0) return byFirst;
-  const byCode = (CODE_RANK.get(a.code) ?? 0) - (CODE_RANK.get(b.code) ?? 0);
-  if (byCode !== 0) return byCode;
-  const length = Math.max(a.certificateIndexes.length, b.certificateIndexes.length);
-  for (let k = 1; k < length; k++) {
-    const left = a.certificateIndexes[k] ?? -1;
-    const right = b.certificateIndexes[k] ?? -1;
-    if (left !== right) return left - right;
-  }
-  return 0;
-}
+export const compareFindings: (a: Finding, b: Finding) => number = FINDINGS.compare;
 
 function finding(
   code: FindingCode,
@@ -225,7 +213,7 @@ function finding(
   evidence: Record<string, EvidenceValue>,
   nextAction: string,
 ): Finding {
-  return { code, severity: SEVERITY_OF[code], certificateIndexes, observed, evidence, nextAction };
+  return FINDINGS.make(code, certificateIndexes, { observed, evidence, nextAction });
 }
 
 /** `certificate 1 (CN=R11)` for position `index` of the input. */
@@ -239,25 +227,16 @@ function issuerLabel(certificate: CertificateData): string {
 }
 
 function duplicateFindings(input: FindingsInput): Finding[] {
-  const firstIndexOf = new Map<string, number>();
-  const findings: Finding[] = [];
-  for (const [index, certificate] of input.certificates.entries()) {
-    const first = firstIndexOf.get(certificate.fingerprintSha256);
-    if (first === undefined) {
-      firstIndexOf.set(certificate.fingerprintSha256, index);
-      continue;
-    }
-    findings.push(
-      finding(
-        "DUPLICATE_CERTIFICATE",
-        [first, index],
-        `${capitalize(named(input, index))} repeats ${named(input, first)}: same SHA-256 fingerprint.`,
-        { firstIndex: first, fingerprintSha256: certificate.fingerprintSha256 },
-        `Remove the repeated copy, ${named(input, index)}, from the bundle.`,
-      ),
-    );
-  }
-  return findings;
+  const { certificates } = input;
+  return repeats(certificates).map(({ first, repeat }) =>
+    finding(
+      "DUPLICATE_CERTIFICATE",
+      [first, repeat],
+      repeatObserved(certificates, first, repeat),
+      { firstIndex: first, fingerprintSha256: certificates[repeat]!.fingerprintSha256 },
+      `Remove the repeated copy, ${named(input, repeat)}, from the bundle.`,
+    ),
+  );
 }
 
 function validityFindings(input: FindingsInput): Finding[] {
@@ -469,8 +448,9 @@ function linkFindings(input: FindingsInput): Finding[] {
 }
 
 /**
- * ISSUER_NOT_IN_BUNDLE, with `issuerIsKnownRoot` from the reference root store: a known root left
- * out is normal; any other missing issuer is most likely an intermediate that must be added.
+ * ISSUER_NOT_IN_BUNDLE, with `issuerIsKnownRoot` from the reference root store (and, in the CLI's
+ * `cert --roots`, the user's own roots, which the wording calls theirs: CONTRACT §7.6): a known root
+ * left out is normal; any other missing issuer is most likely an intermediate that must be added.
  */
 function issuerPresenceFindings(input: FindingsInput): Finding[] {
   const { certificates, roots } = input;
@@ -480,7 +460,8 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
     if (isSelfIssued(certificate)) continue;
     const candidates = byChild.get(index) ?? [];
     if (candidates.some((link) => link.check.outcome !== "failed")) continue;
-    const known = roots.isKnownRoot(certificate.issuerNameKey, certificate.authorityKeyIdentifier);
+    const origin = rootOrigin(roots, certificate.issuerNameKey, certificate.authorityKeyIdentifier);
+    const known = origin !== null;
     const caIssuersUrl = certificate.caIssuersUrls[0] ?? null;
     const name = named(input, index);
     const issuer = issuerLabel(certificate);
@@ -492,13 +473,17 @@ function issuerPresenceFindings(input: FindingsInput): Finding[] {
       finding(
         "ISSUER_NOT_IN_BUNDLE",
         [index],
-        known
-          ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is a root in the reference root store (Mozilla's), so leaving it out is normal.`
-          : `${capitalize(name)} was issued by ${issuer}, ${where}, and it is not a known root: an intermediate CA certificate is most likely missing.`,
+        origin === "supplied-root"
+          ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is one of your own roots (the ones you supplied), so leaving it out is normal.`
+          : known
+            ? `${capitalize(name)} was issued by ${issuer} and ${where}; ${issuer} is a root in the reference root store (Mozilla's), so leaving it out is normal.`
+            : `${capitalize(name)} was issued by ${issuer}, ${where}, and it is not a known root: an intermediate CA certificate is most likely missing.`,
         { issuer: certificate.issuer, issuerIsKnownRoot: known, caIssuersUrl },
-        known
-          ? `Nothing needs adding: clients that trust ${issuer} already hold it, and a served bundle usually leaves the root out.`
-          : `Add the certificate of ${issuer} to the bundle right after ${name}; ${publishedAt(caIssuersUrl)} (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
+        origin === "supplied-root"
+          ? `Nothing needs adding if your clients trust your own root ${issuer}: a served bundle usually leaves the root out.`
+          : known
+            ? `Nothing needs adding: clients that trust ${issuer} already hold it, and a served bundle usually leaves the root out.`
+            : `Add the certificate of ${issuer} to the bundle right after ${name}; ${publishedAt(caIssuersUrl)} (if ${issuer} is a private root that every client already trusts, nothing needs adding).`,
       ),
     );
   }

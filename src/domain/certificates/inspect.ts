@@ -5,8 +5,8 @@
  * Time enters only through the Clock (read once), signatures only through the SignatureVerifier,
  * DER only through the CertificateDecoder. Identical input and clock give identical output.
  */
-import { type Issue, invalidInput } from "../errors.ts";
 import type { CertificateDecoder, Clock, RootStore, SignatureOutcome, SignatureVerifier } from "../ports.ts";
+import { type CertificateLimits, DEFAULT_CERTIFICATE_LIMITS, readBundle } from "./bundle.ts";
 import {
   collectFindings,
   type Finding,
@@ -16,9 +16,15 @@ import {
 } from "./findings.ts";
 import { matchHostname, validateHostname } from "./hostname.ts";
 import type { CertificateData } from "./model.ts";
-import { DEFAULT_PEM_LIMITS, type PemBlock, type PemLimits, scanPem } from "./pem.ts";
-import { analyseRelationships, type Relationship, toRelationship } from "./relationships.ts";
+import type { PemBlock } from "./pem.ts";
+import { type Relationship, toRelationship } from "./relationships.ts";
 
+export {
+  type CertificateLimits,
+  DEFAULT_CERTIFICATE_LIMITS,
+  NOT_A_CERTIFICATE_MESSAGE,
+  possibleLeaves,
+} from "./bundle.ts";
 export type { EvidenceValue, Finding, FindingCode, HostnameStatus, Severity } from "./findings.ts";
 export type { Relationship } from "./relationships.ts";
 
@@ -74,18 +80,6 @@ export interface CertificateBundleResult {
 }
 
 /**
- * How much one inspection reads: most blocks and longest text. The HTTP API uses the spec's values
- * (`DEFAULT_CERTIFICATE_LIMITS`: 16 blocks, 49152 characters and bytes); a local caller such as the
- * CLI may pass larger ones (say 1000 blocks and 2 MB) for system CA bundles. Work grows with the
- * square of `maxBlocks` at worst (signature checks), linearly for ordinary bundles.
- */
-export type CertificateLimits = PemLimits;
-export const DEFAULT_CERTIFICATE_LIMITS: Readonly<CertificateLimits> = DEFAULT_PEM_LIMITS;
-
-/** Message of the issue for a block whose DER the decoder rejects (the decoder's reason is not echoed). */
-export const NOT_A_CERTIFICATE_MESSAGE = "this CERTIFICATE block is not one DER-encoded X.509 certificate";
-
-/**
  * Inspects a PEM bundle (spec §4.4).
  *
  * @throws DomainError `INVALID_INPUT` with every issue found together: PEM problems (located,
@@ -98,27 +92,12 @@ export async function inspectCertificateBundle(
   deps: CertificateBundleDeps,
   limits: CertificateLimits = DEFAULT_CERTIFICATE_LIMITS,
 ): Promise<CertificateBundleResult> {
-  const scan = scanPem(request.pem, limits);
   const hostname = validateHostname(request.hostname);
-  const decoded = await Promise.all(scan.blocks.map((block) => decodeBlock(block, deps.decoder)));
+  const bundle = await readBundle(request.pem, request.leafIndex, deps, limits, {
+    beforeLeafIndex: hostname.issues,
+  });
+  const { blocks, certificates, evaluatedAt, selfChecks, links, leaves: leafIndexes } = bundle;
 
-  const pemIssues = [...scan.issues, ...decoded.flatMap((entry) => (entry.issue ? [entry.issue] : []))];
-  pemIssues.sort((a, b) => (a.location?.offset ?? Infinity) - (b.location?.offset ?? Infinity));
-  const leafIssues = checkLeafIndex(
-    request.leafIndex,
-    scan.scanned ? scan.blockCount : null,
-    decoded,
-    limits.maxBlocks,
-  );
-  const issues = [...pemIssues, ...hostname.issues, ...leafIssues];
-  if (issues.length > 0) throw invalidInput(issues);
-
-  const certificates = decoded.map((entry) => entry.certificate!);
-  const now = deps.clock.now();
-  const evaluatedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  const { selfChecks, links } = await analyseRelationships(certificates, deps.verifier, limits.maxBlocks);
-
-  const leafIndexes = possibleLeaves(certificates);
   const leafIndexGiven = request.leafIndex !== undefined;
   const selectedLeafIndex = leafIndexGiven
     ? request.leafIndex!
@@ -133,7 +112,7 @@ export async function inspectCertificateBundle(
   return {
     evaluatedAt: rfc3339(evaluatedAt),
     certificates: certificates.map((certificate, position) =>
-      toEntry(certificate, scan.blocks[position]!, selfChecks[position]?.outcome ?? null),
+      toEntry(certificate, blocks[position]!, selfChecks[position]?.outcome ?? null),
     ),
     relationships: links.map(toRelationship),
     leafIndexes,
@@ -151,69 +130,6 @@ export async function inspectCertificateBundle(
       roots: deps.roots,
     }),
   };
-}
-
-/** Possible leaves (CONTRACT §4.3): first occurrences of distinct non-CA certificates, in input order. */
-export function possibleLeaves(certificates: readonly CertificateData[]): number[] {
-  const seen = new Set<string>();
-  const leaves: number[] = [];
-  for (const [index, certificate] of certificates.entries()) {
-    if (seen.has(certificate.fingerprintSha256)) continue;
-    seen.add(certificate.fingerprintSha256);
-    if (!certificate.ca) leaves.push(index);
-  }
-  return leaves;
-}
-
-/** One block after decoding: its certificate, or the located issue that rejects it. */
-export interface DecodedBlock {
-  /** Position of the block among all blocks. */
-  index: number;
-  certificate?: CertificateData;
-  issue?: Issue;
-}
-
-/** Decodes one PEM block; a rejected block becomes a located `pem` issue (the reason is not echoed). */
-export async function decodeBlock(block: PemBlock, decoder: CertificateDecoder): Promise<DecodedBlock> {
-  const result = await decoder.decode(block.der);
-  if (result.ok) return { index: block.index, certificate: result.certificate };
-  return {
-    index: block.index,
-    issue: { message: NOT_A_CERTIFICATE_MESSAGE, path: ["pem"], location: block.location },
-  };
-}
-
-/**
- * `leafIndex` issues. The range is always checked; the position only when the text was scanned
- * (`blockCount` not null), and the CA test only when that position decoded as a certificate.
- * A position holding a rejected block raises no `leafIndex` issue of its own (the PEM issue
- * covers it).
- */
-export function checkLeafIndex(
-  leafIndex: number | undefined,
-  blockCount: number | null,
-  decoded: readonly DecodedBlock[],
-  maxBlocks: number,
-): Issue[] {
-  if (leafIndex === undefined) return [];
-  const path = ["leafIndex"];
-  if (!Number.isInteger(leafIndex) || leafIndex < 0 || leafIndex >= maxBlocks) {
-    return [{ message: `leafIndex must be an integer from 0 to ${maxBlocks - 1}`, path }];
-  }
-  if (blockCount === null) return [];
-  if (leafIndex >= blockCount) {
-    return [
-      {
-        message: `leafIndex ${leafIndex} names no certificate: the bundle has ${blockCount} ${blockCount === 1 ? "block" : "blocks"}`,
-        path,
-      },
-    ];
-  }
-  const certificate = decoded.find((entry) => entry.index === leafIndex)?.certificate;
-  if (certificate?.ca) {
-    return [{ message: `leafIndex ${leafIndex} names a CA certificate: choose a non-CA certificate`, path }];
-  }
-  return [];
 }
 
 function checkHostname(

@@ -1,6 +1,6 @@
 /**
- * Plain data of one decoded X.509 certificate: everything the domain needs, no pkijs types.
- * Produced by a CertificateDecoder adapter; consumed by the inspection use case and the verifier.
+ * Plain data of one decoded X.509 certificate: everything the domain needs, read once. Produced
+ * by a CertificateDecoder adapter; consumed by the bundle inspection, the chain and the verifier.
  */
 
 export interface SubjectAltName {
@@ -23,6 +23,20 @@ export interface PublicKeyInfo {
   parameters: Uint8Array | null;
   /** DER (tag, length, content) of the subjectPublicKey BIT STRING. */
   subjectPublicKey: Uint8Array;
+}
+
+/** The subtrees of one side of a nameConstraints extension that the chain evaluates (CONTRACT §8.1). */
+export interface NameSubtrees {
+  /** dNSName bases, as written. */
+  dns: string[];
+  /** iPAddress bases: address and mask, 4 octets each (IPv4) or 16 (IPv6). */
+  ip: { address: Uint8Array; mask: Uint8Array }[];
+}
+
+/** nameConstraints (RFC 5280 §4.2.1.10), DNS and IP subtrees only; other name forms are not kept. */
+export interface NameConstraints {
+  permitted: NameSubtrees;
+  excluded: NameSubtrees;
 }
 
 export interface CertificateData {
@@ -82,4 +96,24 @@ export interface CertificateData {
   caIssuersUrls: string[];
   /** `ocsp` URIs of the Authority Information Access extension, in order (empty when none). */
   ocspUrls: string[];
+  /** `RSA`, `EC`, `Ed25519`, `Ed448`, `DSA`, else the dotted OID of the key's algorithm. */
+  keyType: string;
+  /** OpenSSL's `EVP_PKEY_get_bits` (RSA modulus, EC order, 256 Ed25519, 456 Ed448, DSA p), or null. */
+  keyBits: number | null;
+  /** EC only: `P-256`, `P-384`, `P-521`, else OpenSSL's curve name or the dotted OID; null otherwise. */
+  keyCurve: string | null;
+  /** SHA-256 of the DER SubjectPublicKeyInfo, 64 lowercase hex digits. */
+  publicKeySha256: string;
+  /** The digest the signature algorithm hashes with (`SHA-1`, `SHA-256` …), or null (Ed25519, MD5, unknown). */
+  signatureDigest: string | null;
+  /** extendedKeyUsage purposes in extension order (`serverAuth` … or dotted OIDs), or null without it. */
+  extendedKeyUsage: string[] | null;
+  /** basicConstraints cA true with a non-negative pathLenConstraint: its value; else null. */
+  pathLenConstraint: number | null;
+  /** nameConstraints, or null without the extension. */
+  nameConstraints: NameConstraints | null;
+  /** Entries of the embedded SCT list (RFC 6962 §3.3); 0 without it or when it cannot be read. */
+  sctCount: number;
+  /** URIs of the CRL Distribution Points' `fullName`s, in extension order (empty when none). */
+  crlUrls: string[];
 }

@@ -1,9 +1,10 @@
 /**
- * PEM scanner for the certificate-bundle endpoint (spec §2.8, §4.4 rules 1 and 9; CONTRACT §4.1),
- * and, with another {@link PemKind}, for the certificate-request endpoint (CONTRACT §8.2: the same
- * rules, other labels and words).
+ * PEM text in and out. In: the scanner for the certificate endpoints (spec §2.8, §4.4 rules 1 and 9;
+ * CONTRACT §4.1) and, with another {@link PemKind}, for the certificate-request endpoint (CONTRACT
+ * §8.2: the same rules, other labels and words). Out: `pemBlock`, one certificate written from its
+ * DER (the chain's `fullchainPem`, CONTRACT §7.1, and the CLI's conversions of DER and PKCS#7 files).
  *
- * It splits the text into blocks and reports every problem with an exact location, in the order the
+ * The scanner splits the text into blocks and reports every problem with an exact location, in the order the
  * problems appear in the text. It never copies any of the scanned text into a message, except a
  * block's label when that label is a short, well-formed RFC 7468 label. Each common mistake gives
  * exactly one issue that names it: two blocks joined without a line break, binary DER pasted as
@@ -550,4 +551,42 @@ export function decodeBase64(text: string): Uint8Array | null {
     if (o < out.length) out[o++] = bits & 0xff;
   }
   return out;
+}
+
+/** RFC 4648 §4 base64 with padding, in plain code so that the domain needs no runtime API. */
+export function encodeBase64(bytes: Uint8Array): string {
+  let out = "";
+  let at = 0;
+  for (; at + 2 < bytes.length; at += 3) {
+    const n = (bytes[at]! << 16) | (bytes[at + 1]! << 8) | bytes[at + 2]!;
+    out +=
+      BASE64_ALPHABET[n >>> 18]! +
+      BASE64_ALPHABET[(n >>> 12) & 63]! +
+      BASE64_ALPHABET[(n >>> 6) & 63]! +
+      BASE64_ALPHABET[n & 63]!;
+  }
+  const rest = bytes.length - at;
+  if (rest === 1) {
+    const n = bytes[at]! << 16;
+    out += `${BASE64_ALPHABET[n >>> 18]!}${BASE64_ALPHABET[(n >>> 12) & 63]!}==`;
+  } else if (rest === 2) {
+    const n = (bytes[at]! << 16) | (bytes[at + 1]! << 8);
+    out += `${BASE64_ALPHABET[n >>> 18]!}${BASE64_ALPHABET[(n >>> 12) & 63]!}${BASE64_ALPHABET[(n >>> 6) & 63]!}=`;
+  }
+  return out;
+}
+
+/** Characters of base64 per line of a written block (RFC 7468 §2: exactly 64, the last line shorter). */
+export const PEM_LINE_LENGTH = 64;
+
+/**
+ * One CERTIFICATE block written from its DER (RFC 7468's strict form, as `openssl x509` writes
+ * it): 64-character base64 lines, `\n` line ends, a final `\n`.
+ */
+export function pemBlock(der: Uint8Array): string {
+  const base64 = encodeBase64(der);
+  const lines: string[] = [];
+  for (let at = 0; at < base64.length; at += PEM_LINE_LENGTH)
+    lines.push(base64.slice(at, at + PEM_LINE_LENGTH));
+  return `-----BEGIN ${CERTIFICATE_LABEL}-----\n${lines.join("\n")}\n-----END ${CERTIFICATE_LABEL}-----\n`;
 }

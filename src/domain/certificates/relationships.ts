@@ -49,6 +49,8 @@ export interface RelationshipAnalysis {
   selfChecks: (SignatureCheck | null)[];
   /** Ordered by childIndex, then issuerIndex. */
   links: CandidateLink[];
+  /** Every check made, for later questions of the same request (a root's key, CONTRACT §7.2). */
+  checks: SignatureCheckCache;
 }
 
 /** Self-issued: the issuer name equals the subject name (compared as DER). */
@@ -109,8 +111,17 @@ export class SignatureCheckCache {
   /** `maxChecks`: the bound for this request, n² for a limit of n blocks. */
   constructor(
     private readonly verifier: SignatureVerifier,
-    private readonly maxChecks: number = MAX_SIGNATURE_CHECKS,
+    private maxChecks: number = MAX_SIGNATURE_CHECKS,
   ) {}
+
+  /**
+   * Raises the bound by `count` checks that the caller has counted before asking: the chain's
+   * checks of certificates against roots outside the bundle (at most one per certificate and
+   * root that answers for its issuer).
+   */
+  allowMore(count: number): void {
+    this.maxChecks += count;
+  }
 
   /** Number of distinct checks requested so far (each one verifier call). */
   get size(): number {
@@ -170,7 +181,7 @@ export async function analyseRelationships(
       };
     }),
   );
-  return { selfChecks: await selfChecks, links: await links };
+  return { selfChecks: await selfChecks, links: await links, checks: cache };
 }
 
 /** The public shape of a link (spec §2.11). */

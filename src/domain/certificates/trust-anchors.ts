@@ -5,21 +5,37 @@
  * by subject name, and by key id where both the child's authority key id and the root's subject key
  * id exist, so a same-name root with another key id does not match. Any CA certificate may be
  * supplied, self-signed or not (an intermediate the caller trusts, like openssl's -partial_chain).
+ * A root that matches ends a path only once its key verifies the member (`issuerRoot`).
  */
 import type { Issue } from "../errors.ts";
-import type { CertificateDecoder, RootStore } from "../ports.ts";
-import { NOT_A_CERTIFICATE_MESSAGE } from "./inspect.ts";
+import type { CertificateDecoder, RootStore, SignatureCheck } from "../ports.ts";
+import { NOT_A_CERTIFICATE_MESSAGE } from "./bundle.ts";
 import type { CertificateData } from "./model.ts";
 import { DEFAULT_PEM_LIMITS, type PemLimits, scanPem } from "./pem.ts";
 
 /** Where a path's anchor came from: the caller's roots or the shipped reference store. */
 export type RootOrigin = "supplied-root" | "known-root";
 
-/** A root that ends a path, with the certificate `includeRoot` appends. */
+/** A root that ends a path, with the certificate `includeRoot` appends and its name. */
 export interface RootMatch {
   kind: RootOrigin;
   der: Uint8Array;
+  /** The root's subject, RFC 4514 (for the wording). */
+  subject: string;
 }
+
+/**
+ * How the request's roots answer for one certificate's issuer: the first root (supplied ones
+ * first) whose key verifies the certificate, and, when none does, where a root of the right name
+ * and key id was found whose key does not (null when no root answered at all).
+ */
+export interface IssuerRoot {
+  match: RootMatch | null;
+  refused: RootOrigin | null;
+}
+
+/** Checks a certificate's signature with a root's key: the request's SignatureCheckCache. */
+export type CheckWith = (child: CertificateData, root: CertificateData) => Promise<SignatureCheck>;
 
 /** Message for a supplied certificate that is not a CA (cA true in basicConstraints). */
 export const SUPPLIED_ROOT_NOT_CA_MESSAGE =
@@ -36,27 +52,100 @@ export function rootAnswers(
   return normalizeKeyId(root.subjectKeyIdentifier) === normalizeKeyId(authorityKeyIdentifier);
 }
 
+/** Where a root answering for this issuer comes from, in any RootStore (a plain store has only shipped roots). */
+export function rootOrigin(
+  roots: RootStore,
+  issuerNameKey: string,
+  authorityKeyIdentifier: string | null,
+): RootOrigin | null {
+  if (roots instanceof RequestRootStore) return roots.originOf(issuerNameKey, authorityKeyIdentifier);
+  return roots.isKnownRoot(issuerNameKey, authorityKeyIdentifier) ? "known-root" : null;
+}
+
+/**
+ * Whether `certificate` is, byte for byte, a root of the reference store (not one the caller
+ * supplied): the in-bundle anchor that makes a chain's profile `webpki` (CONTRACT §8.1).
+ */
+export function isReferenceRoot(roots: RootStore, certificate: CertificateData): boolean {
+  const reference = roots instanceof RequestRootStore ? roots.reference : roots;
+  return reference
+    .findRoots(certificate.subjectNameKey, certificate.subjectKeyIdentifier)
+    .some((der) => sameBytes(der, certificate.der));
+}
+
+/** Whether two byte strings are equal. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** The reference store and the caller's roots as one RootStore, supplied roots first. */
 export class RequestRootStore implements RootStore {
   constructor(
-    private readonly reference: RootStore,
+    /** The shipped reference store. */
+    readonly reference: RootStore,
     private readonly supplied: readonly CertificateData[] = [],
   ) {}
 
-  /** The root that ends a path at a member with this issuer, and where it came from, or null. */
-  match(issuerNameKey: string, authorityKeyIdentifier: string | null): RootMatch | null {
-    const own = this.supplied.find((root) => rootAnswers(root, issuerNameKey, authorityKeyIdentifier));
-    if (own !== undefined) return { kind: "supplied-root", der: own.der };
-    const shipped = this.reference.findRoot(issuerNameKey, authorityKeyIdentifier);
-    return shipped === null ? null : { kind: "known-root", der: shipped };
+  /** The supplied roots that answer for this issuer, in the order given. */
+  suppliedRoots(issuerNameKey: string, authorityKeyIdentifier: string | null): CertificateData[] {
+    return this.supplied.filter((root) => rootAnswers(root, issuerNameKey, authorityKeyIdentifier));
+  }
+
+  /**
+   * Where the first root that answers for this issuer comes from (name and key id only: a hint),
+   * or null: the bundle's `issuerIsKnownRoot` and its wording (a supplied root is the user's own).
+   */
+  originOf(issuerNameKey: string, authorityKeyIdentifier: string | null): RootOrigin | null {
+    if (this.suppliedRoots(issuerNameKey, authorityKeyIdentifier).length > 0) return "supplied-root";
+    return this.reference.isKnownRoot(issuerNameKey, authorityKeyIdentifier) ? "known-root" : null;
   }
 
   isKnownRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): boolean {
-    return this.match(issuerNameKey, authorityKeyIdentifier) !== null;
+    return this.originOf(issuerNameKey, authorityKeyIdentifier) !== null;
   }
 
-  findRoot(issuerNameKey: string, authorityKeyIdentifier: string | null): Uint8Array | null {
-    return this.match(issuerNameKey, authorityKeyIdentifier)?.der ?? null;
+  findRoots(issuerNameKey: string, authorityKeyIdentifier: string | null): readonly Uint8Array[] {
+    return [
+      ...this.suppliedRoots(issuerNameKey, authorityKeyIdentifier).map((root) => root.der),
+      ...this.reference.findRoots(issuerNameKey, authorityKeyIdentifier),
+    ];
+  }
+
+  /** How many roots answer for this issuer: the most checks `issuerRoot` makes for it. */
+  answering(certificate: CertificateData): number {
+    return this.findRoots(certificate.issuerNameKey, certificate.authorityKeyIdentifier).length;
+  }
+
+  /**
+   * The root that issued `certificate` (CONTRACT §7.2): the first root answering by name and key id
+   * (supplied roots first, then the reference store's in its order) whose key verifies the
+   * certificate's signature, exactly as a bundle member must to be an issuer. A reference root
+   * is decoded with `decoder` before its key is used; one that does not decode is skipped.
+   */
+  async issuerRoot(
+    certificate: CertificateData,
+    check: CheckWith,
+    decoder: CertificateDecoder,
+  ): Promise<IssuerRoot> {
+    const { issuerNameKey, authorityKeyIdentifier } = certificate;
+    let refused: RootOrigin | null = null;
+    for (const root of this.suppliedRoots(issuerNameKey, authorityKeyIdentifier)) {
+      if ((await check(certificate, root)).outcome === "verified") {
+        return { match: { kind: "supplied-root", der: root.der, subject: root.subject }, refused: null };
+      }
+      refused ??= "supplied-root";
+    }
+    for (const der of this.reference.findRoots(issuerNameKey, authorityKeyIdentifier)) {
+      const decoded = await decoder.decode(der);
+      if (!decoded.ok) continue;
+      if ((await check(certificate, decoded.certificate)).outcome === "verified") {
+        return { match: { kind: "known-root", der, subject: decoded.certificate.subject }, refused: null };
+      }
+      refused ??= "known-root";
+    }
+    return { match: null, refused };
   }
 }
 

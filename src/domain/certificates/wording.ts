@@ -15,6 +15,16 @@ export function certificateName(certificate: CertificateData, index: number): st
   return attribute === null ? `certificate ${index}` : `certificate ${index} (${attribute})`;
 }
 
+/** `Certificate 3 (CN=R11) repeats certificate 1 (CN=R11): same SHA-256 fingerprint.` */
+export function repeatObserved(
+  certificates: readonly CertificateData[],
+  first: number,
+  repeat: number,
+): string {
+  const repeated = certificateName(certificates[repeat]!, repeat);
+  return `${capitalize(repeated)} repeats ${certificateName(certificates[first]!, first)}: same SHA-256 fingerprint.`;
+}
+
 /**
  * The attribute that names a distinguished name best: its first (most specific) CN, else its first
  * attribute, as RFC 4514 text (`CN=R11`); null for an empty name.
