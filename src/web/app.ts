@@ -11,6 +11,7 @@ import {
   privateKeyRefusal,
   setAsidePrivateKeys,
 } from "../client/certificate-answers.ts";
+import { type ChainClient, refusingClients } from "../client/client-names.ts";
 import {
   type ApiResult,
   type CertificateBundleRequestType,
@@ -78,7 +79,12 @@ function yesNo(value: boolean | null): string {
   return value === null ? "—" : value ? "yes" : "no";
 }
 
-function certificateView(value: CertificateBundleResultType): Child[] {
+/**
+ * The bundle's findings, summary and certificates. `chainComplete`: the chain check (which, unlike
+ * the bundle endpoint, knows the user's own root) reached an anchor, so the bundle's "looks
+ * incomplete" guess is not repeated against it.
+ */
+function certificateView(value: CertificateBundleResultType, chainComplete: boolean): Child[] {
   const certificates = h(
     "table",
     {},
@@ -114,7 +120,7 @@ function certificateView(value: CertificateBundleResultType): Child[] {
   );
   const hostname =
     value.hostname === null ? "not checked" : `${value.hostname.expected}: ${value.hostname.status}`;
-  const warnings = missingIntermediates(value.findings).map((finding) =>
+  const warnings = (chainComplete ? [] : missingIntermediates(value.findings)).map((finding) =>
     h(
       "p",
       { class: "warning", role: "status" },
@@ -144,6 +150,18 @@ const VERDICTS: Record<CertificateChainResultType["status"], string> = {
   "no-leaf": "No server certificate in the bundle.",
 };
 
+/** Which clients' rules were applied (CONTRACT §8.1 `profile`). */
+const PROFILES = {
+  webpki: "Judged by the rules for publicly trusted certificates (its root is a shipped root).",
+  private: "Judged by the rules for a private PKI (your own root, or a self-signed root in the bundle).",
+} as const;
+
+/** `Safari and macOS refuse this: `, in bold, before a problem's observation; nothing when no client is named. */
+function refusal(clients: readonly ChainClient[]): Child {
+  const names = refusingClients(clients);
+  return names !== null && h("strong", { class: "clients" }, `${names}: `);
+}
+
 /**
  * The "Chain to deploy" panel: verdict, problems, and, for a complete chain only, the corrected
  * PEM with Copy and Download; for an incomplete one, what is missing and where to get it.
@@ -163,6 +181,7 @@ function chainView(value: CertificateChainResultType): HTMLElement {
       { class: value.status === "complete" && errors === 0 ? "ok" : "verdict-bad", id: "chain-verdict" },
       verdict,
     ),
+    value.profile !== "unknown" && h("p", { class: "hint", id: "chain-profile" }, PROFILES[value.profile]),
   );
   const problems = h("ul", { id: "chain-problems" });
   for (const problem of value.problems) {
@@ -171,7 +190,7 @@ function chainView(value: CertificateChainResultType): HTMLElement {
         "li",
         { class: `severity-${problem.severity}` },
         h("strong", {}, `${problem.code} (${problem.severity})`),
-        h("p", {}, problem.observed),
+        h("p", {}, refusal(problem.clients), problem.observed),
         h("p", {}, `Next: ${problem.nextAction}`),
       ),
     );
@@ -414,7 +433,7 @@ function setUpCertificates(): void {
         region,
         ...notices,
         chained.ok ? chainView(chained.value) : problem(chained, undefined, "The chain could not be built"),
-        ...certificateView(result.value),
+        ...certificateView(result.value, chained.ok && chained.value.status === "complete"),
       );
     else
       show(

@@ -443,7 +443,7 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
       expect(await v.page.locator("#chain-verdict").textContent()).toBe(
         "Complete, but 1 problem is an error.",
       );
-      expect(await v.page.locator("#chain-problems li strong").allTextContents()).toEqual([
+      expect(await v.page.locator("#chain-problems li > strong").allTextContents()).toEqual([
         "WRONG_ORDER (error)",
       ]);
       const [download] = await Promise.all([
@@ -624,6 +624,44 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
       await alert.waitFor();
       expect(await alert.locator("li").first().textContent()).toMatch(/^Entries to merge, line 4: /);
       await expectClean(v, [/status of 400 \(Bad Request\)/]);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "sees which clients refuse each problem, named as the CLI names them (CONTRACT §8.1)",
+    async () => {
+      const v = await visit();
+      const fixtures = join(import.meta.dir, "..", "fixtures", "client-rules");
+      const pem = readFileSync(join(fixtures, "chains", "no-san.pem"), "utf8");
+      const roots = readFileSync(join(fixtures, "certs", "root.pem"), "utf8");
+      await v.page.getByLabel("PEM certificates").fill(pem);
+      await v.page.getByLabel("Your own root (optional)").fill(roots);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#chain-verdict").waitFor();
+      const expected = await createClient({ baseUrl: server.url }).certificateChain({ pem, roots });
+      if (!expected.ok) throw new Error("the API refused the chain");
+      expect(expected.value.profile).toBe("private");
+      const noSan = expected.value.problems.find((problem) => problem.code === "NO_SUBJECT_ALT_NAME")!;
+      expect(noSan.clients).toEqual(["chrome", "apple", "go"]);
+      const items = v.page.locator("#chain-problems li");
+      expect(await items.count()).toBe(expected.value.problems.length);
+      const shown = await items.filter({ hasText: "NO_SUBJECT_ALT_NAME" }).locator("p").first().textContent();
+      expect(shown).toBe(`Chrome, Safari, macOS and Go programs refuse this: ${noSan.observed}`);
+      expect(
+        await items.filter({ hasText: "NO_SUBJECT_ALT_NAME" }).locator("strong.clients").textContent(),
+      ).toBe("Chrome, Safari, macOS and Go programs refuse this: ");
+      // A problem no client is named for shows its observation alone.
+      for (const problem of expected.value.problems.filter((p) => p.clients.length === 0)) {
+        const text = await items.filter({ hasText: problem.code }).locator("p").first().textContent();
+        expect(text).toBe(problem.observed);
+      }
+      expect(await v.page.locator("#chain-profile").textContent()).toContain("private PKI");
+      // The chain reached the user's own root: no "looks incomplete" guess from the bundle check.
+      expect(await v.page.locator("#cert-result .warning").count()).toBe(0);
+      await v.page.locator("#certificates").screenshot({ path: join(OUTPUT, "web-page-chain-clients.png") });
+      expect(await axe(v.page, "chain-clients")).toEqual([]);
+      await expectClean(v);
     },
     TIME_LIMIT_MS,
   );
