@@ -4,7 +4,6 @@
  * Nothing is stored: no cookies, no localStorage, no sessionStorage.
  */
 
-import { BinaryInputError, CertificateBundleText } from "../cli/certificate-files.ts";
 import {
   missingIntermediates,
   missingIntermediateWarning,
@@ -25,8 +24,10 @@ import {
   type PublicIpResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
+import { convertPastedPkcs7, loadCertificateFiles } from "./certificate-inputs.ts";
 import { setUpCidrTools } from "./cidr-tools.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
+import { setUpKeyMatch } from "./key-panel.ts";
 import { outcome, problem } from "./problems.ts";
 
 const api = createClient({ baseUrl: "" });
@@ -319,43 +320,6 @@ function pemExcerpt(
   return h("div", {}, excerpt, select);
 }
 
-/** Most bytes read from the files of one pick: far above any bundle the API takes (48 KiB of PEM). */
-const MAX_FILE_BYTES = 1 << 20;
-
-/**
- * Certificate files as people have them, read here with the CLI's own reader (CONTRACT §7.6):
- * PEM, DER (`.cer`, `.der`, `.crt`), DER or PEM PKCS#7 (`.p7b`, `.p7c`), several files as one
- * bundle in order, a byte-order mark ignored; a private key block is set aside before the text
- * reaches the editor, so it is never shown or sent. Returns the PEM text and the notices, or a
- * one-line refusal (binary data names its offset and at most 16 bytes in hex).
- */
-async function readCertificateFiles(files: FileList): Promise<CertificateBundleText | string> {
-  let size = 0;
-  for (const file of files) size += file.size;
-  if (size > MAX_FILE_BYTES)
-    return `${size} bytes chosen: more than a certificate bundle holds (1 MiB read at most).`;
-  const bundle = new CertificateBundleText();
-  try {
-    for (const file of files) bundle.addFile(new Uint8Array(await file.arrayBuffer()), file.name);
-  } catch (error) {
-    if (error instanceof BinaryInputError) return error.message;
-    throw error;
-  }
-  return bundle;
-}
-
-/**
- * PEM PKCS#7 blocks pasted in a box become their certificates in the box itself (so that issue
- * locations point at what the user sees), as the CLI reads them; returns the notices.
- */
-function convertPastedPkcs7(box: HTMLTextAreaElement): string[] {
-  if (!/-----BEGIN (PKCS7|CMS)-----/.test(box.value)) return [];
-  const bundle = new CertificateBundleText();
-  bundle.addText(box.value, "the pasted text");
-  box.value = bundle.pem;
-  return bundle.notices;
-}
-
 function setUpCertificates(): void {
   const form = byId<HTMLFormElement>("cert-form");
   const textarea = byId<HTMLTextAreaElement>("cert-pem");
@@ -363,17 +327,8 @@ function setUpCertificates(): void {
   const fileInput = byId<HTMLInputElement>("cert-file");
 
   const notes = byId("cert-file-notes");
-  const load = async (files: FileList | null | undefined, target: HTMLTextAreaElement) => {
-    if (!files?.length) return;
-    const read = await readCertificateFiles(files);
-    if (typeof read === "string") {
-      show(notes, h("p", { class: "problem", role: "alert" }, read));
-      return;
-    }
-    target.value = read.pem;
-    show(notes, ...read.notices.map((notice) => h("p", { class: "notice", role: "status" }, notice)));
-    target.focus();
-  };
+  const load = (files: FileList | null | undefined, target: HTMLTextAreaElement) =>
+    loadCertificateFiles(files, target, notes);
   fileInput.addEventListener("change", () => void load(fileInput.files, textarea));
   const rootsFile = byId<HTMLInputElement>("cert-roots-file");
   rootsFile.addEventListener("change", () => void load(rootsFile.files, byId("cert-roots")));
@@ -498,4 +453,5 @@ function setUpMyIp(): void {
 
 setUpCidrTools(api);
 setUpCertificates();
+setUpKeyMatch(api);
 setUpMyIp();

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { certPath, certPem, chainPem, filePath, privateKeyPem } from "../fixtures/fixtures.ts";
+import { certPath, certPem, chainPem, filePath, GENERATED_DIR, privateKeyPem } from "../fixtures/fixtures.ts";
 import { DBIP_FILES, DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
 import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
@@ -164,7 +164,7 @@ describe("the page and its headers", () => {
     async () => {
       const v = await visit();
       const order: string[] = [];
-      for (let i = 0; i < 11; i++) {
+      for (let i = 0; i < 12; i++) {
         await v.page.keyboard.press("Tab");
         order.push(
           await v.page.evaluate(() => {
@@ -178,6 +178,7 @@ describe("the page and its headers", () => {
         "/docs",
         "#cidr",
         "#certificates",
+        "#key-match",
         "#myip",
         "calc-cidr",
         "Calculate",
@@ -942,6 +943,182 @@ describe("the address-space map", () => {
         );
       }
       expect(await axe(v.page, "calculator-map")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+});
+
+/** Runs openssl with `input` on stdin; its stdout. */
+function openssl(args: string[], input?: string): Buffer {
+  const run = Bun.spawnSync(["openssl", ...args], {
+    stdin: input === undefined ? undefined : Buffer.from(input),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  if (run.exitCode !== 0) throw new Error(`openssl ${args.join(" ")} failed: ${run.stderr.toString()}`);
+  return run.stdout;
+}
+
+/** What `openssl pkey -pubout -outform DER | sha256sum` says of a key: the oracle for the page's hash. */
+function opensslPublicKeySha256(keyPem: string): string {
+  const spki = openssl(["pkey", "-pubout", "-outform", "DER"], keyPem);
+  return new Bun.CryptoHasher("sha256").update(spki).digest("hex");
+}
+
+/**
+ * Every 16-character run of the base64 of the private-key blocks in `text`, less the runs that
+ * also stand in `publicTexts` (a key's algorithm identifier is also in its certificate): none may
+ * appear anywhere observed.
+ */
+function keyFragments(text: string, publicTexts: string[]): string[] {
+  const blocks =
+    text.match(/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g) ?? [];
+  const published = publicTexts.map((pub) => pub.replace(/\s/g, ""));
+  return blocks
+    .flatMap((block) => block.split("\n"))
+    .filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line))
+    .flatMap((line) =>
+      Array.from({ length: Math.floor(line.length / 16) }, (_, i) => line.slice(i * 16, i * 16 + 16)),
+    )
+    .filter((fragment) => !published.some((pub) => pub.includes(fragment)));
+}
+
+describe("does this key match? (CONTRACT §8.2)", () => {
+  const keyPath = (name: string) => {
+    filePath("chain-leaf.der"); // makes sure the fixtures exist
+    return join(GENERATED_DIR, "keys", `${name}.key`);
+  };
+
+  test(
+    "PKCS#8, PKCS#1, SEC1 and Ed25519 keys: the browser's hash equals openssl's, the match is found; no key byte in any request, URL, storage or console line",
+    async () => {
+      const v = await visit();
+      const observed: string[] = [];
+      v.page.on("request", (request) => {
+        observed.push(request.url(), request.postData() ?? "", JSON.stringify(request.headers()));
+      });
+      v.page.on("console", (message) => observed.push(message.text()));
+      const ecKey = readFileSync(keyPath("leaf-ec"), "utf8");
+      const rsaKey = readFileSync(keyPath("leaf-rsa"), "utf8");
+      const cases = [
+        {
+          name: "EC P-256, PKCS#8",
+          key: ecKey,
+          certificates: chainPem("chain-ordered"),
+          match: "#0",
+          type: "EC P-256",
+        },
+        {
+          name: "EC P-256, SEC1",
+          key: openssl(["ec"], ecKey).toString(),
+          certificates: chainPem("chain-ordered"),
+          match: "#0",
+          type: "EC P-256",
+        },
+        {
+          name: "RSA, PKCS#1",
+          key: openssl(["pkey", "-traditional"], rsaKey).toString(),
+          certificates: chainPem("rsa-sha256"),
+          match: "#0",
+          type: "RSA",
+        },
+        {
+          name: "Ed25519",
+          key: readFileSync(keyPath("leaf-ed25519"), "utf8"),
+          certificates: chainPem("ed25519"),
+          match: "#0",
+          type: "Ed25519",
+        },
+        {
+          name: "RSA against the EC chain",
+          key: rsaKey,
+          certificates: chainPem("chain-ordered"),
+          match: null,
+          type: "RSA",
+        },
+      ];
+      expect(cases[1]!.key).toContain("-----BEGIN EC PRIVATE KEY-----");
+      expect(cases[2]!.key).toContain("-----BEGIN RSA PRIVATE KEY-----");
+      const fragments = cases.flatMap((c) =>
+        keyFragments(
+          c.key,
+          cases.map((other) => other.certificates),
+        ),
+      );
+      expect(fragments.length).toBeGreaterThan(20);
+      for (const c of cases) {
+        await v.page.getByLabel("Private key (PEM)").fill(c.key);
+        await v.page.getByLabel("Certificates (PEM)").fill(c.certificates);
+        await v.page.evaluate(() => document.querySelector("#key-result")?.replaceChildren());
+        await v.page.getByRole("button", { name: "Check the match" }).click();
+        const verdict = v.page.locator("#key-verdict");
+        await verdict.waitFor();
+        const text = (await v.page.locator("#key-result").textContent()) ?? "";
+        expect(text).toContain(`${c.type}, public key SHA-256 ${opensslPublicKeySha256(c.key)}`);
+        if (c.match === null) expect(await verdict.textContent()).toStartWith("No match:");
+        else
+          expect(await verdict.textContent()).toStartWith(
+            `Match: the key belongs to certificate ${c.match} (`,
+          );
+      }
+      await v.page.locator("#key-match").screenshot({ path: join(OUTPUT, "web-page-key-match.png") });
+      expect(await axe(v.page, "key-match")).toEqual([]);
+      // Nothing of any key left the page or was kept.
+      const stored = await v.page.evaluate(async () => ({
+        local: JSON.stringify({ ...localStorage }),
+        session: JSON.stringify({ ...sessionStorage }),
+        databases: (await indexedDB.databases()).length,
+        caches: (await caches.keys()).length,
+        cookie: document.cookie,
+      }));
+      expect(stored).toEqual({ local: "{}", session: "{}", databases: 0, caches: 0, cookie: "" });
+      expect(observed.filter((line) => line.includes("/v1/certificate-chain")).length).toBeGreaterThanOrEqual(
+        5,
+      );
+      for (const line of observed) for (const fragment of fragments) expect(line).not.toContain(fragment);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "a HAProxy crt file alone (key inside) matches; an encrypted key is refused with the command that reads it",
+    async () => {
+      const v = await visit();
+      const bodies: string[] = [];
+      v.page.on("request", (request) => bodies.push(`${request.url()} ${request.postData() ?? ""}`));
+      const combined = readFileSync(filePath("leaf-and-key.pem"));
+      await v.page
+        .getByLabel("Certificate or bundle files")
+        .setInputFiles({ name: "site.pem", mimeType: "application/x-pem-file", buffer: combined });
+      await v.page.locator("#key-file-notes .notice").first().waitFor();
+      expect(await v.page.getByLabel("Certificates (PEM)").inputValue()).not.toContain("PRIVATE KEY");
+      await v.page.getByRole("button", { name: "Check the match" }).click();
+      await v.page.locator("#key-verdict").waitFor();
+      expect(await v.page.locator("#key-verdict").textContent()).toStartWith(
+        "Match: the key belongs to certificate #0 (",
+      );
+
+      const encrypted = openssl(
+        ["pkey", "-aes256", "-passout", "pass:secret"],
+        readFileSync(keyPath("leaf-ec"), "utf8"),
+      ).toString();
+      await v.page.getByLabel("Private key (PEM)").fill(encrypted);
+      await v.page.getByRole("button", { name: "Check the match" }).click();
+      const alert = v.page.locator("#key-result").getByRole("alert");
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("nettools key-match -k KEY --passin env:VAR -c CERT");
+      const certificates = combined
+        .toString()
+        .match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)!;
+      const fragments = [
+        ...keyFragments(combined.toString(), certificates),
+        ...keyFragments(encrypted, certificates),
+      ];
+      expect(fragments.length).toBeGreaterThan(10);
+      for (const body of bodies) for (const fragment of fragments) expect(body).not.toContain(fragment);
+      expect(bodies.filter((body) => body.includes("/v1/certificate-chain")).length).toBe(1);
       await expectClean(v);
     },
     TIME_LIMIT_MS,
