@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the fixed JSON bodies of the CIDR-toolbox workloads (issue 18) into bench/data/.
 
-    python3 bench/gen-toolbox-bodies.py           # (re)write merge-1000, contains-1000, allocate-1000
+    python3 bench/gen-toolbox-bodies.py           # (re)write merge-1000, contains-1000, allocate-1000, compare-1000
     python3 bench/gen-toolbox-bodies.py --check   # exit 1 if the committed files differ
 
 The recipe is the one the performance peers post (same seed string per body, same draw order),
@@ -17,6 +17,12 @@ changes the others. Do not "simplify" the draw order: it is part of the recipe.
                       2001:db8::/32) and 500 entries (320 IPv4 addresses, 80 IPv4 CIDRs /12-/28,
                       80 IPv6 addresses, 20 IPv6 /56s).
   allocate-1000.json  within 10.0.0.0/8, 999 distinct used /24s at random, one /24 to allocate.
+  compare-1000.json   two versions of one allow list, a and b of 500 entries each, shuffled, both
+                      families: per list 300 IPv4 entries in 10.0.0.0/12 (200 /24s drawn from one
+                      pool of 300, so that 100 are in both lists; 60 /26-/32 blocks inside the
+                      /24s only the other list has; 20 wider /20-/22s nesting /24s of both lists;
+                      20 addresses anywhere) and 200 IPv6 entries in 2001:db8::/32 (the same with
+                      130 /48s from a pool of 195, 40 /56-/64s, 15 /40-/44s, 15 /64s).
 """
 import ipaddress
 import json
@@ -74,7 +80,46 @@ def allocate_1000(rng):
     return {"within": ["10.0.0.0/8"], "used": used, "prefixLength": 24}
 
 
-BODIES = (("merge-1000", merge_1000), ("contains-1000", contains_1000), ("allocate-1000", allocate_1000))
+def compare_1000(rng):
+    # per family: bit width, region start, region prefix length, pool block length, the length
+    # ranges of nested and wide blocks, and the length of loose entries
+    shape = {
+        4: (32, 10 << 24, 12, 24, (26, 32), (20, 22), 32),
+        6: (128, 0x20010DB8 << 96, 32, 48, (56, 64), (40, 44), 64),
+    }
+
+    def side(version, own, other, nested, wide, loose):
+        width, base, top, unit, nested_lengths, wide_lengths, loose_length = shape[version]
+        network = ipaddress.IPv4Network if version == 4 else ipaddress.IPv6Network
+        blocks = [(base | (n << (width - unit)), unit) for n in own]
+        blocks += [
+            (base | (n << (width - unit)) | rng.getrandbits(width - unit), rng.randint(*nested_lengths))
+            for n in rng.choices(other, k=nested)
+        ]
+        blocks += [(base | rng.getrandbits(width - top), rng.randint(*wide_lengths)) for _ in range(wide)]
+        blocks += [(base | rng.getrandbits(width - top), loose_length) for _ in range(loose)]
+
+        def text(value, length):
+            net = network((value, length), strict=False)
+            return str(net.network_address) if length == width else str(net)
+
+        return [text(value, length) for value, length in blocks]
+
+    pool4 = rng.sample(range(1 << 12), 300)  # /24 numbers inside 10.0.0.0/12
+    pool6 = rng.sample(range(1 << 16), 195)  # /48 numbers inside 2001:db8::/32
+    a = side(4, pool4[:200], pool4[200:], 60, 20, 20) + side(6, pool6[:130], pool6[130:], 40, 15, 15)
+    b = side(4, pool4[100:], pool4[:100], 60, 20, 20) + side(6, pool6[65:], pool6[:65], 40, 15, 15)
+    rng.shuffle(a)
+    rng.shuffle(b)
+    return {"a": a, "b": b}
+
+
+BODIES = (
+    ("merge-1000", merge_1000),
+    ("contains-1000", contains_1000),
+    ("allocate-1000", allocate_1000),
+    ("compare-1000", compare_1000),
+)
 
 
 def main():

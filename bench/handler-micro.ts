@@ -33,6 +33,11 @@ const cases: Record<string, { path: string; body: string | null }> = {
   "range-ipv4-small": { path: "/v1/range-to-cidrs", body: '{"start":"10.0.0.5","end":"10.0.0.77"}' },
   "split-1024": { path: "/v1/cidr-split", body: '{"cidr":"10.0.0.0/14","prefixLength":24}' },
   "merge-1000": { path: "/v1/cidr-merge", body: body("merge-1000.json") },
+  "merge-1000 -x": {
+    path: "/v1/cidr-merge",
+    body: JSON.stringify({ ...JSON.parse(body("merge-1000.json")), excludeSpecial: true }),
+  },
+  "compare-1000": { path: "/v1/cidr-compare", body: body("compare-1000.json") },
   "contains-1000": { path: "/v1/cidr-contains", body: body("contains-1000.json") },
   "allocate-1000": { path: "/v1/cidr-allocate", body: body("allocate-1000.json") },
   "reverse-zones": { path: "/v1/reverse-zones", body: '{"cidr":"192.168.0.0/17"}' },

@@ -10,6 +10,8 @@
 #   mmdb-bin         mmdblookup (libmaxminddb), the oracle for the GeoIP lookups (tests/adapters/geoip.test.ts)
 # (Regenerating the GeoIP fixtures, tests/fixtures/geoip/generate.pl, also needs
 # libmaxmind-db-writer-perl; the tests use the committed files and do not.)
+#   nftables, ipset  load the `--format nft` and `--format ipset` outputs (tests/cli/list-formats.test.ts)
+#   iproute2         `ip netns`, for the private network namespace those loads run in
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
 set -euo pipefail
@@ -22,6 +24,9 @@ command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v grepcidr >/dev/null 2>&1 || missing+=(grepcidr)
 command -v sipcalc >/dev/null 2>&1 || missing+=(sipcalc)
 command -v mmdblookup >/dev/null 2>&1 || missing+=(mmdb-bin)
+[[ -x /usr/sbin/nft ]] || command -v nft >/dev/null 2>&1 || missing+=(nftables)
+[[ -x /usr/sbin/ipset ]] || command -v ipset >/dev/null 2>&1 || missing+=(ipset)
+[[ -x /usr/sbin/ip || -x /usr/bin/ip ]] || command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
   for pkg in $EXTRA_SYSTEM_PACKAGES; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -10,6 +10,7 @@ import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { inspectCertificationRequest } from "./domain/certificates/csr.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
+import { compareCidrs } from "./domain/cidr/compare.ts";
 import { cidrsContain } from "./domain/cidr/contains.ts";
 import { coverCidrs } from "./domain/cidr/cover.ts";
 import { mergeMixedCidrs } from "./domain/cidr/merge-mixed.ts";
@@ -86,12 +87,13 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
         certificates,
       ),
     publicIp: (_, context) => observePublicIp(context.observeClient(), networkFacts),
-    cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox),
-    cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox),
+    cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox, body),
+    cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox, body),
     cidrContains: (body) => cidrsContain(body.cidrs, body.entries, toolbox),
     cidrAllocate: (body) => allocateCidrs(body, allocation),
     reverseZones: (body) => reverseZones(body.cidr),
     cidrSubnets: (body) => cidrSubnets(body, toolbox),
+    cidrCompare: (body) => compareCidrs(body.a, body.b, toolbox),
     ip: (_, context) => observePublicIp(context.observeClient()),
     csr: (body, context) =>
       inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),

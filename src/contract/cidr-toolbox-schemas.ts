@@ -1,13 +1,14 @@
 /**
- * TypeBox schemas of the CIDR additions (CONTRACT §7.4–7.5): cidr-merge, cidr-split,
- * cidr-contains and cidr-allocate (`GET /v1/ip` answers PublicIpResult as text). Like schemas.ts, the one
+ * TypeBox schemas of the CIDR additions (CONTRACT §7.4–7.5, §8.4–8.5): cidr-merge (with
+ * `excludeSpecial`), cidr-split (with its page), cidr-contains, cidr-allocate and cidr-compare
+ * (`GET /v1/ip` answers PublicIpResult as text). Like schemas.ts, the one
  * source for request validation and for the OpenAPI document. Each list is bounded here on its own;
  * the bound on two lists together (1000 entries) cannot be said in JSON Schema and is the use
  * case's (one issue at `[]`).
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { MAX_ALLOCATE_COUNT, MAX_RESULT_CIDRS, MAX_TOOLBOX_ENTRIES } from "../domain/limits.ts";
-import { AddressEntry, CanonicalCidr, Count } from "./schemas.ts";
+import { AddressEntry, CanonicalCidr, Count, DECIMAL_COUNT } from "./schemas.ts";
 
 /** A prefix length of either family; the family's own bound (32 for IPv4) is the use case's. */
 const PrefixLength = Type.Integer({
@@ -20,20 +21,49 @@ const entryList = (minItems: number, description: string) =>
   Type.Array(AddressEntry, { minItems, maxItems: MAX_TOOLBOX_ENTRIES, description });
 
 export const CidrMergeRequest = Type.Object(
-  { inputs: entryList(1, "Addresses or CIDRs; IPv4 and IPv6 may mix.") },
+  {
+    inputs: entryList(1, "Addresses or CIDRs; IPv4 and IPv6 may mix."),
+    excludeSpecial: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "Remove first every address whose most specific row in the IANA special-purpose registries is not globally reachable (private, loopback, documentation …); the result then lists them in `excluded`.",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type CidrMergeRequest = Static<typeof CidrMergeRequest>;
 
+/** The cidrs and counts of a set of addresses of both families, as cidr-merge writes it. */
+const cidrSetFields = (cidrsDescription: string) => ({
+  cidrs: Type.Array(CanonicalCidr, { maxItems: MAX_RESULT_CIDRS, description: cidrsDescription }),
+  ipv4AddressCount: Count,
+  ipv6AddressCount: Count,
+});
+
+const ExcludedBlock = Type.Object(
+  {
+    cidr: CanonicalCidr,
+    block: Type.String({ minLength: 1, description: "The deciding registry row's block." }),
+    name: Type.String({ minLength: 1, description: "The row's name." }),
+    rfc: Type.String({ minLength: 1, description: "The RFC that defines the row." }),
+  },
+  { additionalProperties: false },
+);
+
 export const CidrMergeResult = Type.Object(
   {
-    cidrs: Type.Array(CanonicalCidr, {
-      maxItems: MAX_RESULT_CIDRS,
-      description:
-        "The minimal CIDR list covering exactly the union of the inputs: IPv4 blocks first, then IPv6, each by network address.",
-    }),
-    ipv4AddressCount: Count,
-    ipv6AddressCount: Count,
+    ...cidrSetFields(
+      "The minimal CIDR list covering exactly the union of the inputs: IPv4 blocks first, then IPv6, each by network address.",
+    ),
+    excluded: Type.Optional(
+      Type.Array(ExcludedBlock, {
+        maxItems: MAX_RESULT_CIDRS,
+        description:
+          "Only with excludeSpecial: the removed addresses, per deciding row as its minimal CIDR list, all by network address, IPv4 first.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,6 +80,23 @@ export const CidrSplitRequest = Type.Object(
       maximum: 128,
       description: "Length of every subnet: from the block's own length to 32 (IPv4) or 128 (IPv6).",
     }),
+    offset: Type.Optional(
+      Type.String({
+        pattern: DECIMAL_COUNT,
+        maxLength: 39,
+        default: "0",
+        description:
+          "The number of the first subnet to answer, from 0, as a decimal string; below subnetCount.",
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RESULT_CIDRS,
+        description:
+          "Answer at most this many subnets, from offset on; the answer is then never RESULT_TOO_LARGE.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -63,7 +110,7 @@ export const CidrSplitResult = Type.Object(
     cidrs: Type.Array(CanonicalCidr, {
       minItems: 1,
       maxItems: MAX_RESULT_CIDRS,
-      description: "Every subnet of the block, by network address.",
+      description: "Every subnet of the block, by network address (with offset or limit, those of the page).",
     }),
   },
   { additionalProperties: false },
@@ -127,6 +174,34 @@ export const CidrAllocateResult = Type.Object(
       description: "The lowest-addressed free blocks of the length asked for, lowest first.",
     }),
     freeAddressCount: Count,
+  },
+  { additionalProperties: false },
+);
+
+export const CidrCompareRequest = Type.Object(
+  {
+    a: entryList(0, "The first list: addresses or CIDRs; IPv4 and IPv6 may mix."),
+    b: entryList(0, "The second list; together with a at most 1000 entries."),
+  },
+  { additionalProperties: false },
+);
+export type CidrCompareRequest = Static<typeof CidrCompareRequest>;
+
+const CidrSet = Type.Object(
+  cidrSetFields(
+    "The minimal CIDR list of these addresses: IPv4 blocks first, then IPv6, each by network address.",
+  ),
+  { additionalProperties: false },
+);
+
+export const CidrCompareResult = Type.Object(
+  {
+    onlyA: CidrSet,
+    onlyB: CidrSet,
+    both: CidrSet,
+    equal: Type.Boolean({
+      description: "The two lists cover the same addresses (onlyA and onlyB are empty).",
+    }),
   },
   { additionalProperties: false },
 );

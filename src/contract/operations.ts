@@ -13,6 +13,8 @@ import { CertificateChainRequest, CertificateChainResult } from "./chain-schemas
 import {
   CidrAllocateRequest,
   CidrAllocateResult,
+  CidrCompareRequest,
+  CidrCompareResult,
   CidrContainsRequest,
   CidrContainsResult,
   CidrMergeRequest,
@@ -216,6 +218,14 @@ export const OPERATIONS = {
     path: "/v1/cidr-subnets",
     request: CidrSubnetsRequest,
     result: CidrSubnetsResult,
+    policy: JSON_ANSWER,
+  },
+  cidrCompare: {
+    id: "cidrCompare",
+    method: "POST",
+    path: "/v1/cidr-compare",
+    request: CidrCompareRequest,
+    result: CidrCompareResult,
     policy: JSON_ANSWER,
   },
   ip: {

@@ -157,7 +157,7 @@ describe("range", () => {
     const expected = `${await serverBody("/v1/range-to-cidrs", { start: "192.0.2.10", end: "192.0.2.20" })}\n`;
     expect((await nettools(["range", "--json", "192.0.2.10", "192.0.2.20"])).stdout).toBe(expected);
     expect((await nettools(["range", "--json", "192.0.2.10-192.0.2.20"])).stdout).toBe(expected);
-    expect((await nettools(["range", "--json", "-"], { stdin: "192.0.2.10\n192.0.2.20\n" })).stdout).toBe(
+    expect((await nettools(["range", "--json", "-"], { stdin: "192.0.2.10-192.0.2.20\n" })).stdout).toBe(
       expected,
     );
     expect(
@@ -172,8 +172,11 @@ describe("range", () => {
     expect(ran.stderr).toContain("is after end");
   });
 
-  test("one endpoint is a usage error (exit 2)", async () => {
-    const ran = await nettools(["range", "10.0.0.9"]);
+  test("one address is a one-address range; three words are a usage error (exit 2)", async () => {
+    expect((await nettools(["range", "--json", "10.0.0.9"])).stdout).toBe(
+      `${await serverBody("/v1/range-to-cidrs", { start: "10.0.0.9", end: "10.0.0.9" })}\n`,
+    );
+    const ran = await nettools(["range", "10.0.0.9", "10.0.0.10", "10.0.0.11"]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("nettools range --help");
   });

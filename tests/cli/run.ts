@@ -1,5 +1,6 @@
 /** Runs the `nettools` command as a child process, the way a person's shell would. */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const CLI = join(resolve(import.meta.dir, "../.."), "src/cli/main.ts");
@@ -95,4 +96,21 @@ export async function runOnTerminal(args: string[], cwd: string): Promise<Ran> {
     env: { NO_COLOR: "1" },
   });
   return { code, stdout: stdout.replaceAll("\r\n", "\n"), stderr };
+}
+
+/**
+ * A scratch directory for one test file: `nettools` run inside it (fed `stdin` when given) and
+ * `file(name, text)`, which writes a file there and returns its name.
+ */
+export function scratchRunner(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    nettools: (args: string[], stdin?: string) =>
+      runNettools(args, { cwd: dir, ...(stdin === undefined ? {} : { stdin }) }),
+    file: (name: string, text: string): string => {
+      writeFileSync(join(dir, name), text);
+      return name;
+    },
+  };
 }

@@ -105,9 +105,9 @@ describe("alloc", () => {
     expect(next.stdout).toBe("10.0.0.160/27\n");
   });
 
-  test("too little space is exit 2 saying how many fit; --json is the server's answer", async () => {
+  test("too little space is exit 1 saying how many fit; --json is the server's answer", async () => {
     const short = await nettools(["alloc", "-l", "25", "-n", "3", "10.0.0.0/24"]);
-    expect(short.code).toBe(2);
+    expect(short.code).toBe(1);
     expect(short.stderr).toContain("INSUFFICIENT_SPACE");
     expect(short.stderr).toContain("Only 2 free blocks of /25");
     const body = { within: ["10.0.0.0/16"], used: ["10.0.0.0/24"], prefixLength: 24, count: 2 };

@@ -57,6 +57,14 @@ beforeAll(async () => {
   // The `ip` operation answers in text; its result schema is the value that text is made of.
   answers.set("ip", answers.get("publicIp") ?? []);
   await post("cidrMerge", "/v1/cidr-merge", { inputs: ["10.0.0.0/25", "10.0.0.128/25", "2001:db8::/33"] });
+  await post("cidrMerge", "/v1/cidr-merge", {
+    inputs: ["10.0.0.0/7", "2001:db8::/31"],
+    excludeSpecial: true,
+  });
+  await post("cidrCompare", "/v1/cidr-compare", {
+    a: ["10.0.0.0/24", "2001:db8::/32"],
+    b: ["10.0.0.128/25"],
+  });
   await post("cidrSplit", "/v1/cidr-split", { cidr: "10.0.0.0/24", prefixLength: 26 });
   await post("cidrContains", "/v1/cidr-contains", {
     cidrs: ["10.0.0.0/8"],

@@ -263,7 +263,9 @@ describe("the document is complete", () => {
         if (property === "family") expect(node.enum ?? node.const).toBeDefined();
       }
     }
-    expect(counts).toBe(10); // the spec's seven, cidr-merge's two per family, cidr-allocate's free count
+    // the spec's seven, cidr-merge's two per family, cidr-allocate's free count, cidr-compare's two
+    // per family in each of its three sets
+    expect(counts).toBe(16);
     expect(fingerprints).toBe(1);
     const at = (name: string, ...parts: string[]) => pointer("components", "schemas", name, ...parts);
     expect(validator.check(at("CidrCoverResult", "properties", "inputAddressCount"), "0").valid).toBe(true);

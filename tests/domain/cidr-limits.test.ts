@@ -72,7 +72,7 @@ describe("defaults are the spec's values", () => {
     expect(local.remainingAddressCount).toBe(String(2 ** 24 - 999));
     const small = rejection(() => mergeCidrs(scattered(5), { maxEntries: 10, maxResultCidrs: 4 }));
     expect(small.code).toBe("RESULT_TOO_LARGE");
-    expect(small.message).toContain("more than 4 CIDRs");
+    expect(small.message).toContain("5 CIDRs, more than the limit of 4");
     expect(mergeCidrs(scattered(5), { maxEntries: 10, maxResultCidrs: 5 }).cidrs).toHaveLength(5);
   });
 

@@ -87,7 +87,7 @@ describe("cidr-merge", () => {
   test("a result over the result limit is RESULT_TOO_LARGE with no partial list", () => {
     const error = rejection(() => mergeMixedCidrs(scattered(5), { maxEntries: 10, maxResultCidrs: 4 }));
     expect(error.code).toBe("RESULT_TOO_LARGE");
-    expect(error.message).toContain("4");
+    expect(error.message).toBe("The merged list would have 5 CIDRs, more than the limit of 4.");
     expect(mergeMixedCidrs(scattered(5), { maxEntries: 10, maxResultCidrs: 5 }).cidrs).toHaveLength(5);
   });
 });
@@ -172,6 +172,77 @@ describe("cidr-split", () => {
     expect(error.issues.map((i) => i.path)).toEqual([["cidr"], ["prefixLength"]]);
     expect(error.issues[1]!.message).toBe("prefixLength 200 is outside 0 to 128");
     expect(rejection(() => splitCidr("", 24)).issues.map((i) => i.path)).toEqual([["cidr"]]);
+  });
+});
+
+describe("cidr-split pages (offset, limit)", () => {
+  test("the subnets numbered offset to offset + limit − 1, fewer at the end, subnetCount still all of them", () => {
+    expect(splitCidr("10.0.0.0/22", 24, undefined, { offset: "1", limit: 2 })).toEqual({
+      network: "10.0.0.0/22",
+      prefixLength: 24,
+      subnetCount: "4",
+      cidrs: ["10.0.1.0/24", "10.0.2.0/24"],
+    });
+    expect(splitCidr("10.0.0.0/22", 24, undefined, { offset: "3", limit: 10 }).cidrs).toEqual([
+      "10.0.3.0/24",
+    ]);
+    expect(splitCidr("10.0.0.0/22", 24, undefined, { limit: 10 })).toEqual(splitCidr("10.0.0.0/22", 24));
+    // offset alone: every subnet from there on, within the result limit
+    expect(splitCidr("10.0.0.0/22", 24, undefined, { offset: "2" }).cidrs).toEqual([
+      "10.0.2.0/24",
+      "10.0.3.0/24",
+    ]);
+  });
+
+  test("a page is never RESULT_TOO_LARGE, however many subnets the block holds; carries cross words", () => {
+    expect(splitCidr("::/0", 128, undefined, { offset: String(2n ** 128n - 1n), limit: 5 })).toEqual({
+      network: "::/0",
+      prefixLength: 128,
+      subnetCount: String(2n ** 128n),
+      cidrs: ["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128"],
+    });
+    expect(splitCidr("2001:db8::/32", 64, undefined, { offset: "4294967295", limit: 1 }).cidrs).toEqual([
+      "2001:db8:ffff:ffff::/64",
+    ]);
+    expect(splitCidr("::/0", 64, undefined, { offset: String(2n ** 32n - 1n), limit: 2 }).cidrs).toEqual([
+      "0:0:ffff:ffff::/64",
+      "0:1::/64",
+    ]);
+    // Terraform: cidrsubnet("10.1.0.0/16", 8, 2) = "10.1.2.0/24"; ("fd00:fd12:3456:7890::/56", 16, 162)
+    expect(splitCidr("10.1.0.0/16", 24, undefined, { offset: "2", limit: 1 }).cidrs).toEqual(["10.1.2.0/24"]);
+    expect(splitCidr("fd00:fd12:3456:7890::/56", 72, undefined, { offset: "162", limit: 1 }).cidrs).toEqual([
+      "fd00:fd12:3456:7800:a200::/72",
+    ]);
+  });
+
+  test("offset alone past the limit is RESULT_TOO_LARGE counting from the offset", () => {
+    const error = rejection(() => splitCidr("10.0.0.0/8", 24, undefined, { offset: "100" }));
+    expect(error.code).toBe("RESULT_TOO_LARGE");
+    expect(error.message).toContain("from number 100 gives 65436 CIDRs");
+    expect(splitCidr("10.0.0.0/8", 24, undefined, { offset: "65000" }).cidrs).toHaveLength(536);
+  });
+
+  test("an offset at or past subnetCount, a bad offset text and a limit out of range are INVALID_INPUT on their fields", () => {
+    const past = rejection(() => splitCidr("10.0.0.0/22", 24, undefined, { offset: "4", limit: 1 }));
+    expect(past.code).toBe("INVALID_INPUT");
+    expect(past.issues).toEqual([
+      {
+        message:
+          "offset must be below subnetCount 4 (10.0.0.0/22 holds 4 subnets of /24, numbered from 0); it is 4",
+        path: ["offset"],
+      },
+    ]);
+    for (const offset of ["-1", "01", "1.5", "x", ""]) {
+      expect(
+        rejection(() => splitCidr("10.0.0.0/22", 24, undefined, { offset })).issues.map((i) => i.path),
+      ).toEqual([["offset"]]);
+    }
+    for (const limit of [0, 10001, 1.5]) {
+      expect(rejection(() => splitCidr("10.0.0.0/22", 24, undefined, { limit })).issues).toEqual([
+        { message: `limit must be an integer from 1 to 10000; it is ${limit}`, path: ["limit"] },
+      ]);
+    }
+    expect(splitCidr("10.0.0.0/8", 32, LOCAL_CIDR_LIMITS, { limit: 20000 }).cidrs).toHaveLength(20000);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * The word-level range lists (src/domain/ip/range-list.ts) against the BigInt interval model of
- * tests/domain/model.ts: union, difference, count and the prefixes of the union, on random ranges
+ * tests/domain/model.ts: union, difference, intersection, count, the prefixes of the union and
+ * their number counted without listing them (`countPrefixesOf`), on random ranges
  * of both families — clustered under one base so that sort keys tie, with edges of the space, and
  * lists past 2048 ranges (the key then holds fewer address bits). Lists are released and reused
  * between cases, as the use cases do.
@@ -8,7 +9,15 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { type PrefixSink, splitRangeWords } from "../../src/domain/ip/range.ts";
-import { countAddressesOf, RangeList, subtractLists, unionOf } from "../../src/domain/ip/range-list.ts";
+import {
+  countAddressesOf,
+  countPrefixesOf,
+  forEachOverlap,
+  intersectLists,
+  RangeList,
+  subtractLists,
+  unionOf,
+} from "../../src/domain/ip/range-list.ts";
 import { valueNear } from "./arbitraries.ts";
 import { cidrsOf, count, type Family, type Interval, maxValue, subtract, union, width } from "./model.ts";
 
@@ -88,10 +97,73 @@ describe("RangeList against the BigInt interval model", () => {
         expect(intervalsOf(difference)).toEqual(modelDifference);
         expect(countAddressesOf(difference)).toBe(count(modelDifference));
         expect(prefixesOf(difference)).toEqual(modelDifference.flatMap((iv) => cidrsOf(family, iv)));
-        for (const list of [listA, listB, unionA, unionB, difference]) list.release();
+        const both = intersectLists(unionA, unionB);
+        const modelBoth = subtract(modelA, subtract(modelA, modelB));
+        expect(intervalsOf(both)).toEqual(modelBoth);
+        for (const list of [unionA, difference, both]) {
+          expect(countPrefixesOf(list)).toBe(prefixesOf(list).length);
+        }
+        for (const list of [listA, listB, unionA, unionB, difference, both]) list.release();
       }),
       { numRuns: 400 },
     );
+  });
+
+  test("the number of prefixes of one range, counted without listing, equals the split's", () => {
+    const edgeRange = fc
+      .record({ family: fc.constantFrom<Family>(4, 6), base: fc.bigInt({ min: 0n, max: (1n << 128n) - 1n }) })
+      .chain(({ family, base }) =>
+        fc
+          .tuple(valueNear(family, base & maxValue(family)), valueNear(family, base & maxValue(family)))
+          .map(([a, b]) => ({ family, first: a < b ? a : b, last: a < b ? b : a })),
+      );
+    fc.assert(
+      fc.property(edgeRange, ({ family, first, last }) => {
+        const list = listOf(family, [{ first, last }]);
+        expect({ first, last, count: countPrefixesOf(list) }).toEqual({
+          first,
+          last,
+          count: cidrsOf(family, { first, last }).length,
+        });
+        list.release();
+      }),
+      { numRuns: 3000 },
+    );
+    // The extremes: the whole space is one block; the space less its ends is the most (2 × (w − 1)).
+    for (const family of [4, 6] as const) {
+      const max = maxValue(family);
+      expect(countPrefixesOf(listOf(family, [{ first: 0n, last: max }]))).toBe(1);
+      expect(countPrefixesOf(listOf(family, [{ first: 1n, last: max - 1n }]))).toBe(2 * (width(family) - 1));
+      expect(countPrefixesOf(listOf(family, [{ first: 7n, last: 7n }]))).toBe(1);
+    }
+  });
+
+  test("overlaps with touching segments are cut at each segment's edge, with its position; a sink may stop", () => {
+    const segments = listOf(4, [
+      { first: 0n, last: 9n },
+      { first: 10n, last: 19n },
+      { first: 30n, last: 39n },
+    ]);
+    const list = listOf(4, [
+      { first: 5n, last: 12n },
+      { first: 18n, last: 35n },
+    ]);
+    const pieces: [number, number, bigint, bigint][] = [];
+    const all = forEachOverlap(list, segments, (i, j, piece) => {
+      pieces.push([i, j, BigInt(piece[3]!), BigInt(piece[7]!)]);
+      return true;
+    });
+    expect(all).toBe(true);
+    expect(pieces).toEqual([
+      [0, 0, 5n, 9n],
+      [0, 1, 10n, 12n],
+      [1, 1, 18n, 19n],
+      [1, 2, 30n, 35n],
+    ]);
+    // a sink that says stop ends the walk there
+    const first: number[] = [];
+    expect(forEachOverlap(list, segments, (_, j) => first.push(j) < 2)).toBe(false);
+    expect(first).toEqual([0, 1]);
   });
 
   test("lists past 2048 ranges, clustered so that keys tie, sort and merge exactly", () => {

@@ -97,4 +97,27 @@ describe("TextBatch", () => {
     expect(jsonArrayTextOf(list)).toBeUndefined();
     expect(jsonArrayTextOf(list.slice(0, 40))).toBeUndefined(); // an equal list made elsewhere has none
   });
+
+  test("objects around the texts (addInObject): the texts, and the objects' JSON exactly as JSON.stringify writes it", () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const head = encode('{"cidr":');
+    const tails = [
+      { block: "10.0.0.0/8", name: "Private-Use", rfc: "RFC 1918" },
+      { block: "0.0.0.0/8", name: '"This network"', rfc: "RFC 791" },
+    ].map((members) => ({ members, bytes: encode(`,${JSON.stringify(members).slice(1)}`) }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(item, fc.nat(1)), { maxLength: 200 }), (xs) => {
+        const batch = new TextBatch();
+        for (const [x, t] of xs) {
+          const w = (k: number) => bigIntWord(x.value, k);
+          batch.addInObject(x.family, w(0), w(1), w(2), w(3), x.bits, head, tails[t]!.bytes);
+        }
+        const { texts, json } = batch.toStringsAndJson();
+        expect(texts).toEqual(xs.map(([x]) => expected(x)));
+        const objects = xs.map(([x, t]) => ({ cidr: expected(x), ...tails[t]!.members }));
+        expect(json).toBe(JSON.stringify(objects));
+      }),
+      { numRuns: 200, seed: 20261126 },
+    );
+  });
 });

@@ -1,12 +1,15 @@
 /**
- * The CIDR additions (CONTRACT §7.4) against Python's `ipaddress` as an independent oracle
- * (tests/domain/toolbox_oracle.py, one python3 process for every case): cidr-merge against
+ * The CIDR additions (CONTRACT §7.4, §8.4, §8.5) against Python's `ipaddress` as an independent
+ * oracle (tests/domain/toolbox_oracle.py, one python3 process for every case): cidr-merge against
  * `collapse_addresses` per family, cidr-split against `subnets(new_prefix=…)`, cidr-contains
- * against `subnet_of` and `overlaps`. The inputs mix families in any order, with IPv4-mapped IPv6,
+ * against `subnet_of` and `overlaps`, cidr-compare and merge with excludeSpecial against
+ * `address_exclude` and `collapse_addresses` (the special-purpose rows sent as data, as the
+ * contract writes them). The inputs mix families in any order, with IPv4-mapped IPv6,
  * host bits set, duplicates, overlaps and neighbours (tests/domain/toolbox-model.ts).
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { compareCidrs } from "../../src/domain/cidr/compare.ts";
 import { cidrsContain } from "../../src/domain/cidr/contains.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
@@ -14,7 +17,7 @@ import { MAX_RESULT_CIDRS } from "../../src/domain/limits.ts";
 import { entryNear, familyAndBase } from "./arbitraries.ts";
 import { width } from "./model.ts";
 import { rejection } from "./rejection.ts";
-import { mixedEntries } from "./toolbox-model.ts";
+import { CONTRACT_SPECIAL_ROWS, mixedEntries, specialEntries } from "./toolbox-model.ts";
 
 const SEED = 7404;
 const sample = <T>(arb: fc.Arbitrary<T>, n: number, offset: number) =>
@@ -42,6 +45,15 @@ const contains = sample(containsCase, 400, 2).map(({ cidrs, entries }) => ({
   entries: entries.map((e) => e.text),
 }));
 
+const compares = sample(fc.record({ a: mixedEntries(0, 24), b: mixedEntries(0, 24) }), 400, 3).map(
+  ({ a, b }) => ({
+    a: a.map((e) => e.text),
+    b: b.map((e) => e.text),
+  }),
+);
+
+const excluding = sample(specialEntries(1, 24), 400, 4).map((entries) => entries.map((e) => e.text));
+
 type Answer = Record<string, unknown>;
 
 function askPython(): Answer[] {
@@ -49,6 +61,8 @@ function askPython(): Answer[] {
     ...merges.map((inputs) => ({ kind: "merge", inputs })),
     ...splits.map((c) => ({ kind: "split", ...c, limit: MAX_RESULT_CIDRS })),
     ...contains.map((c) => ({ kind: "contains", ...c })),
+    ...compares.map((c) => ({ kind: "compare", ...c })),
+    ...excluding.map((inputs) => ({ kind: "merge-excluding", inputs, rows: CONTRACT_SPECIAL_ROWS })),
   ];
   const run = Bun.spawnSync(["python3", new URL("./toolbox_oracle.py", import.meta.url).pathname], {
     stdin: new TextEncoder().encode(JSON.stringify({ cases })),
@@ -63,7 +77,12 @@ describe("the CIDR additions agree with Python's ipaddress", () => {
   const answers = askPython();
   const mergeAnswers = answers.slice(0, merges.length);
   const splitAnswers = answers.slice(merges.length, merges.length + splits.length);
-  const containsAnswers = answers.slice(merges.length + splits.length);
+  const containsStart = merges.length + splits.length;
+  const compareStart = containsStart + contains.length;
+  const excludingStart = compareStart + compares.length;
+  const containsAnswers = answers.slice(containsStart, compareStart);
+  const compareAnswers = answers.slice(compareStart, excludingStart);
+  const excludingAnswers = answers.slice(excludingStart);
 
   test("the sample holds what the properties are about", () => {
     const mixed = merges.filter((m) => m.some((t) => t.includes(":")) && m.some((t) => !t.includes(":")));
@@ -78,6 +97,20 @@ describe("the CIDR additions agree with Python's ipaddress", () => {
     expect(results.filter((r) => r.contained).length).toBeGreaterThan(500);
     expect(results.filter((r) => r.overlaps && !r.contained).length).toBeGreaterThan(100);
     expect(results.filter((r) => !r.overlaps).length).toBeGreaterThan(500);
+    const sets = compareAnswers.map((a) => a as Record<string, { cidrs: string[] }>);
+    expect(sets.filter((a) => a.both!.cidrs.length > 0 && a.onlyA!.cidrs.length > 0).length).toBeGreaterThan(
+      100,
+    );
+    expect(sets.filter((a) => a.both!.cidrs.some((c) => c.includes(":"))).length).toBeGreaterThan(50);
+    expect(
+      compares.filter(({ a, b }) => [...a, ...b].some((t) => t.toLowerCase().includes("ffff:"))).length,
+    ).toBeGreaterThan(50);
+    const removed = excludingAnswers.map((a) => (a.excluded as unknown[]).length);
+    expect(removed.filter((n) => n > 0).length).toBeGreaterThan(200);
+    expect(
+      excludingAnswers.filter((a) => (a.cidrs as string[]).length > 0 && (a.excluded as unknown[]).length > 0)
+        .length,
+    ).toBeGreaterThan(100);
   });
 
   test(`cidr-merge equals collapse_addresses per family, IPv4 first (${merges.length} requests)`, () => {
@@ -103,6 +136,21 @@ describe("the CIDR additions agree with Python's ipaddress", () => {
   test(`cidr-contains agrees with subnet_of and overlaps (${contains.length} requests)`, () => {
     contains.forEach(({ cidrs, entries }, i) => {
       expect(cidrsContain(cidrs, entries)).toEqual(containsAnswers[i] as never);
+    });
+  });
+
+  test(`cidr-compare agrees with address_exclude and collapse_addresses (${compares.length} requests)`, () => {
+    compares.forEach(({ a, b }, i) => {
+      expect({ a, b, ...compareCidrs(a, b) }).toEqual({ a, b, ...compareAnswers[i] } as never);
+    });
+  });
+
+  test(`cidr-merge with excludeSpecial agrees, row by row (${excluding.length} requests)`, () => {
+    excluding.forEach((inputs, i) => {
+      expect({ inputs, ...mergeMixedCidrs(inputs, undefined, { excludeSpecial: true }) }).toEqual({
+        inputs,
+        ...excludingAnswers[i],
+      } as never);
     });
   });
 });

@@ -72,3 +72,32 @@ test("cidr-subnets: Terraform's example, and INSUFFICIENT_SPACE as 400", async (
   expect(full.status).toBe(400);
   expect(((await full.json()) as { error: { code: string } }).error.code).toBe("INSUFFICIENT_SPACE");
 });
+
+test("compare-1000 (the bench body), merge with excludeSpecial and a split page over real sockets", async () => {
+  const body = await Bun.file(new URL("../../bench/data/compare-1000.json", import.meta.url)).json();
+  const compared = await post("/v1/cidr-compare", body);
+  expect(compared.status).toBe(200);
+  const result = (await compared.json()) as Record<string, { cidrs: string[] }>;
+  expect([result.onlyA!.cidrs.length, result.onlyB!.cidrs.length, result.both!.cidrs.length]).toEqual([
+    841, 922, 369,
+  ]);
+  const merged = await post("/v1/cidr-merge", { inputs: ["10.0.0.0/7"], excludeSpecial: true });
+  expect(await merged.json()).toEqual({
+    cidrs: ["11.0.0.0/8"],
+    ipv4AddressCount: "16777216",
+    ipv6AddressCount: "0",
+    excluded: [{ cidr: "10.0.0.0/8", block: "10.0.0.0/8", name: "Private-Use", rfc: "RFC 1918" }],
+  });
+  const page = await post("/v1/cidr-split", {
+    cidr: "10.0.0.0/8",
+    prefixLength: 32,
+    offset: "16777215",
+    limit: 10,
+  });
+  expect(await page.json()).toEqual({
+    network: "10.0.0.0/8",
+    prefixLength: 32,
+    subnetCount: "16777216",
+    cidrs: ["10.255.255.255/32"],
+  });
+});

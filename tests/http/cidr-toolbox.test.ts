@@ -17,6 +17,7 @@ const POSTS: [string, unknown][] = [
   ["/v1/cidr-allocate", { within: ["10.0.0.0/24"], prefixLength: 26 }],
   ["/v1/reverse-zones", { cidr: "192.168.0.0/17" }],
   ["/v1/cidr-subnets", { prefix: "10.1.0.0/16", newbits: [4, 4, 8, 4] }],
+  ["/v1/cidr-compare", { a: ["10.0.0.0/24"], b: ["10.0.0.128/25"] }],
 ];
 
 describe("each new POST row follows the shared rules", () => {

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { jsonOf } from "../../src/adapters/http/responder.ts";
 import { allocateCidrs, type CidrAllocateRequest } from "../../src/domain/cidr/allocate.ts";
+import { compareCidrs } from "../../src/domain/cidr/compare.ts";
 import { coverCidrs } from "../../src/domain/cidr/cover.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
@@ -25,6 +26,10 @@ describe("jsonOf: JSON.stringify's output with the lists' joint texts", () => {
     const cover = body<{ inputs: string[] }>("cover-1000.json");
     const results: unknown[] = [
       mergeMixedCidrs(merge.inputs),
+      mergeMixedCidrs(merge.inputs, undefined, { excludeSpecial: true }),
+      mergeMixedCidrs(["0.0.0.0/0", "::/0"], undefined, { excludeSpecial: true }),
+      compareCidrs(merge.inputs.slice(0, 500), merge.inputs.slice(500)),
+      splitCidr("2001:db8::/32", 64, undefined, { offset: "65536", limit: 1000 }),
       subtractCidrs(subtract.include, subtract.exclude),
       subtractCidrs(["10.0.0.0/8"], ["10.0.0.0/8"]), // an empty cidrs list
       coverCidrs(cover.inputs),

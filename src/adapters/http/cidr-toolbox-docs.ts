@@ -12,6 +12,7 @@ export const cidrMergeDoc: OperationDoc = {
   tag: "CIDR",
   resultDescription:
     "The IPv4 blocks first, then the IPv6 blocks, each by network address; IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is IPv6. The address counts are exact decimal strings, per family.",
+  errors: { 400: ["RESULT_TOO_LARGE"] },
   examples: {
     mixed: {
       summary: "Both families, overlaps and neighbours",
@@ -30,6 +31,37 @@ export const cidrMergeDoc: OperationDoc = {
         cidrs: ["10.0.0.0/24", "192.0.2.1/32", "2001:db8::/32"],
         ipv4AddressCount: "257",
         ipv6AddressCount: "79228162514264337593543950336",
+      },
+    },
+    excludeSpecial: {
+      summary:
+        "excludeSpecial: private, documentation and loopback space removed, each block with its registry row",
+      request: {
+        inputs: ["10.0.0.0/7", "192.0.2.0/23", "198.51.100.7", "2001:db8::/31", "::1"],
+        excludeSpecial: true,
+      },
+      status: 200,
+      response: {
+        cidrs: ["11.0.0.0/8", "192.0.3.0/24", "2001:db9::/32"],
+        ipv4AddressCount: "16777472",
+        ipv6AddressCount: "79228162514264337593543950336",
+        excluded: [
+          { cidr: "10.0.0.0/8", block: "10.0.0.0/8", name: "Private-Use", rfc: "RFC 1918" },
+          {
+            cidr: "192.0.2.0/24",
+            block: "192.0.2.0/24",
+            name: "Documentation (TEST-NET-1)",
+            rfc: "RFC 5737",
+          },
+          {
+            cidr: "198.51.100.7/32",
+            block: "198.51.100.0/24",
+            name: "Documentation (TEST-NET-2)",
+            rfc: "RFC 5737",
+          },
+          { cidr: "::1/128", block: "::1/128", name: "Loopback Address", rfc: "RFC 4291" },
+          { cidr: "2001:db8::/32", block: "2001:db8::/32", name: "Documentation", rfc: "RFC 3849" },
+        ],
       },
     },
     invalidEntries: {
@@ -74,6 +106,36 @@ export const cidrSplitDoc: OperationDoc = {
         prefixLength: 24,
         subnetCount: "4",
         cidrs: ["10.0.0.0/24", "10.0.1.0/24", "10.0.2.0/24", "10.0.3.0/24"],
+      },
+    },
+    page: {
+      summary: "One page: two /64s from number 65536 (offset and limit; never RESULT_TOO_LARGE)",
+      request: { cidr: "2001:db8::/32", prefixLength: 64, offset: "65536", limit: 2 },
+      status: 200,
+      response: {
+        network: "2001:db8::/32",
+        prefixLength: 64,
+        subnetCount: "4294967296",
+        cidrs: ["2001:db8:1::/64", "2001:db8:1:1::/64"],
+      },
+    },
+    offsetPastEnd: {
+      summary: "An offset at or past subnetCount",
+      request: { cidr: "10.0.0.0/22", prefixLength: 24, offset: "4", limit: 10 },
+      status: 400,
+      response: {
+        error: {
+          code: "INVALID_INPUT",
+          message:
+            "offset must be below subnetCount 4 (10.0.0.0/22 holds 4 subnets of /24, numbered from 0); it is 4",
+          issues: [
+            {
+              message:
+                "offset must be below subnetCount 4 (10.0.0.0/22 holds 4 subnets of /24, numbered from 0); it is 4",
+              path: ["offset"],
+            },
+          ],
+        },
       },
     },
     resultTooLarge: {

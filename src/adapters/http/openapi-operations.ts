@@ -11,6 +11,7 @@ import { certificateBundleDoc } from "./certificate-docs.ts";
 import { certificateChainDoc } from "./chain-docs.ts";
 import { cidrAllocateDoc, cidrContainsDoc, cidrMergeDoc, cidrSplitDoc, ipDoc } from "./cidr-toolbox-docs.ts";
 import type { OperationDoc, OperationDocs } from "./openapi-document.ts";
+import { cidrCompareDoc } from "./operation-docs/cidr-compare.ts";
 import { cidrSubnetsDoc } from "./operation-docs/cidr-subnets.ts";
 import { csrDoc } from "./operation-docs/csr.ts";
 import { publicIpDatabasesDoc } from "./operation-docs/public-ip-databases.ts";
@@ -361,6 +362,7 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrAllocate: cidrAllocateDoc,
   reverseZones: reverseZonesDoc,
   cidrSubnets: cidrSubnetsDoc,
+  cidrCompare: cidrCompareDoc,
   ip: ipDoc,
   csr: csrDoc,
   publicIpDatabases: publicIpDatabasesDoc,

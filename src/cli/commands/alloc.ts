@@ -1,6 +1,7 @@
-import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { argOrigins } from "../input.ts";
-import { UsageError } from "../io.ts";
+import { EXIT, UsageError } from "../io.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderAllocate } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -21,7 +22,9 @@ Options:
   -U, --used-file FILE  read used blocks from FILE, one a line; repeatable
 ${CIDR_HELP}
 Not on a terminal (a pipe or a file), the blocks are printed one a line with nothing else.
-Exit code 2 when fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying how many do).
+Exit code 1 when fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying how many do),
+2 for invalid input.
+${FORMAT_HELP}
 ${COMMON_HELP}
 
 Example: nettools alloc -l 24 -n 2 -U used.txt 10.0.0.0/16`;
@@ -44,9 +47,10 @@ export const alloc: Command = {
       used: { type: "string", short: "u", multiple: true },
       "used-file": { type: "string", short: "U", multiple: true },
       ...PLAIN_OPTION,
+      ...FORMAT_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     if (values.length === undefined)
       throw new UsageError("alloc needs the prefix length of the blocks: -l 24");
     const prefixLength = wholeNumber(values.length, "the prefix length (-l)", true);
@@ -74,13 +78,22 @@ export const alloc: Command = {
       prefixLength,
       count,
     });
-    return report(result, run, renderAllocate, {
-      lists: {
-        within: { noun: "the pool (within)", ...within },
-        used: { noun: "the used list", ...used },
-      },
-      plain: cidrLines,
-      list: true,
-    });
+    const code = printList(
+      result,
+      run,
+      output,
+      ({ cidrs }) => ({ cidrs }),
+      () =>
+        report(result, run, renderAllocate, {
+          lists: {
+            within: { noun: "the pool (within)", ...within },
+            used: { noun: "the used list", ...used },
+          },
+          plain: cidrLines,
+          list: true,
+        }),
+    );
+    // A full pool is an answer, not a mistake (CONTRACT §7.4): exit 1, as "no match" is for grep.
+    return !result.ok && result.error.code === "INSUFFICIENT_SPACE" ? EXIT.findings : code;
   },
 };

@@ -33,6 +33,16 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./merge.ts")).merge,
   },
   {
+    name: "diff",
+    summary: "two lists compared as address sets: -CIDR only in the first, +CIDR only in the second",
+    load: async () => (await import("./diff.ts")).diff,
+  },
+  {
+    name: "common",
+    summary: "the addresses every list holds, as a minimal CIDR list (exit 1 when none)",
+    load: async () => (await import("./common.ts")).common,
+  },
+  {
     name: "split",
     summary: "every subnet of a given length inside a block",
     load: async () => (await import("./split.ts")).split,

@@ -1,6 +1,7 @@
-import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderMixedMerge } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -18,11 +19,18 @@ Options:
   -f, --file FILE   read entries from FILE, one a line ("-" = stdin); repeatable
   -4                print only the IPv4 blocks
   -6                print only the IPv6 blocks
+  -x, --exclude-reserved
+                    first remove the special-purpose space that is not globally reachable
+                    (private, loopback, link-local, documentation, … by the IANA registries'
+                    most specific row); each removed block goes to stderr as
+                    "excluded CIDR: NAME (RFC)", the rest to stdout as usual
 ${CIDR_HELP}
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
+${FORMAT_HELP}
 ${COMMON_HELP}
 
-Example: nettools merge -f blocklist.txt > merged.txt`;
+Examples: nettools merge -f blocklist.txt > merged.txt
+          nettools merge -x --format nft --set-name blocklist -f feed.txt > blocklist.nft`;
 
 export const merge: Command = {
   name: "merge",
@@ -32,10 +40,12 @@ export const merge: Command = {
       file: { type: "string", short: "f", multiple: true },
       ipv4: { type: "boolean", short: "4" },
       ipv6: { type: "boolean", short: "6" },
+      "exclude-reserved": { type: "boolean", short: "x" },
       ...PLAIN_OPTION,
+      ...FORMAT_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     if (values.ipv4 && values.ipv6) throw new UsageError("-4 and -6 cannot be used together");
     if ((values.ipv4 || values.ipv6) && run.json) {
       throw new UsageError("-4 and -6 filter the printed list; --json prints the whole cidr-merge result");
@@ -43,23 +53,40 @@ export const merge: Command = {
     const origins = argOrigins(tokens, []).get("positionals") ?? [];
     const entries = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
     if (entries.entries.length === 0) throw new UsageError("merge needs at least one address or CIDR");
-    const result = await runOperation(run, "cidrMerge", { inputs: entries.entries });
+    const excludeSpecial = values["exclude-reserved"] === true;
+    const result = await runOperation(run, "cidrMerge", {
+      inputs: entries.entries,
+      ...(excludeSpecial ? { excludeSpecial } : {}),
+    });
     const only = values.ipv4 ? "ipv4" : values.ipv6 ? "ipv6" : null;
+    const shows = (cidr: string) => only === null || cidr.includes(":") === (only === "ipv6");
+    if (result.ok && excludeSpecial && !run.json) {
+      for (const { cidr, name, rfc } of result.value.excluded ?? []) {
+        if (shows(cidr)) io.stderr(`excluded ${cidr}: ${name} (${rfc})\n`);
+      }
+    }
     const shown =
       result.ok && only !== null
         ? {
             ...result,
             value: {
-              cidrs: result.value.cidrs.filter((cidr) => cidr.includes(":") === (only === "ipv6")),
+              cidrs: result.value.cidrs.filter(shows),
               ipv4AddressCount: only === "ipv4" ? result.value.ipv4AddressCount : "0",
               ipv6AddressCount: only === "ipv6" ? result.value.ipv6AddressCount : "0",
             },
           }
         : result;
-    return report(shown, run, renderMixedMerge, {
-      lists: { inputs: { noun: "the address list", ...entries } },
-      plain: cidrLines,
-      list: true,
-    });
+    return printList(
+      shown,
+      run,
+      output,
+      ({ cidrs }) => ({ cidrs, families: only ?? "both", minimal: true }),
+      () =>
+        report(shown, run, renderMixedMerge, {
+          lists: { inputs: { noun: "the address list", ...entries } },
+          plain: cidrLines,
+          list: true,
+        }),
+    );
   },
 };

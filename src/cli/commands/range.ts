@@ -1,42 +1,67 @@
-import { COMMON_HELP, makeRun, PLAIN_OPTION, parse, readSource, stdinOnce } from "../args.ts";
+import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
+import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
 import { rangeEndpoints } from "../input.ts";
+import { renderInputError } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, type ListOutput, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderRange } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { failureExit, report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools range [options] START END | START-END | START - END
+const HELP = `Usage: nettools range [options] START END | START-END | START - END | ADDRESS
        nettools range [options] FILE | -
 
 Minimal CIDR list covering exactly the inclusive range START–END (bare addresses of one
-family, START at or before END). "START - END" is how whois shows a NetRange.
-With one FILE argument, or "-" for stdin: one range a line in any of these forms (blank lines
-and "# comments" skipped), the CIDRs of every range in input order.
+family, START at or before END). "START - END" is how whois shows a NetRange. One ADDRESS is the
+range of that address alone.
+With one FILE argument, or "-" for stdin: one range a line in any of these forms, or one address
+(blank lines and "# comments" skipped), the CIDRs of every range in input order. The whole input
+is checked first: when any line is wrong, every wrong line is reported (FILE:LINE) and nothing
+else is printed.
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 
 Output option:
   --plain         print only the CIDRs, one a line; not with --json
+${FORMAT_HELP}
 ${COMMON_HELP}
 With --json and a FILE, one JSON result a line, in input order.
 
 Examples: nettools range 192.0.2.10 - 192.0.2.20
-          nettools range ranges.txt > cidrs.txt`;
+          nettools range ranges.txt > cidrs.txt
+          nettools range --format nft --set-name office ranges.txt   # the union, as an nft set`;
+
+const FORMS = 'two addresses (START END, START-END or "START - END"), one ADDRESS, or one FILE or "-"';
+
+/** Words that can only be addresses and dashes (hex digits, `:`, `.`, `-`): a range, not a file name. */
+const ADDRESS_WORDS = /^[0-9A-Fa-f:.\s-]+$/;
+
+/** The endpoints a line or an argument stands for: a range, or one address as a one-address range. */
+function endpointsOf(words: readonly string[]): [string, string] | null {
+  const pair = rangeEndpoints(words);
+  if (pair !== null) return pair;
+  const text = words.join(" ").trim();
+  return text !== "" && !/[\s-]/.test(text) ? [text, text] : null;
+}
 
 export const range: Command = {
   name: "range",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parse(args, { ...PLAIN_OPTION });
+    const { values, positionals } = parse(args, { ...PLAIN_OPTION, ...FORMAT_OPTIONS });
     if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    const endpoints = rangeEndpoints(positionals);
-    if (endpoints !== null) {
+    const { run, output } = listRunOf(io, values);
+    const isFile =
+      positionals.length === 1 && (positionals[0] === "-" || !ADDRESS_WORDS.test(positionals[0]!));
+    if (!isFile) {
+      const endpoints = endpointsOf(positionals);
+      if (endpoints === null) throw new UsageError(`range needs ${FORMS}`);
       const result = await runOperation(run, "rangeToCidrs", { start: endpoints[0], end: endpoints[1] });
-      return report(result, run, renderRange, { plain: cidrLines, list: true });
-    }
-    if (positionals.length !== 1) {
-      throw new UsageError(
-        'range needs two addresses (START END, START-END or "START - END"), or one FILE or "-"',
+      return printList(
+        result,
+        run,
+        output,
+        ({ cidrs }) => ({ cidrs }),
+        () => report(result, run, renderRange, { plain: cidrLines, list: true }),
       );
     }
     const name = positionals[0]!;
@@ -46,39 +71,75 @@ export const range: Command = {
       text = await readSource(name, io, stdinOnce(io));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new UsageError(
-        `range needs two addresses (START END, START-END or "START - END"), or a FILE: ${reason}`,
-      );
+      throw new UsageError(`range needs ${FORMS}: ${reason}`);
     }
-    const lines = text.split(/\r\n|\r|\n/).map((line) => (line.split("#")[0] ?? "").trim());
-    // One range written over two lines ("START\nEND"), as earlier versions read stdin.
-    const filled = lines.filter((line) => line !== "");
-    const across =
-      filled.length === 2 && filled.every((line) => !/[\s-]/.test(line)) ? rangeEndpoints(filled) : null;
-    if (across !== null) {
-      const result = await runOperation(run, "rangeToCidrs", { start: across[0], end: across[1] });
-      return report(result, run, renderRange, { plain: cidrLines, list: true });
-    }
-    let ranges = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (line === "") continue;
-      const pair = rangeEndpoints([line]);
-      if (pair === null) {
-        io.stderr(
-          `${run.err.red("error")}: ${source}:${i + 1}: expected a range (START END, START-END or "START - END"), not "${line.slice(0, 100)}"\n`,
-        );
-        return EXIT.invalidInput;
-      }
-      const result = await runOperation(run, "rangeToCidrs", { start: pair[0], end: pair[1] });
-      if (!result.ok) {
-        io.stderr(`${source}:${i + 1}: `);
-        return report(result, run, renderRange);
-      }
-      ranges++;
-      report(result, run, renderRange, { plain: cidrLines, list: true });
-    }
-    if (ranges === 0) throw new UsageError(`${source} holds no range`);
-    return EXIT.ok;
+    return rangesOfText(text, source, run, output);
   },
 };
+
+/** A line of the input that was not a range: where, what it said, and why (one issue each). */
+interface BadLine {
+  origin: string;
+  text: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * Every range of `text` (one a line), checked in full before anything is printed: all of them
+ * converted, or every bad line reported with its place and exit 2 (CONTRACT §7.4).
+ */
+async function rangesOfText(
+  text: string,
+  source: string,
+  run: Run,
+  output: ListOutput | null,
+): Promise<number> {
+  const results: RangeToCidrsResultType[] = [];
+  const bad: BadLine[] = [];
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i]!.split("#")[0] ?? "").trim();
+    if (line === "") continue;
+    const origin = `${source}:${i + 1}`;
+    const endpoints = endpointsOf([line]);
+    if (endpoints === null) {
+      const message = `expected a range (START END, START-END or "START - END") or one address, not "${line.slice(0, 100)}"`;
+      bad.push({ origin, text: line, code: "INVALID_INPUT", message });
+      continue;
+    }
+    const result: ApiResult<RangeToCidrsResultType> = await runOperation(run, "rangeToCidrs", {
+      start: endpoints[0],
+      end: endpoints[1],
+    });
+    if (result.ok) results.push(result.value);
+    else if (failureExit(result) !== EXIT.invalidInput) return report(result, run, renderRange);
+    else {
+      const messages = [...new Set((result.error.issues ?? []).map((issue) => issue.message))];
+      const message = messages.length > 0 ? messages.join("; ") : result.error.message;
+      bad.push({ origin, text: line, code: result.error.code, message });
+    }
+  }
+  if (bad.length > 0) {
+    const code = bad.every((b) => b.code === bad[0]!.code) ? bad[0]!.code : "INVALID_INPUT";
+    const issues = bad.map((b, k) => ({ message: b.message, path: ["lines", k] }));
+    const lists = {
+      lines: { noun: "the ranges", entries: bad.map((b) => b.text), origins: bad.map((b) => b.origin) },
+    };
+    run.io.stderr(renderInputError({ code, message: "", issues }, lists, run.err, run.client !== null));
+    return EXIT.invalidInput;
+  }
+  if (results.length === 0) throw new UsageError(`${source} holds no range`);
+  const cidrs = results.flatMap((result) => result.cidrs);
+  return printList(
+    { ok: true, status: 200, value: { cidrs } },
+    run,
+    output,
+    (value) => value,
+    () => {
+      for (const value of results)
+        report({ ok: true, status: 200, value }, run, renderRange, { plain: cidrLines, list: true });
+      return EXIT.ok;
+    },
+  );
+}

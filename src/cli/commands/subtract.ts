@@ -1,6 +1,7 @@
-import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderSubtract } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -16,6 +17,7 @@ Options:
   -f, --file FILE           read include entries from FILE ("-" = stdin); repeatable
   -X, --exclude-file FILE   read exclude entries from FILE ("-" = stdin); repeatable
 ${CIDR_HELP}
+${FORMAT_HELP}
 ${COMMON_HELP}
 
 Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`;
@@ -29,9 +31,10 @@ export const subtract: Command = {
       file: { type: "string", short: "f", multiple: true },
       "exclude-file": { type: "string", short: "X", multiple: true },
       ...PLAIN_OPTION,
+      ...FORMAT_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
+    const { run, output } = listRunOf(io, values);
     const stdin = stdinOnce(io);
     const origins = argOrigins(tokens, ["exclude"]);
     const include = await collectEntries(
@@ -54,13 +57,20 @@ export const subtract: Command = {
       include: include.entries,
       exclude: exclude.entries,
     });
-    return report(result, run, renderSubtract, {
-      lists: {
-        include: { noun: "the include list", ...include },
-        exclude: { noun: "the exclude list", ...exclude },
-      },
-      plain: cidrLines,
-      list: true,
-    });
+    return printList(
+      result,
+      run,
+      output,
+      ({ cidrs }) => ({ cidrs, minimal: true }),
+      () =>
+        report(result, run, renderSubtract, {
+          lists: {
+            include: { noun: "the include list", ...include },
+            exclude: { noun: "the exclude list", ...exclude },
+          },
+          plain: cidrLines,
+          list: true,
+        }),
+    );
   },
 };

@@ -1,10 +1,12 @@
 /**
  * cidr-split (CONTRACT §7.4): one block cut into every subnet of a longer prefix length, as
- * `ipcalc -S` and `sipcalc -s` do.
+ * `ipcalc -S` and `sipcalc -s` do, or one page of them (`offset`, `limit`: the N-th subnet is
+ * Terraform's `cidrsubnet`).
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpPrefix, parsePrefix } from "../ip/prefix.ts";
 import { TextBatch } from "../ip/text.ts";
+import { bigIntWord } from "../ip/u128.ts";
 import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
@@ -17,26 +19,47 @@ export interface CidrSplitResult {
   prefixLength: number;
   /** Number of subnets, 2^(prefixLength − the block's length), decimal. */
   subnetCount: string;
-  /** Every subnet, by network address. */
+  /** Every subnet, by network address; with a page, the subnets of the page. */
   cidrs: string[];
 }
 
+/** Which subnets to answer (CONTRACT §7.4): numbered from 0 in address order. */
+export interface SplitPage {
+  /** The number of the first subnet, a decimal string (default "0"); below the subnet count. */
+  readonly offset?: string | undefined;
+  /**
+   * How many subnets at most (an integer from 1 to the result limit). With it the answer is never
+   * RESULT_TOO_LARGE; without it every subnet from `offset` on is answered, within the limit.
+   */
+  readonly limit?: number | undefined;
+}
+
+/** A decimal count without leading zeros, as every count is written. */
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
 /**
  * Every subnet of length `prefixLength` inside `cidr` (a CIDR, or an address: a /32 or /128),
- * in address order. Splitting a block into its own length gives the block itself.
+ * in address order. Splitting a block into its own length gives the block itself. With `page`,
+ * only the subnets numbered `offset` to `offset + limit − 1` (fewer at the end), `subnetCount`
+ * still counting them all: `{ offset: "5", limit: 1 }` is the sixth subnet, Terraform's
+ * `cidrsubnet(cidr, prefixLength − bits, 5)`.
  *
  * The number of subnets is known before any is made, so the cost is bounded by the result limit
- * and not by the address space: `::/0` into /64s is rejected at once.
+ * (or the page) and not by the address space: `::/0` into /64s is rejected at once, and its
+ * 2^63-th /64 is answered at once.
  *
- * Throws `DomainError`: `INVALID_INPUT` with an issue at `["cidr"]` for an invalid block and one at
+ * Throws `DomainError`: `INVALID_INPUT` with an issue at `["cidr"]` for an invalid block, one at
  * `["prefixLength"]` for a length that is not an integer from the block's own length to 32 (IPv4)
- * or 128 (IPv6); `RESULT_TOO_LARGE` when there would be more than `limits.maxResultCidrs` subnets,
- * its message giving the exact count. `limits` defaults to the API's (10000 CIDRs).
+ * or 128 (IPv6), one at `["offset"]` for an offset that is not a decimal string below the subnet
+ * count, one at `["limit"]` for a limit that is not an integer from 1 to `limits.maxResultCidrs`;
+ * `RESULT_TOO_LARGE`, without a limit, when there would be more than `limits.maxResultCidrs`
+ * subnets, its message giving the exact count. `limits` defaults to the API's (10000 CIDRs).
  */
 export function splitCidr(
   cidr: string,
   prefixLength: number,
   limits: Pick<CidrLimits, "maxResultCidrs"> = API_TOOLBOX_LIMITS,
+  page: SplitPage = {},
 ): CidrSplitResult {
   const issues: Issue[] = [];
   let block: IpPrefix | null = null;
@@ -49,22 +72,40 @@ export function splitCidr(
   }
   const lengthProblem = prefixLengthProblem(prefixLength, block);
   if (lengthProblem !== null) issues.push({ message: lengthProblem, path: ["prefixLength"] });
+  const { offset = "0", limit } = page;
+  if (typeof offset !== "string" || !DECIMAL.test(offset)) {
+    issues.push({ message: `offset must be a decimal string such as "0" or "12"`, path: ["offset"] });
+  }
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > limits.maxResultCidrs)) {
+    issues.push({
+      message: `limit must be an integer from 1 to ${limits.maxResultCidrs}; it is ${limit}`,
+      path: ["limit"],
+    });
+  }
   if (block === null || issues.length > 0) throw invalidEntries(issues);
 
   const network = block.toString();
   const steps = prefixLength - block.bits; // the block holds 2^steps subnets
   const subnetCount = 1n << BigInt(steps);
-  if (subnetCount > BigInt(limits.maxResultCidrs)) {
+  const first = BigInt(offset);
+  if (first >= subnetCount) {
+    const message = `offset must be below subnetCount ${subnetCount} (${network} holds ${subnetCount} subnets of /${prefixLength}, numbered from 0); it is ${offset}`;
+    throw invalidEntries([{ message, path: ["offset"] }]);
+  }
+  const rest = subnetCount - first;
+  if (limit === undefined && rest > BigInt(limits.maxResultCidrs)) {
+    const from = first === 0n ? "" : ` from number ${first}`;
     throw new DomainError(
       "RESULT_TOO_LARGE",
-      `Splitting ${network} into /${prefixLength} subnets gives ${subnetCount} CIDRs, more than the limit of ${limits.maxResultCidrs}; split a smaller block, or into a shorter prefix length.`,
+      `Splitting ${network} into /${prefixLength} subnets${from} gives ${rest} CIDRs, more than the limit of ${limits.maxResultCidrs}; split a smaller block, or into a shorter prefix length.`,
     );
   }
+  const count = limit === undefined || BigInt(limit) > rest ? Number(rest) : limit;
   return {
     network,
     prefixLength,
     subnetCount: subnetCount.toString(),
-    cidrs: subnetTexts(block, prefixLength, Number(subnetCount)),
+    cidrs: subnetTexts(block, prefixLength, first, count),
   };
 }
 
@@ -82,10 +123,17 @@ function prefixLengthProblem(prefixLength: number, block: IpPrefix | null): stri
   return null;
 }
 
-/** The texts of the first `count` subnets of length `prefixLength` of `block`. */
-function subnetTexts(block: IpPrefix, prefixLength: number, count: number): string[] {
+/** The texts of `count` subnets of length `prefixLength` of `block`, from subnet number `first`. */
+function subnetTexts(block: IpPrefix, prefixLength: number, first: bigint, count: number): string[] {
   const texts = new TextBatch();
-  const { w0, w1, w2, w3 } = block.first;
+  let { w0, w1, w2, w3 } = block.first;
+  if (first > 0n) {
+    const start = block.first.toBigInt() + (first << BigInt(block.first.bitLength - prefixLength));
+    w0 = bigIntWord(start, 0);
+    w1 = bigIntWord(start, 1);
+    w2 = bigIntWord(start, 2);
+    w3 = bigIntWord(start, 3);
+  }
   addSubnets(texts, block.family, w0, w1, w2, w3, prefixLength, count);
   return texts.toStrings();
 }

@@ -2,14 +2,14 @@
  * Lists of inclusive address ranges of one family held as words, not objects: range `i` is the
  * first address `words[8i … 8i+3]` and the last address `words[8i+4 … 8i+7]` (`w0` to `w3`, an IPv4
  * address in `w3` alone). The list operations of the CIDR use cases — union, difference, counting,
- * cutting into prefixes — run on these, so a 1000-entry request allocates a handful of typed
+ * intersection, cutting into prefixes — run on these, so a 1000-entry request allocates a handful of typed
  * arrays instead of thousands of address and range objects (why and what it measured:
  * docs/decisions/0026-lists-without-objects.md). Nothing here enumerates addresses: every
  * operation costs the same for a /0 as for a /32.
  */
 import type { IpFamily } from "./addr.ts";
 import type { IpPrefix } from "./prefix.ts";
-import { type PrefixSink, splitRangeWords } from "./range.ts";
+import { countRangePrefixesAt, type PrefixSink, splitRangeWords } from "./range.ts";
 import { maskWord, WORD_MAX } from "./u128.ts";
 
 /** Words per range: four for the first address, four for the last. */
@@ -137,6 +137,108 @@ function takeWords(size: number): Uint32Array {
     }
   }
   return new Uint32Array(size);
+}
+
+/**
+ * Number of prefixes {@link RangeList.forEachPrefix} would give for `list`, without making them:
+ * a few word operations per range, whatever the sizes (a /0 minus one address costs the same as a
+ * /32). What RESULT_TOO_LARGE is decided on, with the exact count, before a list is written.
+ */
+export function countPrefixesOf(list: RangeList): number {
+  let total = 0;
+  for (let at = 0; at < list.length * STRIDE; at += STRIDE) total += countRangePrefixesAt(list.words, at);
+  return total;
+}
+
+/**
+ * Whether the range from `range[0…3]` to `range[4…7]` (first ≤ last) shares an address with a
+ * range of `list` (sorted, no two ranges sharing an address): one binary search, nothing made.
+ */
+export function touchesAny(list: RangeList, range: Uint32Array): boolean {
+  const w = list.words;
+  // The first range of the list that does not end before the query starts…
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareAt(w, mid * STRIDE + 4, range, 0) < 0) low = mid + 1;
+    else high = mid;
+  }
+  // …shares an address with it when it starts at or before the query's last address.
+  return low < list.length && compareAt(w, low * STRIDE, range, 4) <= 0;
+}
+
+/**
+ * Receives one piece of an intersection: the positions of the two ranges it lies in, and its first
+ * (`piece[0…3]`) and last (`piece[4…7]`) address. `piece` is scratch space, valid during the call.
+ * Returns `false` to stop the walk.
+ */
+export type OverlapSink = (i: number, j: number, piece: Uint32Array) => boolean;
+
+/** Scratch for the piece {@link forEachOverlap} hands out. */
+const overlapPiece = new Uint32Array(STRIDE);
+
+/**
+ * Gives `sink`, in address order, every non-empty intersection of a range of `a` with a range of
+ * `b` (same family, each sorted by first address with no two ranges sharing an address; ranges may
+ * touch). At most linear in the two lengths; a run of ranges of `a` before the next range of `b`
+ * is passed in one binary search. With two unions ({@link unionOf}) the pieces are their
+ * intersection; with `b` a list of labelled segments (special.ts), each piece says which segment
+ * decided it.
+ */
+export function forEachOverlap(a: RangeList, b: RangeList, sink: OverlapSink): boolean {
+  const aw = a.words;
+  const bw = b.words;
+  const piece = overlapPiece;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    // Ranges of a that end before b's range starts share nothing: skip them in one binary search
+    // (a few segments against a long list, as excludeSpecial has, cost a few steps each).
+    if (compareAt(aw, i * STRIDE + 4, bw, j * STRIDE) < 0) {
+      let low = i + 1;
+      let high = a.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (compareAt(aw, mid * STRIDE + 4, bw, j * STRIDE) < 0) low = mid + 1;
+        else high = mid;
+      }
+      i = low;
+      continue;
+    }
+    const ai = i * STRIDE;
+    const bj = j * STRIDE;
+    // The piece runs from the later first address to the earlier last address, if it is not empty.
+    const aStartsLater = compareAt(aw, ai, bw, bj) >= 0;
+    const fw = aStartsLater ? aw : bw;
+    const fAt = aStartsLater ? ai : bj;
+    const aEndsFirst = compareAt(aw, ai + 4, bw, bj + 4) <= 0;
+    const lw = aEndsFirst ? aw : bw;
+    const lAt = aEndsFirst ? ai + 4 : bj + 4;
+    if (compareAt(fw, fAt, lw, lAt) <= 0) {
+      for (let k = 0; k < 4; k++) {
+        piece[k] = fw[fAt + k]!;
+        piece[4 + k] = lw[lAt + k]!;
+      }
+      if (!sink(i, j, piece)) return false;
+    }
+    if (aEndsFirst) i++;
+    else j++;
+  }
+  return true;
+}
+
+/**
+ * The addresses in both `a` and `b`, two unions of one family ({@link unionOf}); the result is a
+ * union too (two pieces cannot touch: the addresses between them would be in both lists).
+ */
+export function intersectLists(a: RangeList, b: RangeList): RangeList {
+  const out = new RangeList(a.family, Math.min(a.length, b.length));
+  forEachOverlap(a, b, (_, __, p) => {
+    out.push(p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!);
+    return true;
+  });
+  return out;
 }
 
 /** The ranges of `prefixes` (all of `family`), in order. */

@@ -7,7 +7,7 @@
  */
 import { IpAddr, type IpFamily } from "./addr.ts";
 import { IpPrefix } from "./prefix.ts";
-import { commonPrefixLengthOfWords } from "./u128.ts";
+import { commonPrefixLengthOfWords, maskWord } from "./u128.ts";
 
 /** The addresses from `first` to `last`, both included; same family, `first` ≤ `last`. */
 export class IpRange {
@@ -124,6 +124,64 @@ export function splitRangeWords(
       a0 += 1;
     }
   }
+}
+
+/**
+ * How many prefixes {@link splitRangeWords} would give for the range whose first address is
+ * `words[at … at+3]` and last `words[at+4 … at+7]` (first ≤ last; IPv4 in the fourth word of each),
+ * without making them: O(1) word operations, so RESULT_TOO_LARGE can be
+ * decided with the exact count (CONTRACT §3, §8.4) before anything is listed.
+ *
+ * Let p be the highest bit where the endpoints differ, m the address where that bit turns on
+ * (b with its low p bits cleared), x = a mod 2^p and z = b mod 2^p. The minimal list is the blocks
+ * of [a, m − 1], one per one bit of its size 2^p − x, then those of [m, b], one per one bit of its
+ * size z + 1; the two halves join into one block exactly when both are whole (x = 0 and
+ * z = 2^p − 1). With popcount and trailing zeros (tz) or ones (to):
+ * popcount(2^p − x) = p + 1 − popcount(x) − tz(x) for x ≠ 0, and popcount(z + 1) = popcount(z) +
+ * 1 − to(z).
+ */
+export function countRangePrefixesAt(words: Uint32Array, at: number): number {
+  // p: the highest bit (from bit 0, the lowest) where the endpoints differ; -1 when they are equal.
+  let p = -1;
+  for (let k = 0; k < 4; k++) {
+    const differ = words[at + k]! ^ words[at + 4 + k]!;
+    if (differ !== 0) {
+      p = 127 - (32 * k + Math.clz32(differ));
+      break;
+    }
+  }
+  if (p < 0) return 1; // one address
+  // The low p bits of each endpoint: the 128-bit mask of the low p bits is ~(high 128 − p bits).
+  const x = lowBitsOfFirst;
+  const z = lowBitsOfLast;
+  for (let k = 0; k < 4; k++) {
+    const low = ~maskWord(128 - p, k);
+    x[k] = (words[at + k]! & low) >>> 0;
+    z[k] = (words[at + 4 + k]! & low) >>> 0;
+  }
+  const xZero = (x[0]! | x[1]! | x[2]! | x[3]!) === 0;
+  // z's bit p is clear, so ~z has a one at or below bit p: to(z) = tz(~z) ≤ p.
+  const onesZ = trailingZeros(~z[0]!, ~z[1]!, ~z[2]!, ~z[3]!);
+  if (xZero && onesZ === p) return 1; // the whole block of 2^(p+1)
+  const left = xZero ? 1 : p + 1 - popcount(x) - trailingZeros(x[0]!, x[1]!, x[2]!, x[3]!);
+  const right = popcount(z) + 1 - onesZ;
+  return left + right;
+}
+
+/** Scratch for {@link countRangePrefixesAt}: the low bits of the first and of the last address. */
+const lowBitsOfFirst = new Uint32Array(4);
+const lowBitsOfLast = new Uint32Array(4);
+
+/** Number of one bits of the 128-bit value in `w` (four words). */
+function popcount(w: Uint32Array): number {
+  return popcount32(w[0]!) + popcount32(w[1]!) + popcount32(w[2]!) + popcount32(w[3]!);
+}
+
+/** Number of one bits of a 32-bit word (the classic SWAR sum). */
+function popcount32(v: number): number {
+  v -= (v >>> 1) & 0x5555_5555;
+  v = (v & 0x3333_3333) + ((v >>> 2) & 0x3333_3333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f_0f0f, 0x0101_0101) >>> 24) & 0xff;
 }
 
 /** Number of trailing zero bits of the 128-bit value with these words, 0–128. */

@@ -2,14 +2,22 @@
  * Special-purpose address blocks: the IANA IPv4 and IPv6 Special-Purpose Address Registries
  * (RFC 6890 and the RFCs that added entries since), completed with the multicast blocks and, for
  * IPv6, the Global Unicast block of the IPv6 Address Space registry, so that every address gets
- * a type. Used by `nettools info` (issue 13).
+ * a type. Used by `nettools info` (issue 13), and, as range lists, by cidr-merge's
+ * `excludeSpecial` (CONTRACT §8.5) and anything else that removes or skips special-purpose space
+ * ({@link specialRangeTable}).
  *
  * `globallyReachable` is the registry's "Globally Reachable" column (`null` where it says N/A:
  * the answer depends on the more specific block or on the embedded address). The most specific
  * block containing a prefix is its type.
+ *
+ * The rows are the IPv6 registry as last updated 2024-10-22 and the IPv4 registry as of that date
+ * (CONTRACT §8.5); a row added here changes what `excludeSpecial` removes, so it is a contract
+ * change, never a silent one (tests/domain/special-ranges.test.ts lists the excluded rows).
  */
-import { IpAddr } from "./addr.ts";
+import { IpAddr, type IpFamily } from "./addr.ts";
 import { IpPrefix, parsePrefix } from "./prefix.ts";
+import { RangeList, touchesAny } from "./range-list.ts";
+import { bigIntWord } from "./u128.ts";
 
 /** One row of the table, with its prefix parsed. */
 export interface SpecialBlock {
@@ -159,4 +167,117 @@ export function embeddedIpv4(addr: IpAddr): IpAddr | null {
   if (addr.w0 === 0 && addr.w2 === 0xffff) return IpAddr.v4(addr.w3);
   if (addr.w0 === 0x0064ff9b && addr.w2 === 0) return IpAddr.v4(addr.w3);
   return null;
+}
+
+/** Ranges of one family, each with the row of the table that decides it. */
+export interface SpecialSegments {
+  /** Disjoint ranges in address order; two that touch have different rows. */
+  readonly ranges: RangeList;
+  /** The deciding row of each range, by position. */
+  readonly rows: readonly SpecialBlock[];
+}
+
+/**
+ * The table of one family in the form the list operations use (src/domain/ip/range-list.ts).
+ * Shared and built once: never released, never changed.
+ */
+export interface SpecialRangeTable {
+  /**
+   * Every address some row contains, cut into the ranges where one row is the most specific row
+   * containing the address: `192.0.0.0/24` minus its more specific rows is two ranges of the IETF
+   * Protocol Assignments row.
+   */
+  readonly decided: SpecialSegments;
+  /** The ranges of {@link decided} whose row is not globally reachable (the column says False). */
+  readonly excluded: SpecialSegments;
+  /** The union of {@link excluded}'s ranges (touching ones joined), for subtracting. */
+  readonly excludedUnion: RangeList;
+}
+
+const rangeTables = new Map<IpFamily, SpecialRangeTable>();
+
+/**
+ * The table of `family` as range lists ({@link SpecialRangeTable}), built on first use from the
+ * rows above (a few dozen rows: a sweep over their boundaries, in `bigint`, once).
+ *
+ * Every address the rows contain is decided by the most specific row containing it: a kept row
+ * inside an excluded one (`192.0.0.9/32` in `192.0.0.0/24`, TEREDO in `2001::/23`) keeps its
+ * addresses, an excluded row inside a kept one (`2001:db8::/32` in `2000::/3`) removes its own.
+ */
+export function specialRangeTable(family: IpFamily): SpecialRangeTable {
+  let table = rangeTables.get(family);
+  if (table === undefined) {
+    table = buildRangeTable(family);
+    rangeTables.set(family, table);
+  }
+  return table;
+}
+
+function buildRangeTable(family: IpFamily): SpecialRangeTable {
+  const rows = SPECIAL_BLOCKS.filter((row) => row.parsed.family === family);
+  const spans = rows.map((row) => ({
+    row,
+    first: row.parsed.first.toBigInt(),
+    last: row.parsed.last.toBigInt(),
+  }));
+  // Between two consecutive boundaries, the same rows contain every address.
+  const boundaries = [...new Set(spans.flatMap(({ first, last }) => [first, last + 1n]))].sort((x, y) =>
+    x < y ? -1 : x > y ? 1 : 0,
+  );
+  const decided: { first: bigint; last: bigint; row: SpecialBlock }[] = [];
+  for (let k = 0; k + 1 < boundaries.length; k++) {
+    const first = boundaries[k]!;
+    const last = boundaries[k + 1]! - 1n;
+    let best: (typeof spans)[number] | null = null;
+    for (const span of spans) {
+      if (
+        span.first <= first &&
+        first <= span.last &&
+        (best === null || span.row.parsed.bits > best.row.parsed.bits)
+      )
+        best = span;
+    }
+    if (best === null) continue;
+    const previous = decided[decided.length - 1];
+    if (previous !== undefined && previous.row === best.row && previous.last + 1n === first)
+      previous.last = last;
+    else decided.push({ first, last, row: best.row });
+  }
+  const segmentsOf = (list: typeof decided): SpecialSegments => {
+    const ranges = new RangeList(family, list.length);
+    for (const { first, last } of list) {
+      ranges.push(
+        bigIntWord(first, 0),
+        bigIntWord(first, 1),
+        bigIntWord(first, 2),
+        bigIntWord(first, 3),
+        bigIntWord(last, 0),
+        bigIntWord(last, 1),
+        bigIntWord(last, 2),
+        bigIntWord(last, 3),
+      );
+    }
+    return { ranges, rows: list.map(({ row }) => row) };
+  };
+  const excludedSpans = decided.filter(({ row }) => row.globallyReachable === false);
+  const joined: { first: bigint; last: bigint; row: SpecialBlock }[] = [];
+  for (const span of excludedSpans) {
+    const previous = joined[joined.length - 1];
+    if (previous !== undefined && previous.last + 1n === span.first) previous.last = span.last;
+    else joined.push({ ...span });
+  }
+  return {
+    decided: segmentsOf(decided),
+    excluded: segmentsOf(excludedSpans),
+    excludedUnion: segmentsOf(joined).ranges,
+  };
+}
+
+/**
+ * Whether any address of the range from `range[0…3]` to `range[4…7]` (first ≤ last; an IPv4
+ * address in the fourth word of each) lies in an excluded row of {@link specialRangeTable}: one
+ * binary search, nothing made, so `match -x` can ask it per field.
+ */
+export function touchesExcludedSpecial(family: IpFamily, range: Uint32Array): boolean {
+  return touchesAny(specialRangeTable(family).excludedUnion, range);
 }

@@ -1,0 +1,85 @@
+import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
+import type { GivenLists } from "../input-errors.ts";
+import { EXIT, UsageError } from "../io.ts";
+import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
+import { givenList, type Operand, readOperands } from "../operands.ts";
+import { cidrLines, renderMixedMerge } from "../render.ts";
+import { report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools common [options] A B [C...]
+
+The addresses every list holds, as the minimal sorted CIDR list (IPv4 first), as "iprange
+--common" prints them. A, B, … are files, or "-" for stdin (once): one address or CIDR a line,
+blank lines and "# comments" skipped, IPv4 and IPv6 mixed (IPv4-mapped ::ffff:a.b.c.d is IPv6).
+An invalid entry is reported as FILE:LINE.
+Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
+
+Output option:
+  --plain         print only the CIDRs, one a line; not with --json
+${FORMAT_HELP}
+With --json (two lists only), the cidr-compare result; --server also takes two lists only.
+
+Exit codes: 0 the lists share addresses, 1 they share none (nothing is printed in lines; the
+other formats still print their empty form), 2 invalid input or usage, 3 network or server
+failure: "nettools common a.txt b.txt > /dev/null && …" tests for overlap.
+${COMMON_HELP}
+
+Example: nettools common blocklist.txt our-customers.txt`;
+
+export const common: Command = {
+  name: "common",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals } = parse(args, { ...PLAIN_OPTION, ...FORMAT_OPTIONS });
+    if (values.help) return printHelp(io, HELP);
+    const { run, output } = listRunOf(io, values);
+    if (positionals.length < 2)
+      throw new UsageError("common needs at least two lists: common A B (a FILE or - each)");
+    if (positionals.length > 2 && run.json) {
+      throw new UsageError("--json prints one cidr-compare result: give two lists");
+    }
+    if (positionals.length > 2 && run.client !== null) {
+      throw new UsageError("with --server, common compares two lists (one cidr-compare request)");
+    }
+    const operands = await readOperands(positionals, io);
+    if (operands.length > 2) {
+      // Every entry of every list is checked first, so every bad line is reported at once.
+      const all: Operand = {
+        name: "the lists",
+        entries: operands.flatMap((operand) => operand.entries),
+        origins: operands.flatMap((operand) => operand.origins),
+      };
+      const checked = await runOperation(run, "cidrCompare", { a: all.entries, b: [] });
+      if (!checked.ok) return report(checked, run, () => "", { lists: { a: givenList(all, "the lists") } });
+    }
+    const [first, second, ...rest] = operands as [Operand, Operand, ...Operand[]];
+    let lists: GivenLists = { a: givenList(first, "list A"), b: givenList(second, "list B") };
+    let result = await runOperation(run, "cidrCompare", { a: first.entries, b: second.entries });
+    for (const next of rest) {
+      if (!result.ok) break;
+      const shared = result.value.both.cidrs;
+      lists = {
+        a: { noun: "the common part", entries: shared, origins: [] },
+        b: givenList(next, "the next list"),
+      };
+      result = await runOperation(run, "cidrCompare", { a: shared, b: next.entries });
+    }
+    if (!result.ok) return report(result, run, () => "", { lists });
+    const both = result.value.both;
+    const found = both.cidrs.length > 0 ? EXIT.ok : EXIT.findings;
+    if (run.json) {
+      io.stdout(`${JSON.stringify(result.value)}\n`);
+      return found;
+    }
+    const answer = { ok: true as const, status: 200, value: both };
+    printList(
+      answer,
+      run,
+      output,
+      ({ cidrs }) => ({ cidrs, minimal: true }),
+      () => report(answer, run, renderMixedMerge, { plain: cidrLines, list: true }),
+    );
+    return found;
+  },
+};

@@ -1,0 +1,81 @@
+import { parsePrefix } from "../../domain/ip/prefix.ts";
+import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { EXIT, UsageError } from "../io.ts";
+import { givenList, type Operand, readOperands } from "../operands.ts";
+import { report, runOperation } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools diff [options] A B
+
+Compares two lists of addresses and CIDRs as address sets, as "iprange --diff" does: how they are
+written does not matter, only the addresses (two /25s equal their /24). Prints one line per block
+of the minimal difference, in address order (IPv4 first): "-CIDR" for a block only in A, "+CIDR"
+for a block only in B. Equal lists print nothing.
+A and B are files, or "-" for stdin (once): one address or CIDR a line, blank lines and
+"# comments" skipped, IPv4 and IPv6 mixed (IPv4-mapped ::ffff:a.b.c.d is IPv6). An invalid entry
+is reported as FILE:LINE.
+
+Options:
+  -q, --quiet     print nothing; only the exit code tells
+With --json, the cidr-compare result (onlyA, onlyB, both, equal); the exit code is the same.
+
+Exit codes: 0 the lists are equal, 1 they differ, 2 invalid input or usage (diff(1)'s), 3 network
+or server failure.
+${COMMON_HELP}
+
+Example: nettools diff yesterday.txt today.txt`;
+
+/** The network address of a canonical CIDR, for ordering: IPv4 before IPv6, then by address. */
+function orderKey(cidr: string): { family: number; value: bigint } {
+  const parsed = parsePrefix(cidr);
+  if (!parsed.ok) throw new Error(`not a canonical CIDR: ${cidr}`);
+  return { family: parsed.value.family, value: parsed.value.first.toBigInt() };
+}
+
+/**
+ * `-` lines for `onlyA` and `+` lines for `onlyB`, merged in address order, IPv4 first. Each list
+ * is sorted that way already and the two are disjoint, so no two lines share a network address.
+ */
+export function diffLines(onlyA: readonly string[], onlyB: readonly string[]): string {
+  let out = "";
+  let i = 0;
+  let j = 0;
+  while (i < onlyA.length || j < onlyB.length) {
+    let takeA = j === onlyB.length;
+    if (i < onlyA.length && j < onlyB.length) {
+      const a = orderKey(onlyA[i]!);
+      const b = orderKey(onlyB[j]!);
+      takeA = a.family !== b.family ? a.family < b.family : a.value < b.value;
+    }
+    out += takeA ? `-${onlyA[i++]}\n` : `+${onlyB[j++]}\n`;
+  }
+  return out;
+}
+
+export const diff: Command = {
+  name: "diff",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals } = parse(args, {
+      quiet: { type: "boolean", short: "q" },
+      format: { type: "string" },
+    });
+    if (values.help) return printHelp(io, HELP);
+    if (values.format !== undefined) {
+      throw new UsageError("--format does not apply to diff: its lines say which list holds each block");
+    }
+    const run = makeRun(io, values);
+    if (positionals.length !== 2) throw new UsageError("diff needs two lists: diff A B (a FILE or - each)");
+    const [a, b] = (await readOperands(positionals, io)) as [Operand, Operand];
+    const result = await runOperation(run, "cidrCompare", { a: a.entries, b: b.entries });
+    if (!result.ok) {
+      return report(result, run, () => "", {
+        lists: { a: givenList(a, "list A"), b: givenList(b, "list B") },
+      });
+    }
+    const { onlyA, onlyB, equal } = result.value;
+    if (run.json) io.stdout(`${JSON.stringify(result.value)}\n`);
+    else if (!values.quiet) io.stdout(diffLines(onlyA.cidrs, onlyB.cidrs));
+    return equal ? EXIT.ok : EXIT.findings;
+  },
+};
