@@ -234,6 +234,49 @@ function allocationMap(within: readonly string[], used: readonly string[], cidrs
   );
 }
 
+type CompareResult = Extract<Awaited<ReturnType<Api["cidrCompare"]>>, { ok: true }>["value"];
+
+/** One map per family present: only in A, only in B, in both, and what neither list covers. */
+function comparisonMaps(value: CompareResult): Child[] {
+  return ([4, 6] as const).map((family) => {
+    const layers: MapLayer[] = [
+      { kind: "only-a", ranges: rangesOf(value.onlyA.cidrs, family) },
+      { kind: "only-b", ranges: rangesOf(value.onlyB.cidrs, family) },
+      { kind: "both", ranges: rangesOf(value.both.cidrs, family) },
+    ];
+    const all = layers.flatMap((layer) => layer.ranges);
+    return listMap(all.length ? family : null, all, layers, `IPv${family}: both lists`);
+  });
+}
+
+/**
+ * `nettools diff`'s lines (CONTRACT §8.4): `-CIDR` for a block only in A, `+CIDR` for one only in
+ * B, all in address order, IPv4 first (the two sets are disjoint: no two share an address).
+ */
+function diffLines(value: CompareResult): string[] {
+  const lines = [
+    ...value.onlyA.cidrs.map((cidr) => ({ cidr, line: `-${cidr}` })),
+    ...value.onlyB.cidrs.map((cidr) => ({ cidr, line: `+${cidr}` })),
+  ].map((entry) => {
+    const parsed = parsePrefix(entry.cidr);
+    return {
+      ...entry,
+      family: parsed.ok ? parsed.value.family : 6,
+      first: parsed.ok ? parsed.value.first.toBigInt() : 0n,
+    };
+  });
+  lines.sort((x, y) => x.family - y.family || (x.first < y.first ? -1 : x.first > y.first ? 1 : 0));
+  return lines.map((entry) => entry.line);
+}
+
+/** A set of the comparison: its exact counts per family and its blocks. */
+function compareSet(title: string, set: CompareResult["onlyA"]): Child[] {
+  return [
+    h("h4", {}, `${title}: ${set.ipv4AddressCount} IPv4 and ${set.ipv6AddressCount} IPv6 addresses`),
+    blockTable(set.cidrs, set.cidrs.length === 1 ? "1 CIDR" : `${set.cidrs.length} CIDRs`, "None."),
+  ];
+}
+
 export function setUpCidrTools(api: Api): void {
   tool("calc", calculate);
 
@@ -276,6 +319,29 @@ export function setUpCidrTools(api: Api): void {
         plainList(value.cidrs, "As a plain list"),
       ],
       [include, exclude],
+    );
+  });
+
+  tool("compare", async () => {
+    const a = listInput("compare-a", "a");
+    const b = listInput("compare-b", "b");
+    return outcome(
+      await api.cidrCompare({ a: a.entries, b: b.entries }),
+      (value) => [
+        h(
+          "p",
+          { class: value.equal ? "ok" : "verdict-bad", id: "compare-verdict" },
+          value.equal
+            ? "Equal: both lists cover the same addresses."
+            : "Different: the lists do not cover the same addresses.",
+        ),
+        ...comparisonMaps(value),
+        ...compareSet("Only in A", value.onlyA),
+        ...compareSet("Only in B", value.onlyB),
+        ...compareSet("In both", value.both),
+        plainList(diffLines(value), "As nettools diff prints it (- only in A, + only in B)"),
+      ],
+      [a, b],
     );
   });
 

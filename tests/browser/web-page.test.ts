@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/client/index.ts";
+import { MAP_WORDS } from "../../src/web/address-map.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { certPath, certPem, chainPem, filePath, GENERATED_DIR, privateKeyPem } from "../fixtures/fixtures.ts";
 import { DBIP_FILES, DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
@@ -886,6 +887,59 @@ describe("the address-space map", () => {
   );
 
   test(
+    "compare: only in A, only in B and in both, one map per family; the diff lines equal nettools diff's",
+    async () => {
+      const v = await visit();
+      const a = ["10.0.0.0/24", "2001:db8::/47"];
+      const b = ["10.0.0.128/25", "192.0.2.1", "2001:db8::/48"];
+      await v.page.getByLabel("List A").fill(`# yesterday\n${a.join("\n")}`);
+      await v.page.getByLabel("List B").fill(b.join("\n"));
+      await v.page.getByRole("button", { name: "Compare", exact: true }).click();
+      const result = v.page.locator("#compare-result");
+      await result.locator(".map").first().waitFor();
+      expect(await result.locator("#compare-verdict").textContent()).toStartWith("Different:");
+      // The CLI's diff, run in its own process on the same lists, is the oracle for the lines.
+      const fileA = join(OUTPUT, "compare-a.txt");
+      const fileB = join(OUTPUT, "compare-b.txt");
+      writeFileSync(fileA, `${a.join("\n")}\n`);
+      writeFileSync(fileB, `${b.join("\n")}\n`);
+      const diff = Bun.spawnSync([process.execPath, "src/cli/main.ts", "diff", fileA, fileB], {
+        cwd: join(import.meta.dir, "..", ".."),
+        stdout: "pipe",
+      });
+      expect(diff.exitCode).toBe(1);
+      expect(await result.getByRole("textbox").inputValue()).toBe(diff.stdout.toString().trimEnd());
+      expect(await result.locator("figcaption").allTextContents()).toEqual([
+        `IPv4: both lists in 0.0.0.0/0 (${2n ** 32n} addresses)`,
+        `IPv6: both lists in 2001:db8::/47 (${2n ** 81n} addresses)`,
+      ]);
+      const maps = result.locator(".map");
+      const ipv6 = await maps
+        .nth(1)
+        .locator(".map-bar .map-part")
+        .evaluateAll((all) => all.map((part) => part.textContent));
+      expect(ipv6).toEqual(["in both2001:db8::/48", "only in A2001:db8:1::/48"]);
+      // In 0.0.0.0/0 the IPv4 parts are slivers: the grid names each of them.
+      const kinds = await maps
+        .nth(0)
+        .locator(".map-grid li")
+        .evaluateAll((all) =>
+          all.filter((li) => li.getAttribute("data-kind") !== "outside").map((li) => li.textContent),
+        );
+      expect(kinds).toEqual(["only in A10.0.0.0/25", "in both10.0.0.128/25", "only in B192.0.2.1/32"]);
+      const expected = await createClient({ baseUrl: server.url }).cidrCompare({ a, b });
+      if (!expected.ok) throw new Error("the API refused the comparison");
+      expect(await maps.nth(1).locator(".map-legend").textContent()).toContain(
+        `in both: ${expected.value.both.ipv6AddressCount} addresses`,
+      );
+      await v.page.locator("#compare-tool").screenshot({ path: join(OUTPUT, "web-page-map-compare.png") });
+      expect(await axe(v.page, "compare")).toEqual([]);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
     "the calculator's map: reserved and usable addresses, special-purpose blocks inside",
     async () => {
       const v = await visit();
@@ -916,25 +970,32 @@ describe("the address-space map", () => {
 
       // Colours: text on every colour of a part's fill at 4.5:1 or more; each kind's fill or outline
       // at 3:1 or more against the white around it (WCAG 2.1 SC 1.4.3, 1.4.11).
-      await v.page.getByLabel("Pool (within)").fill("10.0.0.0/22");
-      await v.page.getByLabel("Used", { exact: true }).fill("10.0.0.0/24");
-      await v.page.getByRole("button", { name: "Allocate" }).click();
-      await v.page.locator("#allocate-result .map").waitFor();
-      const styles = await v.page.locator(".map-part, .map-swatch").evaluateAll((all) =>
-        all.map((element) => {
-          const style = getComputedStyle(element);
-          return {
-            kind: [...element.classList].find((name) => name.startsWith("k-")) ?? "",
-            color: style.color,
-            fills: [style.backgroundColor, ...(style.backgroundImage.match(/rgba?\([^)]*\)/g) ?? [])].filter(
-              (colour) => !/rgba\([^)]*, 0\)/.test(colour),
-            ),
-            outline: style.outlineStyle === "none" ? null : style.outlineColor,
-          };
-        }),
-      );
-      const kinds = new Set(styles.map((s) => s.kind));
-      expect([...kinds].sort()).toEqual(["k-free", "k-new", "k-reserved", "k-special", "k-usable", "k-used"]);
+      // Every kind, drawn as a part of a bar and as a swatch, read back from the page's own CSS.
+      const styles = await v.page.evaluate((kinds) => {
+        const bar = document.createElement("div");
+        bar.className = "map-bar";
+        document.body.append(bar);
+        const out = kinds.flatMap((kind) =>
+          ["map-part", "map-swatch"].map((role) => {
+            const element = document.createElement("div");
+            element.className = `${role} k-${kind}`;
+            bar.append(element);
+            const style = getComputedStyle(element);
+            return {
+              kind,
+              color: style.color,
+              fills: [
+                style.backgroundColor,
+                ...(style.backgroundImage.match(/rgba?\([^)]*\)/g) ?? []),
+              ].filter((colour) => !/rgba\([^)]*, 0\)/.test(colour)),
+              outline: style.outlineStyle === "none" ? null : style.outlineColor,
+            };
+          }),
+        );
+        bar.remove();
+        return out;
+      }, Object.keys(MAP_WORDS));
+      expect(styles.length).toBe(24);
       for (const style of styles) {
         for (const fill of style.fills) expect(contrast(style.color, fill)).toBeGreaterThanOrEqual(4.5);
         const edges = [...style.fills, ...(style.outline ? [style.outline] : [])];
