@@ -73,27 +73,16 @@ function tlv(tag: number, ...content: Uint8Array[]): Uint8Array {
   return out;
 }
 
-const VERSION_0 = Uint8Array.of(0x02, 0x01, 0x00);
+/** Bytes written as hex pairs. */
+function bytes(hex: string): Uint8Array {
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => Number.parseInt(pair, 16));
+}
+
+const VERSION_0 = bytes("020100");
 /** AlgorithmIdentifier { rsaEncryption, NULL }. */
-const RSA_ALGORITHM = Uint8Array.of(
-  0x30,
-  0x0d,
-  0x06,
-  0x09,
-  0x2a,
-  0x86,
-  0x48,
-  0x86,
-  0xf7,
-  0x0d,
-  0x01,
-  0x01,
-  0x01,
-  0x05,
-  0x00,
-);
-/** OBJECT IDENTIFIER id-ecPublicKey. */
-const EC_OID = Uint8Array.of(0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01);
+const RSA_ALGORITHM = bytes("300d06092a864886f70d0101010500");
+/** OBJECT IDENTIFIER id-ecPublicKey (1.2.840.10045.2.1). */
+const EC_OID = bytes("06072a8648ce3d0201");
 
 /** PrivateKeyInfo (RFC 5208) around a PKCS#1 or SEC1 key, with the algorithm identifier given. */
 function pkcs8(algorithm: Uint8Array, key: Uint8Array): Uint8Array {
