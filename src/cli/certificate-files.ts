@@ -16,9 +16,13 @@
  *
  * Several files make one bundle ({@link CertificateBundleText}), in the order given (Apache's
  * `cert.pem chain.pem`); a line of the bundle maps back to its file and line, for messages.
+ *
+ * No Bun or Node API here (bytes in, text out): the web page's file picker reads files with this
+ * same module, so the page and the CLI accept exactly the same files.
  */
 import { children, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "../adapters/crypto/der.ts";
 import { pemBlock } from "../domain/certificates/chain.ts";
+import { decodeBase64 } from "../domain/certificates/pem.ts";
 
 /** PKCS#7 signedData (RFC 2315 §9.1, RFC 5652 §5.1). */
 const OID_SIGNED_DATA = "1.2.840.113549.1.7.2";
@@ -262,7 +266,8 @@ function derCertificates(
 /** The certificates of a PEM `PKCS7`/`CMS` block, or null when its base64 is not one. */
 function pkcs7OfPem(block: string): Uint8Array[] | null {
   const body = block.slice(block.indexOf("-----", 5) + 5, block.lastIndexOf("-----END"));
-  return pkcs7Certificates(new Uint8Array(Buffer.from(body.replace(/\s+/g, ""), "base64")));
+  const der = decodeBase64(body.replace(/\s+/g, ""));
+  return der === null ? null : pkcs7Certificates(der);
 }
 
 /**

@@ -6,8 +6,9 @@
  * a subnet (src/cli/cloud.ts; `cloud` in the JSON).
  */
 import { parseArgs } from "node:util";
+import { addressFactRows } from "../client/address-facts.ts";
 import { cloudReservationOf } from "../domain/ip/cloud-reserved.ts";
-import { type AddressFacts, type AddressType, addressFacts } from "../domain/ip/facts.ts";
+import { type AddressFacts, addressFacts } from "../domain/ip/facts.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, renderCloud, reportInvalidEntry } from "./cloud.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
@@ -37,42 +38,13 @@ Runs in this process; no server is involved. Exit codes: 0 ok, 2 invalid input o
 Examples: nettools info 100.64.1.7/10
           nettools info --cloud aws 10.0.0.0/28`;
 
-function describeType(type: AddressType): string {
-  const where = type.prefix === null ? "" : ` (${type.prefix})`;
-  return `${type.name}, ${type.rfc}${where}`;
-}
-
-function reachable(value: boolean | null): string {
-  return value === null ? "n/a (depends on the address)" : value ? "yes" : "no";
-}
-
-/** The facts as an aligned list; rows that do not apply to the family are left out. */
+/** The facts as an aligned list (the rows shared with the page's calculator), the block bold. */
 export function renderInfo(facts: AddressFacts, style: Style): string {
-  const mixed = facts.contains.length > 0;
-  const rows: [string, string | null][] = [
-    ["address", facts.address],
-    ["cidr", style.bold(facts.cidr)],
-    ["netmask", `${facts.netmask} = /${facts.prefixLength}`],
-    ["wildcard", facts.wildcard],
-    ["network", facts.network],
-    ["broadcast", facts.family === "ipv4" ? (facts.broadcast ?? "none (/31 and /32 have none)") : null],
-    ["last address", facts.lastAddress],
-    ["first usable", facts.firstUsable],
-    ["last usable", facts.lastUsable],
-    ["usable hosts", facts.usableHosts],
-    ["addresses", facts.addressCount],
-    ["/64 subnets", facts.subnets64],
-    ["type", describeType(facts.type) + (mixed ? "; partly the blocks listed below" : "")],
-    ["globally reachable", mixed ? "partly (see the blocks below)" : reachable(facts.type.globallyReachable)],
-    [
-      "embedded IPv4",
-      facts.embeddedIpv4 === null
-        ? null
-        : `${facts.embeddedIpv4.address}: ${describeType(facts.embeddedIpv4.type)}`,
-    ],
-  ];
-  const shown = rows.filter((row): row is [string, string] => row[1] !== null);
-  let out = table(null, shown, style);
+  const rows = addressFactRows(facts).map(([label, value]): [string, string] => [
+    label,
+    label === "cidr" ? style.bold(value) : value,
+  ]);
+  let out = table(null, rows, style);
   if (facts.contains.length > 0) {
     out += `\n${style.bold("special-purpose blocks inside")}\n`;
     out += table(

@@ -3,6 +3,7 @@
  * prints findings, each opening with the clients that refuse it ("Safari and macOS refuse this: …",
  * CONTRACT §8.1).
  */
+import { withClients } from "../client/client-names.ts";
 import type { ResultOf } from "../contract/operations.ts";
 import { renderFindings, type Style, table } from "./render.ts";
 
@@ -14,27 +15,6 @@ const ANCHOR_TEXT = {
   "known-root": "a root of the shipped root store",
   "supplied-root": "your own root",
 } as const;
-
-/** How each client of CONTRACT §8.1 is called in the output: `apple` is Apple's platforms. */
-const CLIENT_NAMES: Readonly<Record<ChainResult["problems"][number]["clients"][number], readonly string[]>> =
-  {
-    chrome: ["Chrome"],
-    firefox: ["Firefox"],
-    apple: ["Safari", "macOS"],
-    go: ["Go programs"],
-    openssl: ["OpenSSL clients"],
-  };
-/** The names above that are plural on their own ("Go programs refuse …"). */
-const PLURAL_NAMES = new Set(["Go programs", "OpenSSL clients"]);
-
-/** `Chrome, Safari and macOS refuse this: <observed>`; the observation alone when no client is named. */
-export function withClients(clients: readonly (keyof typeof CLIENT_NAMES)[], observed: string): string {
-  const names = clients.flatMap((client) => CLIENT_NAMES[client]);
-  if (names.length === 0) return observed;
-  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
-  const verb = names.length === 1 && !PLURAL_NAMES.has(names[0]!) ? "refuses" : "refuse";
-  return `${list} ${verb} this: ${observed}`;
-}
 
 function anchorText(kind: NonNullable<ChainResult["anchor"]>["kind"]): string {
   return kind === "missing" ? "no anchor: an issuer is missing" : ANCHOR_TEXT[kind];

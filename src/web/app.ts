@@ -10,6 +10,7 @@ import {
   privateKeyRefusal,
   setAsidePrivateKeys,
 } from "../client/certificate-answers.ts";
+import { type ChainClient, refusingClients } from "../client/client-names.ts";
 import {
   type ApiResult,
   type CertificateBundleRequestType,
@@ -23,311 +24,22 @@ import {
   type PublicIpResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
+import { convertPastedPkcs7, loadCertificateFiles } from "./certificate-inputs.ts";
+import { setUpCidrTools } from "./cidr-tools.ts";
+import { busy, byId, type Child, h, show, summary } from "./dom.ts";
+import { setUpKeyMatch } from "./key-panel.ts";
+import { outcome, problem } from "./problems.ts";
 
 const api = createClient({ baseUrl: "" });
 
-type Child = Node | string | null | undefined | false;
-
-/** `h("p", { class: "x" }, "text", child)`: an element with attributes and children. */
-function h(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    element.append(child);
-  }
-  return element;
+/** A position in the bundle, written `#0` so that it never reads as a count. */
+function position(index: number): string {
+  return `#${index}`;
 }
 
-function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (element === null) throw new Error(`#${id} is missing`);
-  return element as T;
-}
-
-function lines(text: string): string[] {
-  return text
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"));
-}
-
-function show(region: HTMLElement, ...content: Child[]): void {
-  region.replaceChildren();
-  for (const child of content) if (child) region.append(child);
-}
-
-/** Runs `work` with the form's button marked busy. */
-async function busy<T>(button: HTMLButtonElement, work: () => Promise<T>): Promise<T> {
-  button.setAttribute("aria-busy", "true");
-  button.disabled = true;
-  try {
-    return await work();
-  } finally {
-    button.disabled = false;
-    button.removeAttribute("aria-busy");
-  }
-}
-
-function describePath(path: readonly (string | number)[] | undefined): string {
-  if (path === undefined || path.length === 0) return "";
-  let text = "";
-  for (const part of path) text += typeof part === "number" ? `[${part}]` : text ? `.${part}` : part;
-  return text;
-}
-
-/** A failure to show: a call's result, or a refusal made on this page without calling anything. */
-interface Failure {
-  status?: number | undefined;
-  error: { code: string; message: string; issues?: readonly ErrorIssue[] | undefined };
-}
-
-const HEADLINES: Record<string, string> = {
-  NETWORK_ERROR: "Network error: the service could not be reached",
-  INVALID_RESPONSE: "Invalid response: the service's answer did not match the API",
-};
-
-/**
- * A failed call: the code, the message and every issue. `onLocation` renders issues that point
- * into the PEM text (certificate form only).
- */
-function problem(
-  result: Failure,
-  onLocation?: (issue: ErrorIssue, location: NonNullable<ErrorIssue["location"]>) => Node | null,
-  headlineOverride?: string,
-): HTMLElement {
-  const { error } = result;
-  const headline = headlineOverride ?? HEADLINES[error.code] ?? "The request was not accepted";
-  const status = result.status === undefined ? "" : ` (HTTP ${result.status})`;
-  const items = (error.issues ?? []).map((issue: ErrorIssue) => {
-    const path = describePath(issue.path);
-    const where = issue.location ? `Line ${issue.location.line}: ` : path ? h("code", {}, `${path}: `) : "";
-    const located = issue.location && onLocation ? onLocation(issue, issue.location) : null;
-    return h("li", {}, where, issue.message, located);
-  });
-  return h(
-    "div",
-    { class: "problem", role: "alert" },
-    h("h3", {}, headline),
-    h("p", {}, h("code", {}, error.code), `${status}: ${error.message}`),
-    items.length ? h("ul", {}, ...items) : null,
-  );
-}
-
-function cidrTable(cidrs: readonly string[], caption: string): HTMLElement {
-  if (cidrs.length === 0)
-    return h("p", { class: "ok" }, "Nothing remains: every included address was removed.");
-  return h(
-    "table",
-    {},
-    h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "CIDR"))),
-    h(
-      "tbody",
-      {},
-      ...cidrs.map((cidr, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", { class: "mono" }, cidr))),
-    ),
-  );
-}
-
-/** The CIDRs one a line in a read-only box, ready to select and copy, with a copy button. */
-function plainList(cidrs: readonly string[], label: string): HTMLElement {
-  const box = h("textarea", {
-    class: "mono plain-list",
-    readonly: "",
-    rows: String(Math.min(10, Math.max(2, cidrs.length))),
-    "aria-label": label,
-    spellcheck: "false",
-  }) as HTMLTextAreaElement;
-  box.value = cidrs.join("\n");
-  const copy = h("button", { type: "button", class: "copy" }, "Copy the list") as HTMLButtonElement;
-  copy.addEventListener("click", () => {
-    box.select();
-    void navigator.clipboard?.writeText(box.value).then(
-      () => {
-        copy.textContent = "Copied";
-      },
-      () => undefined,
-    );
-  });
-  return h("div", { class: "plain" }, h("p", { class: "hint" }, label), box, copy);
-}
-
-function numberOf(id: string): number {
-  return Number(byId<HTMLInputElement>(id).value);
-}
-
-function summary(rows: [string, string][]): HTMLElement {
-  const list = h("dl", { class: "summary" });
-  for (const [term, value] of rows) list.append(h("dt", {}, term), h("dd", {}, value));
-  return list;
-}
-
-/** Shows a result (or its problem) in the region and moves focus there for screen readers. */
-function present<T>(region: HTMLElement, result: ApiResult<T>, render: (value: T) => Child[]): void {
-  if (result.ok) show(region, ...render(result.value));
-  else show(region, problem(result));
-  region.focus();
-}
-
-function setUpCidr(): void {
-  const region = byId("cidr-result");
-  const coverForm = byId<HTMLFormElement>("cover-form");
-  coverForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = coverForm.querySelector("button") as HTMLButtonElement;
-    const inputs = lines(byId<HTMLTextAreaElement>("cover-inputs").value);
-    const result = await busy(button, () => api.cidrCover({ inputs }));
-    present(region, result, (value) => [
-      h("h3", {}, "Cover"),
-      summary([
-        ["CIDR", value.cidr],
-        ["Family", value.family],
-        ["Range", `${value.range.first} – ${value.range.last}`],
-        ["Input addresses", value.inputAddressCount],
-        ["Covered addresses", value.coveredAddressCount],
-        ["Additional addresses", value.additionalAddressCount],
-      ]),
-    ]);
-  });
-
-  const subtractForm = byId<HTMLFormElement>("subtract-form");
-  subtractForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = subtractForm.querySelector("button") as HTMLButtonElement;
-    const include = lines(byId<HTMLTextAreaElement>("subtract-include").value);
-    const exclude = lines(byId<HTMLTextAreaElement>("subtract-exclude").value);
-    const result = await busy(button, () => api.cidrSubtract({ include, exclude }));
-    present(region, result, (value) => [
-      h("h3", {}, "Subtraction"),
-      summary([
-        ["Family", value.family],
-        ["Included addresses", value.includedAddressCount],
-        ["Removed addresses", value.removedAddressCount],
-        ["Remaining addresses", value.remainingAddressCount],
-      ]),
-      cidrTable(value.cidrs, `${value.cidrs.length} CIDRs remain`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
-  });
-
-  const rangeForm = byId<HTMLFormElement>("range-form");
-  rangeForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = rangeForm.querySelector("button") as HTMLButtonElement;
-    const start = byId<HTMLInputElement>("range-start").value;
-    const end = byId<HTMLInputElement>("range-end").value;
-    const result = await busy(button, () => api.rangeToCidrs({ start, end }));
-    present(region, result, (value) => [
-      h("h3", {}, "Range to CIDRs"),
-      summary([
-        ["Family", value.family],
-        ["Range", `${value.range.first} – ${value.range.last}`],
-        ["Addresses", value.addressCount],
-      ]),
-      cidrTable(value.cidrs, `${value.cidrCount} CIDRs cover the range`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
-  });
-
-  const mergeForm = byId<HTMLFormElement>("merge-form");
-  mergeForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = mergeForm.querySelector("button") as HTMLButtonElement;
-    const inputs = lines(byId<HTMLTextAreaElement>("merge-inputs").value);
-    const result = await busy(button, () => api.cidrMerge({ inputs }));
-    present(region, result, (value) => [
-      h("h3", {}, "Merge"),
-      summary([
-        ["IPv4 addresses", value.ipv4AddressCount],
-        ["IPv6 addresses", value.ipv6AddressCount],
-      ]),
-      cidrTable(value.cidrs, `${value.cidrs.length} CIDRs cover the list`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
-  });
-
-  const splitForm = byId<HTMLFormElement>("split-form");
-  splitForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = splitForm.querySelector("button") as HTMLButtonElement;
-    const cidr = byId<HTMLInputElement>("split-cidr").value;
-    const prefixLength = numberOf("split-length");
-    const result = await busy(button, () => api.cidrSplit({ cidr, prefixLength }));
-    present(region, result, (value) => [
-      h("h3", {}, "Split"),
-      summary([
-        ["Block", value.network],
-        ["Subnets", `${value.subnetCount} × /${value.prefixLength}`],
-      ]),
-      cidrTable(value.cidrs, `${value.subnetCount} subnets`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
-  });
-
-  const containsForm = byId<HTMLFormElement>("contains-form");
-  containsForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = containsForm.querySelector("button") as HTMLButtonElement;
-    const cidrs = lines(byId<HTMLTextAreaElement>("contains-cidrs").value);
-    const entries = lines(byId<HTMLTextAreaElement>("contains-entries").value);
-    const result = await busy(button, () => api.cidrContains({ cidrs, entries }));
-    present(region, result, (value) => [
-      h("h3", {}, "Contains"),
-      h(
-        "table",
-        {},
-        h("caption", {}, `${value.results.length} entries`),
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", { scope: "col" }, "Entry"),
-            h("th", { scope: "col" }, "Contained"),
-            h("th", { scope: "col" }, "Overlaps"),
-            h("th", { scope: "col" }, "Most specific block"),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          ...value.results.map((r) =>
-            h(
-              "tr",
-              {},
-              h("td", { class: "mono" }, r.entry),
-              h("td", {}, r.contained ? "yes" : "no"),
-              h("td", {}, r.overlaps ? "yes" : "no"),
-              h("td", { class: "mono" }, r.matchedCidr ?? "—"),
-            ),
-          ),
-        ),
-      ),
-      plainList(
-        value.results.filter((r) => r.contained).map((r) => r.entry),
-        "Contained entries as a plain list",
-      ),
-    ]);
-  });
-
-  const allocateForm = byId<HTMLFormElement>("allocate-form");
-  allocateForm.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const button = allocateForm.querySelector("button") as HTMLButtonElement;
-    const within = lines(byId<HTMLTextAreaElement>("allocate-within").value);
-    const used = lines(byId<HTMLTextAreaElement>("allocate-used").value);
-    const prefixLength = numberOf("allocate-length");
-    const count = numberOf("allocate-count");
-    const result = await busy(button, () => api.cidrAllocate({ within, used, prefixLength, count }));
-    present(region, result, (value) => [
-      h("h3", {}, "Allocation"),
-      summary([["Still free", `${value.freeAddressCount} addresses`]]),
-      cidrTable(value.cidrs, `${value.cidrs.length} blocks allocated`),
-      plainList(value.cidrs, "As a plain list"),
-    ]);
-  });
+/** `certificate #1`, `certificates #0, #2`. */
+function certificatePositions(indexes: readonly number[]): string {
+  return `${indexes.length === 1 ? "certificate" : "certificates"} ${indexes.map(position).join(", ")}`;
 }
 
 const SEVERITY_TITLES: Record<Finding["severity"], string> = {
@@ -347,7 +59,7 @@ function findingsView(findings: readonly Finding[]): HTMLElement {
         "li",
         {},
         h("strong", {}, finding.code),
-        finding.certificateIndexes.length ? ` — certificate ${finding.certificateIndexes.join(", ")}` : "",
+        finding.certificateIndexes.length ? ` — ${certificatePositions(finding.certificateIndexes)}` : "",
         h("p", {}, finding.observed),
         h("p", {}, `Next: ${finding.nextAction}`),
       ),
@@ -368,7 +80,12 @@ function yesNo(value: boolean | null): string {
   return value === null ? "—" : value ? "yes" : "no";
 }
 
-function certificateView(value: CertificateBundleResultType): Child[] {
+/**
+ * The bundle's findings, summary and certificates. `chainComplete`: the chain check (which, unlike
+ * the bundle endpoint, knows the user's own root) reached an anchor, so the bundle's "looks
+ * incomplete" guess is not repeated against it.
+ */
+function certificateView(value: CertificateBundleResultType, chainComplete: boolean): Child[] {
   const certificates = h(
     "table",
     {},
@@ -379,7 +96,7 @@ function certificateView(value: CertificateBundleResultType): Child[] {
       h(
         "tr",
         {},
-        ...["#", "Line", "Subject", "Issuer", "Valid until", "CA", "Self-signature"].map((title) =>
+        ...["Position", "Line", "Subject", "Issuer", "Valid until", "CA", "Self-signature"].map((title) =>
           h("th", { scope: "col" }, title),
         ),
       ),
@@ -391,7 +108,7 @@ function certificateView(value: CertificateBundleResultType): Child[] {
         h(
           "tr",
           {},
-          h("td", {}, String(c.index)),
+          h("td", {}, position(c.index)),
           h("td", {}, String(c.line)),
           h("td", { class: "mono" }, c.subject || "(empty)"),
           h("td", { class: "mono" }, c.issuer || "(empty)"),
@@ -404,7 +121,7 @@ function certificateView(value: CertificateBundleResultType): Child[] {
   );
   const hostname =
     value.hostname === null ? "not checked" : `${value.hostname.expected}: ${value.hostname.status}`;
-  const warnings = missingIntermediates(value.findings).map((finding) =>
+  const warnings = (chainComplete ? [] : missingIntermediates(value.findings)).map((finding) =>
     h(
       "p",
       { class: "warning", role: "status" },
@@ -416,8 +133,11 @@ function certificateView(value: CertificateBundleResultType): Child[] {
     ...warnings,
     findingsView(value.findings),
     summary([
-      ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.join(", ") : "none"],
-      ["Selected leaf", value.selectedLeafIndex === null ? "—" : String(value.selectedLeafIndex)],
+      ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.map(position).join(", ") : "none"],
+      [
+        "Leaf",
+        value.selectedLeafIndex === null ? "none chosen" : `certificate ${position(value.selectedLeafIndex)}`,
+      ],
       ["Hostname", hostname],
     ]),
     certificates,
@@ -431,7 +151,22 @@ const VERDICTS: Record<CertificateChainResultType["status"], string> = {
   "no-leaf": "No server certificate in the bundle.",
 };
 
-/** The "Chain to deploy" panel: verdict, problems, and the corrected PEM with Copy and Download. */
+/** Which clients' rules were applied (CONTRACT §8.1 `profile`). */
+const PROFILES = {
+  webpki: "Judged by the rules for publicly trusted certificates (its root is a shipped root).",
+  private: "Judged by the rules for a private PKI (your own root, or a self-signed root in the bundle).",
+} as const;
+
+/** `Safari and macOS refuse this: `, in bold, before a problem's observation; nothing when no client is named. */
+function refusal(clients: readonly ChainClient[]): Child {
+  const names = refusingClients(clients);
+  return names !== null && h("strong", { class: "clients" }, `${names}: `);
+}
+
+/**
+ * The "Chain to deploy" panel: verdict, problems, and, for a complete chain only, the corrected
+ * PEM with Copy and Download; for an incomplete one, what is missing and where to get it.
+ */
 function chainView(value: CertificateChainResultType): HTMLElement {
   const errors = value.problems.filter((problem) => problem.severity === "error").length;
   const verdict =
@@ -447,6 +182,7 @@ function chainView(value: CertificateChainResultType): HTMLElement {
       { class: value.status === "complete" && errors === 0 ? "ok" : "verdict-bad", id: "chain-verdict" },
       verdict,
     ),
+    value.profile !== "unknown" && h("p", { class: "hint", id: "chain-profile" }, PROFILES[value.profile]),
   );
   const problems = h("ul", { id: "chain-problems" });
   for (const problem of value.problems) {
@@ -455,13 +191,16 @@ function chainView(value: CertificateChainResultType): HTMLElement {
         "li",
         { class: `severity-${problem.severity}` },
         h("strong", {}, `${problem.code} (${problem.severity})`),
-        h("p", {}, problem.observed),
+        h("p", {}, refusal(problem.clients), problem.observed),
         h("p", {}, `Next: ${problem.nextAction}`),
       ),
     );
   }
   panel.append(value.problems.length ? problems : h("p", { class: "ok" }, "No problems."));
-  if (value.fullchainPem === "") return panel;
+  // Only a complete chain is offered for deployment (CONTRACT §7.1): an incomplete one would
+  // break clients without the missing issuer cached, so it is never handed out here.
+  if (value.status === "incomplete" && value.anchor !== null) panel.append(missingIssuerView(value.anchor));
+  if (value.status !== "complete" || value.fullchainPem === "") return panel;
   const pem = h("pre", {
     id: "chain-pem",
     class: "mono",
@@ -496,6 +235,33 @@ function chainView(value: CertificateChainResultType): HTMLElement {
     h("div", { class: "row" }, copy, download),
   );
   return panel;
+}
+
+/**
+ * What an incomplete chain lacks: the missing issuer's name and where its CA publishes it (the
+ * last member's `caIssuers` URLs). Only http(s) URLs become links: the text comes from a
+ * certificate, and a `javascript:` URL must never be one click away.
+ */
+function missingIssuerView(anchor: NonNullable<CertificateChainResultType["anchor"]>): HTMLElement {
+  const urls = anchor.caIssuersUrls.map((url) =>
+    h(
+      "li",
+      {},
+      /^https?:\/\//i.test(url)
+        ? h("a", { href: url, rel: "noopener noreferrer", class: "mono" }, url)
+        : h("span", { class: "mono" }, url),
+    ),
+  );
+  return h(
+    "div",
+    { class: "missing", id: "chain-missing" },
+    h("p", {}, "Missing issuer ", h("span", { class: "mono" }, anchor.subject || "(empty name)"), "."),
+    urls.length
+      ? h("p", {}, "Its CA publishes it at (add it to the bundle, converted to PEM, and inspect again):")
+      : h("p", {}, "The certificate names no place to download it: ask its CA for the intermediate."),
+    urls.length ? h("ul", {}, ...urls) : null,
+    h("p", { class: "hint" }, "No chain is offered for deployment until it is complete."),
+  );
 }
 
 /** A hostname the bundle endpoint takes (DNS names only); an address goes to the chain check alone. */
@@ -560,12 +326,12 @@ function setUpCertificates(): void {
   const region = byId("cert-result");
   const fileInput = byId<HTMLInputElement>("cert-file");
 
-  const load = async (file: File | undefined) => {
-    if (!file) return;
-    textarea.value = await file.text();
-    textarea.focus();
-  };
-  fileInput.addEventListener("change", () => void load(fileInput.files?.[0]));
+  const notes = byId("cert-file-notes");
+  const load = (files: FileList | null | undefined, target: HTMLTextAreaElement) =>
+    loadCertificateFiles(files, target, notes);
+  fileInput.addEventListener("change", () => void load(fileInput.files, textarea));
+  const rootsFile = byId<HTMLInputElement>("cert-roots-file");
+  rootsFile.addEventListener("change", () => void load(rootsFile.files, byId("cert-roots")));
   textarea.addEventListener("dragover", (event) => {
     event.preventDefault();
     textarea.classList.add("dragging");
@@ -574,17 +340,21 @@ function setUpCertificates(): void {
   textarea.addEventListener("drop", (event) => {
     event.preventDefault();
     textarea.classList.remove("dragging");
-    void load(event.dataTransfer?.files?.[0]);
+    void load(event.dataTransfer?.files, textarea);
   });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]") as HTMLButtonElement;
+    const rootsBox = byId<HTMLTextAreaElement>("cert-roots");
+    const converted = [...convertPastedPkcs7(textarea), ...convertPastedPkcs7(rootsBox)];
     // A private key never leaves the page and no line of it is displayed: a complete key block is
     // set aside with a notice naming its position; an incomplete one is refused, by line only.
     const aside = setAsidePrivateKeys(textarea.value);
     const pem = aside.pem;
-    const notices = aside.notices.map((notice) => h("p", { class: "notice", role: "status" }, notice));
+    const notices = [...converted, ...aside.notices].map((notice) =>
+      h("p", { class: "notice", role: "status" }, notice),
+    );
     const refusal = privateKeyRefusal(pem);
     if (refusal !== null) {
       show(region, problem({ error: refusal }, undefined, "Not sent: remove the private key"));
@@ -603,7 +373,7 @@ function setUpCertificates(): void {
       request.leafIndex = Number(leaf);
       chainRequest.leafIndex = Number(leaf);
     }
-    const roots = setAsidePrivateKeys(byId<HTMLTextAreaElement>("cert-roots").value);
+    const roots = setAsidePrivateKeys(rootsBox.value);
     notices.push(
       ...roots.notices.map((notice) =>
         h("p", { class: "notice", role: "status" }, `Your own root: ${notice}`),
@@ -618,7 +388,7 @@ function setUpCertificates(): void {
         region,
         ...notices,
         chained.ok ? chainView(chained.value) : problem(chained, undefined, "The chain could not be built"),
-        ...certificateView(result.value),
+        ...certificateView(result.value, chained.ok && chained.value.status === "complete"),
       );
     else
       show(
@@ -663,14 +433,25 @@ function setUpMyIp(): void {
     const [result, databases] = await busy(button, () =>
       Promise.all([api.publicIp(), api.publicIpDatabases()]),
     );
-    present(region, result, (value) => [
-      h("p", {}, "This server sees your connection coming from ", h("span", { class: "ip" }, value.ip), "."),
-      h("p", { class: "hint" }, value.family === "ipv4" ? "IPv4" : "IPv6"),
-      networkLine(value, databases),
-    ]);
+    show(
+      region,
+      ...outcome(result, (value) => [
+        h(
+          "p",
+          {},
+          "This server sees your connection coming from ",
+          h("span", { class: "ip" }, value.ip),
+          ".",
+        ),
+        h("p", { class: "hint" }, value.family === "ipv4" ? "IPv4" : "IPv6"),
+        networkLine(value, databases),
+      ]),
+    );
+    region.focus();
   });
 }
 
-setUpCidr();
+setUpCidrTools(api);
 setUpCertificates();
+setUpKeyMatch(api);
 setUpMyIp();

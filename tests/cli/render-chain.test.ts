@@ -3,8 +3,9 @@
  * never an anchor; a supplied root is the user's own.
  */
 import { describe, expect, test } from "bun:test";
-import { renderChain, renderChainVerdict, withClients } from "../../src/cli/render-chain.ts";
+import { renderChain, renderChainVerdict } from "../../src/cli/render-chain.ts";
 import { PLAIN } from "../../src/cli/style.ts";
+import { withClients } from "../../src/client/client-names.ts";
 import { buildCertificateChain } from "../../src/domain/certificates/chain.ts";
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
 import { bundleOf, fakeDecoder, makeCertificate } from "../fakes/certificates.ts";
