@@ -55,7 +55,8 @@ export type UseCases = {
   ) => ResultOf<Id> | Promise<ResultOf<Id>>;
 };
 
-const HEALTHY = { status: "ok" as const };
+/** Frozen: the Responder serializes a frozen constant answer once. */
+const HEALTHY = Object.freeze({ status: "ok" as const });
 
 /** The outbound ports the use cases need besides each run's context. */
 export interface UseCaseDeps extends Omit<CertificateBundleDeps, "verifier"> {
