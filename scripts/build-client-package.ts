@@ -13,6 +13,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
+import { OPERATION_DOCS } from "../src/adapters/http/openapi-operations.ts";
 import { STATUS_OF } from "../src/contract/errors.ts";
 import { OPERATION_LIST } from "../src/contract/operations.ts";
 import { ErrorResponse } from "../src/contract/schemas.ts";
@@ -115,8 +116,12 @@ for (const operation of OPERATION_LIST) {
   const value = representation === "text" ? "string" : `${name}ResultType`;
   const parameters =
     request === null ? "options?: CallOptions" : `request: ${name}RequestType, options?: CallOptions`;
+  // The operation's summary from its docs prose, as the method's JSDoc (what an editor shows).
+  const about = `${OPERATION_DOCS[id].summary.replaceAll("*/", "* /")}: \`${operation.method} ${operation.path}\``;
+  methods.push(`  /** ${about}. */`);
   methods.push(`  ${id}(${parameters}): Promise<ApiResult<${value}>>;`);
   if (representation === "json-or-text") {
+    methods.push(`  /** ${about}, the answer as text. */`);
     methods.push(`  ${id}Text(options?: CallOptions): Promise<ApiResult<string>>;`);
   }
 }

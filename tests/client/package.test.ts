@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { OPERATION_DOCS } from "../../src/adapters/http/openapi-operations.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { chainPem } from "../fixtures/fixtures.ts";
@@ -248,6 +249,16 @@ export {};
 describeHostileAnswers("the installed package", () => import(join(INSTALLED, "index.js")));
 
 describe("the written-out declarations", () => {
+  test("each method carries its operation's summary, from the docs prose, as JSDoc", () => {
+    const declarations = readFileSync(join(ROOT, "packages/client/index.d.ts"), "utf8");
+    for (const operation of OPERATION_LIST) {
+      const summary = OPERATION_DOCS[operation.id].summary;
+      expect(declarations).toContain(
+        `  /** ${summary}: \`${operation.method} ${operation.path}\`. */\n  ${operation.id}(`,
+      );
+    }
+  });
+
   test("are the source client's types, operation by operation (each way assignable)", () => {
     const folder = mkdtempSync(join(ROOT, "node_modules/.cache-declarations-"));
     try {

@@ -310,6 +310,10 @@ function requestFor(method: string, path: string, name: string, example: { value
   else if (name === "unsupportedMediaType") {
     headers["content-type"] = "text/plain";
     body = JSON.stringify(Object.values(requestExamples)[0]?.value);
+  } else if (name === "overloaded") {
+    // Every queued operation's common 503 example (from its row's admission): any of its valid
+    // requests meets the full queue.
+    [headers["content-type"], body] = [json, JSON.stringify(Object.values(requestExamples)[0]?.value)];
   } else if (name === "payloadTooLarge")
     [headers["content-type"], body] = [json, JSON.stringify({ pad: "x".repeat(MAX_BODY_BYTES) })];
   else if (path === "/v1/public-ip" || path === "/v1/ip") {

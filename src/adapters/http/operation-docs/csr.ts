@@ -5,7 +5,7 @@
  * SHA-1); their keys were thrown away. No clock is involved: tests/docs/openapi.test.ts replays
  * every example against the running server and expects exactly the documented answer.
  */
-import { certificateBundleDoc } from "../certificate-docs.ts";
+
 import type { OperationDoc } from "../openapi-document.ts";
 
 /** `openssl req -new -key www.key -subj /CN=www.example.com -addext subjectAltName=…`. */
@@ -71,7 +71,6 @@ export const csrDoc: OperationDoc = {
   tag: "Certificates",
   resultDescription:
     "The request's fields, `signatureValid` (the request checked with its own key), the problems by severity in the chain verdict's code order (with the clients that refuse each), and the match with `certificatePem`: null without it. Never cached.",
-  errors: { 503: ["OVERLOADED"] },
   examples: {
     matching: {
       summary: "A P-256 request and a certificate of the same key",
@@ -162,6 +161,5 @@ export const csrDoc: OperationDoc = {
       response: invalid("private key material is not accepted", "pem", { line: 1, offset: 0, end: 66 }),
     },
     // The queue's refusal is the same for every certificate operation: the bundle's example, with a request.
-    overloaded: { ...certificateBundleDoc.examples.overloaded!, request: { pem: REQUEST } },
   },
 };

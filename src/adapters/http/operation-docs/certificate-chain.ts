@@ -1,13 +1,12 @@
 /**
- * Documentation of POST /v1/certificate-chain for the OpenAPI document (see openapi-operations.ts).
- * The examples use the bundle of the certificate-bundle docs (a leaf and its issuing CA, the root
- * left out). Every result is exactly what the service answers at the example's `evaluatedAt`:
- * tests/docs/openapi.test.ts replays each one with a clock fixed there.
+ * The prose of POST /v1/certificate-chain for the OpenAPI document: what its row in the operations table
+ * (src/contract/operations.ts) does not say. Every example is a real exchange, replayed by
+ * tests/docs/openapi.test.ts.
  */
-import { BUNDLE } from "./certificate-docs.ts";
-import type { OperationDoc } from "./openapi-document.ts";
 
-/** The leaf of BUNDLE as a path member (CONTRACT §7.1, §8.1) at `index`, `expiresInDays` from the example's instant. */
+import type { OperationDoc } from "../openapi-document.ts";
+import { BUNDLE } from "./example-certificates.ts";
+
 const leafMember = (index: number, expiresInDays: number) => ({
   index,
   subject: "CN=www.example.com",
@@ -61,20 +60,7 @@ export const certificateChainDoc: OperationDoc = {
   tag: "Certificates",
   resultDescription:
     "The path (positions, leaf first), its status, profile (webpki, private or unknown) and anchor, each member with days to expiry, validity, key, signature, extendedKeyUsage, pathLen, SCT count and its AIA and CRL URLs, the problems in the findings' order with the clients that refuse each, and fullchainPem: the path re-encoded in order, the root left out unless includeRoot. Never cached.",
-  errors: { 503: ["OVERLOADED"] },
   examples: {
-    overloaded: {
-      summary: "Other inspections hold the queue",
-      request: { pem: BUNDLE },
-      status: 503,
-      response: {
-        error: {
-          code: "OVERLOADED",
-          message:
-            "The service is busy with other certificate inspections and could not start this one in time; retry after 1 s.",
-        },
-      },
-    },
     misordered: {
       summary: "Issuing CA first, leaf expiring in 9 days, root not supplied",
       request: { pem: MISORDERED, hostname: "www.example.com" },

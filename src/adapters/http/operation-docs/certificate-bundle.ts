@@ -1,40 +1,11 @@
 /**
- * Documentation of POST /v1/certificate-bundle for the OpenAPI document (see openapi-operations.ts).
- * The bundle is a real leaf and its issuing CA (ECDSA P-256, made with openssl for these examples;
- * the root stays out, as usual). Every result is exactly what the service answers at the
- * example's `evaluatedAt`: tests/docs/openapi.test.ts replays each one with a clock fixed there.
+ * The prose of POST /v1/certificate-bundle for the OpenAPI document: what its row in the operations table
+ * (src/contract/operations.ts) does not say. Every example is a real exchange, replayed by
+ * tests/docs/openapi.test.ts.
  */
-import type { OperationDoc } from "./openapi-document.ts";
 
-/** `www.example.com` issued by "Example Issuing CA E1", then that CA's certificate. */
-export const BUNDLE = `${[
-  "-----BEGIN CERTIFICATE-----",
-  "MIIB8DCCAZagAwIBAgIDKhs8MAoGCCqGSM49BAMCMEUxCzAJBgNVBAYTAlVTMRYw",
-  "FAYDVQQKDA1FeGFtcGxlIFRydXN0MR4wHAYDVQQDDBVFeGFtcGxlIElzc3Vpbmcg",
-  "Q0EgRTEwHhcNMjYxMTIyMDc0NzQyWhcNMjcwMjIwMDc0NzQyWjAaMRgwFgYDVQQD",
-  "DA93d3cuZXhhbXBsZS5jb20wWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARG/5SV",
-  "gignYIetPnkZ8FEqZi23hFJEMevH6HbM4ANex2T7GD47PY1m27laOP1AeV98rntL",
-  "aVjPdPx92T6x1W6do4GfMIGcMAwGA1UdEwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeA",
-  "MBMGA1UdJQQMMAoGCCsGAQUFBwMBMCcGA1UdEQQgMB6CD3d3dy5leGFtcGxlLmNv",
-  "bYILZXhhbXBsZS5jb20wHQYDVR0OBBYEFLVTHi4veoXNTQiF7L2HfIdPiqiGMB8G",
-  "A1UdIwQYMBaAFNhvSbY/41OXH5ht3ooyAQT6by4/MAoGCCqGSM49BAMCA0gAMEUC",
-  "IQDPdG3otFQSiBJvNefH6HBmyCYz5a8xItRs/a9MS5SOhwIgSW3JKLDv1wcXPihy",
-  "2TDgWUhUWfNCZKztpNg5TOOO6fc=",
-  "-----END CERTIFICATE-----",
-  "-----BEGIN CERTIFICATE-----",
-  "MIIB3TCCAYOgAwIBAgICEAEwCgYIKoZIzj0EAwIwQjELMAkGA1UEBhMCVVMxFjAU",
-  "BgNVBAoMDUV4YW1wbGUgVHJ1c3QxGzAZBgNVBAMMEkV4YW1wbGUgUm9vdCBDQSBS",
-  "MTAeFw0yNjExMjIwNzQ3NDJaFw0zMTExMjEwNzQ3NDJaMEUxCzAJBgNVBAYTAlVT",
-  "MRYwFAYDVQQKDA1FeGFtcGxlIFRydXN0MR4wHAYDVQQDDBVFeGFtcGxlIElzc3Vp",
-  "bmcgQ0EgRTEwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAASvKB6AeLZ/VpGanuHV",
-  "xxlu5NlH8GjqBxGhYzvne1pY4KzGUpyuptN1bI3u3cdDangnuUD7tCvNIS32vjmi",
-  "k4VCo2YwZDASBgNVHRMBAf8ECDAGAQH/AgEAMA4GA1UdDwEB/wQEAwIBBjAdBgNV",
-  "HQ4EFgQU2G9Jtj/jU5cfmG3eijIBBPpvLj8wHwYDVR0jBBgwFoAUXh/rAg1cavnF",
-  "Orcbo+6Pwn4AXnIwCgYIKoZIzj0EAwIDSAAwRQIhAOukiS46oT+GQvyKT4wasIyN",
-  "BA1T2Y+aSMLi0rovk28UAiAt2lKrLqx4E98uz6+PEhID1Ey2iOfTKtoD39iHi+E/",
-  "7Q==",
-  "-----END CERTIFICATE-----",
-].join("\n")}\n`;
+import type { OperationDoc } from "../openapi-document.ts";
+import { BUNDLE } from "./example-certificates.ts";
 
 const CHAIN_RESULT = {
   evaluatedAt: "2026-12-01T12:00:00Z",
@@ -136,20 +107,7 @@ export const certificateBundleDoc: OperationDoc = {
   tag: "Certificates",
   resultDescription:
     "Every certificate in input order, every candidate issuer link with its signature outcome, the possible leaves, the hostname check and the findings. An observation, not RFC 5280 path validation, a trust decision or revocation checking. Never cached.",
-  errors: { 503: ["OVERLOADED"] },
   examples: {
-    overloaded: {
-      summary: "Other inspections hold the queue",
-      request: { pem: BUNDLE },
-      status: 503,
-      response: {
-        error: {
-          code: "OVERLOADED",
-          message:
-            "The service is busy with other certificate inspections and could not start this one in time; retry after 1 s.",
-        },
-      },
-    },
     chain: {
       summary: "A leaf and its issuing CA, hostname matched",
       request: { pem: BUNDLE, hostname: "www.example.com" },
