@@ -9,8 +9,8 @@ import fc from "fast-check";
 import { IpAddr, parseAddr } from "../../src/domain/ip/addr.ts";
 import { AddressSet } from "../../src/domain/ip/address-set.ts";
 import { RangeList } from "../../src/domain/ip/range-list.ts";
-import { classifyAddr, SPECIAL_BLOCKS } from "../../src/domain/ip/special.ts";
-import { specialExcludedRanges, specialExcludedSet } from "../../src/domain/ip/special-excluded.ts";
+import { classifyAddr, SPECIAL_BLOCKS, specialRangeTable } from "../../src/domain/ip/special.ts";
+import { specialExcludedSet } from "../../src/domain/ip/special-excluded.ts";
 import { bigIntWord } from "../../src/domain/ip/u128.ts";
 import { valueNear } from "./arbitraries.ts";
 import { type Family, type Interval, maxValue } from "./model.ts";
@@ -166,7 +166,7 @@ describe("the special-purpose exclusion of match -x", () => {
 
   test("the ranges are sorted, disjoint and not adjacent", () => {
     for (const family of [4, 6] as const) {
-      const list = specialExcludedRanges(family);
+      const list = specialRangeTable(family).excludedUnion;
       expect(list.length).toBeGreaterThan(5);
       for (let i = 1; i < list.length; i++) {
         const gap = list.first(i, 3) - list.last(i - 1, 3);
