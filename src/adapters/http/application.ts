@@ -131,7 +131,7 @@ export function httpApplication(options: ApplicationOptions) {
     );
   for (const { operation, handle, detail } of options.api) {
     app.route(operation.method, operation.path, traffic.route(operation.path, handle), {
-      parse: "none",
+      ...(operation.request === null ? {} : { parse: "none" as const }),
       detail,
     });
   }
@@ -219,9 +219,10 @@ export class Traffic {
    *
    * Elysia guesses from a handler's source text whether it is asynchronous (a call right after
    * `=>` or `return` reads as one) and then awaits it: a promise turn per request. This handler
-   * is written so that the guess is "synchronous"; Elysia then maps what it returns as it comes,
-   * a Response at once and a Promise of one when it settles (`mapCompactResponse`), which is
-   * right in both cases (docs/decisions/0013-serving-edge.md).
+   * returns a value, not a call, so the guess is "synchronous"; Elysia then maps what it returns
+   * as it comes, a Response at once and a Promise of one when it settles (`mapCompactResponse`),
+   * which is right in both cases, and a GET route (no `parse` option) is answered on the
+   * request's own turn (docs/decisions/0013-serving-edge.md).
    */
   route(
     path: string | null,
@@ -230,8 +231,8 @@ export class Traffic {
     const routeOf = this.routeOf;
     return function answer(context) {
       const request = context.request;
-      if (path !== null) routeOf.set(request, path);
       const response = handle(request);
+      if (path !== null) routeOf.set(request, path);
       return response;
     };
   }
