@@ -20,7 +20,7 @@ import { allocateCidrs } from "../../src/domain/cidr/allocate.ts";
 import { cidrsContain } from "../../src/domain/cidr/contains.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
-import { allocateCase, entryText, mixedEntries } from "../domain/toolbox-model.ts";
+import { allocateCase, entryText, mixedEntries } from "../domain/list-model.ts";
 
 const runs = { numRuns: 200, seed: 7405 };
 const valid = (schema: TSchema, value: unknown) => Value.Check(schema, value);

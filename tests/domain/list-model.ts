@@ -1,5 +1,5 @@
 /**
- * The slow, obvious model of the CIDR additions (CONTRACT §7.4) and the generators their
+ * The slow, obvious model of the CIDR list operations (CONTRACT §7.4) and the generators their
  * properties run on. The model is plain `bigint` arithmetic over every block (contains) or, for
  * allocate, a brute force over every address of a small window: nothing here shares an algorithm
  * with `src/`.
