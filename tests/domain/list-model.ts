@@ -396,3 +396,8 @@ export function specialEntries(min: number, max: number): fc.Arbitrary<TextEntry
     .map(([special, ordinary]) => [...special, ...ordinary].slice(0, max))
     .filter((list) => list.length >= min);
 }
+
+/** `n` distinct /32s, every other address of 10.0.0.0/8: no two merge. */
+export function scattered(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `10.${(i >> 15) & 255}.${(i >> 7) & 255}.${(i & 127) * 2}`);
+}
