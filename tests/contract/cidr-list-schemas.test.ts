@@ -1,6 +1,7 @@
 /**
- * The schemas of the CIDR additions (src/contract/cidr-toolbox-schemas.ts): every result the use
- * cases give satisfies its result schema, and the request schemas bound what the contract bounds.
+ * The schemas of the CIDR list operations (src/contract/cidr-toolbox-schemas.ts): every result
+ * the use cases give satisfies its result schema, and the request schemas bound what the contract
+ * bounds.
  */
 import { describe, expect, test } from "bun:test";
 import type { TSchema } from "@sinclair/typebox";
