@@ -2,13 +2,14 @@
  * `nettools match` and `nettools expand` as a shell runs them (CONTRACT §7.4's pipe rules): the
  * real process (files mapped, bytes written synchronously) gives grepcidr's bytes; a reader that
  * closes the pipe (`| head -1`) never brings a trace nor changes the exit status; a stdout that
- * cannot be written (/dev/full) is one line on stderr and exit 3.
+ * cannot be written (/dev/full) is one line on stderr and exit 3; and on a 200,000-line access log,
+ * the lines, `-c` and the exit status.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CLI } from "./run.ts";
+import { CLI, scratchRunner } from "./run.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "nettools-match-process-"));
 const FIXTURES = resolve(import.meta.dir, "../fixtures/match");
@@ -81,5 +82,29 @@ describe("the real process", () => {
     expect(shell(nettools("--help")).stdout).toMatch(
       /\n {2}expand +every address of addresses, CIDRs and ranges/,
     );
+  });
+});
+
+describe("match through the real process", () => {
+  const scratch = scratchRunner("nettools-match-lines-");
+  const log = scratch.file(
+    "access.log",
+    Array.from({ length: 200_000 }, (_, i) => `${i} 10.${(i >> 8) & 255}.${i & 255}.1 GET /`).join("\n"),
+  );
+
+  test("lines, -c and the exit status", async () => {
+    const ran = await scratch.nettools(["match", "-e", "10.0.0.0/16", log]);
+    expect(ran.code).toBe(0);
+    // 10.0.x.1 for i below 256 in each 65536: four runs of 256 lines
+    expect(ran.stdout.split("\n").length - 1).toBe(4 * 256);
+    expect((await scratch.nettools(["match", "-c", "-e", "10.0.0.0/24", log])).stdout).toBe("4\n");
+    expect((await scratch.nettools(["match", "-e", "192.0.2.0/24", log])).code).toBe(1);
+  });
+
+  test("a closed pipe (| head -1) ends it quietly with its own exit status", async () => {
+    const script = `"${process.execPath}" "${CLI}" match -e 10.0.0.0/8 "${join(scratch.dir, log)}" | head -1; echo "status=\${PIPESTATUS[0]}"`;
+    const ran = Bun.spawnSync(["bash", "-c", script], { env: { PATH: process.env.PATH ?? "" } });
+    expect(ran.stdout.toString()).toBe("0 10.0.0.1 GET /\nstatus=0\n");
+    expect(ran.stderr.toString()).toBe("");
   });
 });
