@@ -1,7 +1,8 @@
 /**
  * `nettools alloc` as a person runs it (CONTRACT §7.4): first fit from a file of used blocks with
  * comments, the next call with the answer added giving the next blocks; a full pool is exit 1
- * saying how many fit, invalid input exit 2; `--json` equal to the server's answer.
+ * saying how many fit, invalid input exit 2; `--json` equal to the server's answer; its help
+ * sends Terraform's cidrsubnets to `nettools subnets`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type RunningServer, startServer } from "../e2e/server.ts";
@@ -73,4 +74,10 @@ describe("alloc's exit codes", () => {
     expect((await nettools(["alloc", "-l", "33", "10.0.0.0/24"])).code).toBe(2);
     expect((await nettools(["alloc", "-l", "25", "-n", "2", "10.0.0.0/24"])).code).toBe(0);
   });
+});
+
+test("alloc --help does not call first fit Terraform's cidrsubnets", async () => {
+  const help = (await nettools(["alloc", "--help"])).stdout;
+  expect(help).not.toMatch(/as\s+Terraform's\s+cidrsubnets/);
+  expect(help).toContain("nettools subnets");
 });
