@@ -255,7 +255,7 @@ describe("cert", () => {
     expect(ran.stdout).toContain("ISSUER_NOT_IN_BUNDLE [#0]");
   });
 
-  test("a private key is set aside before anything is sent (issue 17), and no line of it is printed", async () => {
+  test("a private key is set aside before anything is sent, and no line of it is printed", async () => {
     const key = privateKeyPem("ec-traditional");
     const pem = `${chainPem("rsa-sha256")}${key}`;
     const keyLines = key
