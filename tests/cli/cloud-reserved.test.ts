@@ -5,13 +5,10 @@
  * --json` as the server's answer plus `cloud`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { postForText, runNettools } from "./run.ts";
+import { postForText, scratchRunner } from "./run.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "nettools-cloud-"));
+const { nettools } = scratchRunner("nettools-cloud-");
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -20,8 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-const nettools = (args: string[]) => runNettools(args, { cwd: scratch });
 
 describe("--cloud", () => {
   test("info --cloud aws: the reserved addresses and what is left, as lines and as JSON", async () => {

@@ -4,13 +4,10 @@
  * codes, `--json` equal to the server's answer (and `--server` giving the same lines).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
-import { postForText, runNettools, runOnTerminal } from "./run.ts";
+import { postForText, runOnTerminal, scratchRunner } from "./run.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "nettools-rdns-"));
+const { nettools, dir: scratch } = scratchRunner("nettools-rdns-");
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -19,8 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-
-const nettools = (args: string[]) => runNettools(args, { cwd: scratch });
 
 describe("rdns", () => {
   test("zones one a line; an address is its PTR name; several arguments in order", async () => {
