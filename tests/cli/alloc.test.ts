@@ -4,19 +4,12 @@
  * saying how many fit, invalid input exit 2; `--json` equal to the server's answer; its help
  * sends Terraform's cidrsubnets to `nettools subnets`.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, scratchRunner } from "./run.ts";
 
 const { nettools, file } = scratchRunner("nettools-alloc-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 describe("alloc", () => {
   test("first fit from a file of used blocks with comments; the next call with the answer added gives the next blocks", async () => {

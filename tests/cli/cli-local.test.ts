@@ -3,19 +3,12 @@
  * the range spellings, input errors at `FILE:LINE` / `stdin:LINE` / `arg N` in plain words, lists
  * far over the API's limits in-process, and `info`.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, scratchRunner } from "./run.ts";
 
 const { nettools, file } = scratchRunner("nettools-local-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 /** The server's raw answer to a POST, as text. */
 const serverBody = (path: string, body: unknown) => postForText(server.url, path, body);

@@ -4,19 +4,12 @@
  * outside the provider's, IPv6 and unknown providers as exit 2 naming the bound; `split --cloud
  * --json` as the server's answer plus `cloud`.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, scratchRunner } from "./run.ts";
 
 const { nettools } = scratchRunner("nettools-cloud-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 describe("--cloud", () => {
   test("info --cloud aws: the reserved addresses and what is left, as lines and as JSON", async () => {

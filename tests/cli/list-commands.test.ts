@@ -3,19 +3,12 @@
  * exit codes (diff(1)'s, grep's) and `merge -x` with its stderr lines; `--json` and `--server`
  * answers equal to the server's. `split`, `alloc` and `range` have their own files.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, scratchRunner } from "./run.ts";
 
 const { nettools, file } = scratchRunner("nettools-lists-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 const A = () => file("a.txt", "# yesterday\n10.0.0.0/24\n");
 const B = () => file("b.txt", "10.0.0.128/25   # still listed\n\n192.0.2.1\n");

@@ -3,19 +3,12 @@
  * into a pipe and on a terminal, several arguments checked before anything is printed, the exit
  * codes, `--json` equal to the server's answer (and `--server` giving the same lines).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, runOnTerminal, scratchRunner } from "./run.ts";
 
 const { nettools, dir: scratch } = scratchRunner("nettools-rdns-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 describe("rdns", () => {
   test("zones one a line; an address is its PTR name; several arguments in order", async () => {

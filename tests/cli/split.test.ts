@@ -3,21 +3,14 @@
  * and `24` alike, too many subnets as exit 2 with the count, `--count`, `--first` and `--index`
  * (Terraform's cidrsubnet), and `--json` equal to the server's answer, a page included.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { parseAddr } from "../../src/domain/ip/addr.ts";
 import { parsePrefix } from "../../src/domain/ip/prefix.ts";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, scratchRunner } from "./run.ts";
 
 const { nettools } = scratchRunner("nettools-split-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 /** `sipcalc -s` (IPv4) or `-S` (IPv6): each subnet's first and last address, canonical. */
 function sipcalcSplit(cidr: string, prefixLength: number): [string, string][] {

@@ -3,19 +3,12 @@
  * real process: lines into a pipe and on a terminal, the exit codes, `--json` equal to the
  * server's answer (and `--server` giving the same lines).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, runOnTerminal, scratchRunner } from "./run.ts";
 
 const { nettools, dir: scratch } = scratchRunner("nettools-subnets-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 describe("subnets", () => {
   test("Terraform's example, one CIDR a line; never backfilling", async () => {

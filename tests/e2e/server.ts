@@ -6,6 +6,7 @@
  * that must fail and for `healthcheck`.
  * E2E_SERVER_BINARY runs a compiled binary instead of `bun src/main.ts` (CI does both).
  */
+import { afterAll, beforeAll } from "bun:test";
 import { type Subprocess, spawn } from "bun";
 import { type Measured, runProcess } from "../cli/run.ts";
 
@@ -40,6 +41,26 @@ export function serverCommand(): string[] {
 /** The server command with `env` (HOST=127.0.0.1 and PORT=0 unless it says otherwise), listening. */
 export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   return launchServer(serverCommand(), { cwd: ROOT, env: { HOST: "127.0.0.1", PORT: "0", ...env } });
+}
+
+/**
+ * One server for the test file that calls this (at its top level): started before the first test
+ * and stopped after the last, as {@link startServer} starts it with `env`. Read `url` in tests.
+ */
+export function serverPerFile(env: Record<string, string> = {}): { readonly url: string } {
+  let running: RunningServer | undefined;
+  beforeAll(async () => {
+    running = await startServer(env);
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
+  return {
+    get url(): string {
+      if (running === undefined) throw new Error("the file's server starts before its first test");
+      return running.url;
+    },
+  };
 }
 
 /**
