@@ -6,7 +6,7 @@
 #   chromium         the real browser that tests the Swagger UI page and the web page (tests/browser)
 #   curl             runs the examples of docs/api.md (tests/docs/api-examples.test.ts)
 #   grepcidr         the oracle for `nettools match` (tests/cli/match*.test.ts)
-#   sipcalc          the oracle for `nettools split` (tests/cli/toolbox-commands.test.ts)
+#   sipcalc          the oracle for `nettools split` (tests/cli/split.test.ts)
 #   mmdb-bin         mmdblookup (libmaxminddb), the oracle for the GeoIP lookups (tests/adapters/geoip.test.ts)
 # (Regenerating the GeoIP fixtures, tests/fixtures/geoip/generate.pl, also needs
 # libmaxmind-db-writer-perl; the tests use the committed files and do not.)

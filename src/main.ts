@@ -1,8 +1,9 @@
 /**
  * The server's entry point: reads its configuration from the environment once (src/config.ts
- * validates every variable) and starts src/server.ts, which reads only the supervisor's worker
- * marker. (The CLI reads its own variables — NETTOOLS_SERVER, NO_COLOR — through its `Io`, and
- * `nettools serve` goes through the same src/config.ts.) Exit codes: 0 after a
+ * validates every variable) and starts src/server.ts, which looks at two variables itself: the
+ * supervisor's worker marker, and npm's `npm_command` (started by npm, it stops when npm is gone).
+ * (The CLI reads its own — NETTOOLS_SERVER, NETTOOLS_ROOTS, NO_COLOR, FORCE_COLOR — through its
+ * `Io`, and `nettools serve` goes through the same src/config.ts.) Exit codes: 0 after a
  * graceful stop, 2 for bad configuration or a server that cannot start (busy port), 1 when
  * supervised workers crash in a loop. `healthcheck` as the first argument probes a running
  * server instead (healthcheck.ts). Serving itself is src/server.ts.

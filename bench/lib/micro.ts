@@ -1,5 +1,5 @@
 /**
- * The runner the in-process micro-benchmarks share (domain-micro, toolbox-micro, handler-micro):
+ * The runner the in-process micro-benchmarks share (domain-micro, cidr-lists-micro, handler-micro):
  * each case is warmed up, then timed in `rounds` rounds of about `roundMs` each, and the median
  * round's time per call is printed with the fastest and slowest round.
  */

@@ -1,6 +1,7 @@
 /**
- * The real outbound adapters of the certificate use case, built in one place for every inbound
- * adapter that runs it: the HTTP server (src/main.ts) and the command-line tool (src/cli/main.ts).
+ * The real outbound adapters of the certificate use cases (bundle, chain, CSR), built in one place
+ * for both inbound adapters that run them: the HTTP server's composition (src/server.ts) and the
+ * command-line tool's local runs (src/cli/run-operation.ts).
  */
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import { DerCertificateDecoder } from "./crypto/decoder.ts";

@@ -1,9 +1,12 @@
 /**
  * Every limit of the domain in one place, with the reason for each: what a request may hold and
  * what an answer may grow to. Values come from the API specification v0.5.0 (part 8) and
- * CONTRACT.md. The other layers keep theirs in one module each: the serving edge's (body size,
- * nesting, admission, deadlines) in src/adapters/http/limits.ts, the DER reader's work bounds in
- * src/adapters/crypto/der.ts.
+ * CONTRACT.md; the body size the contract sets for every POST is here too (MAX_BODY_BYTES). The
+ * other layers keep theirs beside the code they bound: the serving edge's default deadline in
+ * src/adapters/http/limits.ts, its admission queue (DEFAULT_ADMISSION) in
+ * src/adapters/http/admission.ts, the JSON nesting cap in src/adapters/http/json-body.ts and the
+ * rate limiter's window and table size in src/adapters/http/rate-limit.ts; the DER reader's work
+ * bounds in src/adapters/crypto/der.ts.
  */
 
 /** Largest request body accepted on any POST endpoint, in bytes (spec §8). */

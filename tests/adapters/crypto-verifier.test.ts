@@ -300,7 +300,7 @@ describe("what the verifier does not do, or cannot do", () => {
     }
   });
 
-  test("the verifier reads what the decoder read, never the DER again (issue 16)", async () => {
+  test("the verifier reads what the decoder read, never the DER again", async () => {
     const issuer = await cert("int-rsa");
     const child = await cert("leaf-rsa");
     // The certificate's DER is not looked at: emptied, the check still verifies.

@@ -2,7 +2,7 @@
  * The certificate fields behind the client rules (CONTRACT §8.1) against what `openssl x509 -text`
  * prints, on every generated fixture and every client-rule fixture: key type, bits and curve,
  * the key's SHA-256, extendedKeyUsage, pathLenConstraint, the SCT count, the CRL URLs, name
- * constraints and the signature's digest. Malformed values of the new extensions are refused;
+ * constraints and the signature's digest. Malformed values of these extensions are refused;
  * a malformed SCT list counts 0.
  */
 import { describe, expect, test } from "bun:test";
@@ -179,7 +179,7 @@ describe("client-rule fields against openssl x509 -text", () => {
   });
 });
 
-describe("the new extensions, malformed", () => {
+describe("the client rules' extensions, malformed", () => {
   const base = async () => pemToDers(await Bun.file(join(CLIENT_RULES, "good.pem")).text())[0]!;
   const withValue = async (oid: string, hex: string) =>
     decoder.decode(withExtensions(await base(), extension(oid, Buffer.from(hex.replace(/\s/g, ""), "hex"))));

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { certPath, certPem, chainNames, chainPath } from "../fixtures/fixtures.ts";
 import { rootAndLeaf } from "../support/crafted-certificates.ts";
-import { CLI, type Ran, runNettools, runProcess } from "./run.ts";
+import { nettoolsLine, type Ran, runNettools, runShell } from "./run.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "nettools-deploy-"));
 const nettools = (args: string[], env: Record<string, string> = {}): Promise<Ran> =>
@@ -36,13 +36,8 @@ async function deployScript(
   dir: string,
   args: string[],
 ): Promise<{ status: number; stdout: string; stderr: string }> {
-  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, CLI, "chain", "--fix", "-o", "fullchain.pem", ...args]
-    .map(quote)
-    .join(" ");
-  const { code, stdout, stderr } = await runProcess(["bash", "-c", `${command} && echo deployable`], {
-    cwd: dir,
-  });
+  const command = nettoolsLine(["chain", "--fix", "-o", "fullchain.pem", ...args]);
+  const { code, stdout, stderr } = await runShell(`${command} && echo deployable`, { cwd: dir });
   return { status: code, stdout, stderr };
 }
 

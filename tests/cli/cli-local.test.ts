@@ -3,34 +3,15 @@
  * the range spellings, input errors at `FILE:LINE` / `stdin:LINE` / `arg N` in plain words, lists
  * far over the API's limits in-process, and `info`.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningServer, startServer } from "../e2e/server.ts";
-import { postForText, runNettools } from "./run.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
+import { postForText, scratchRunner } from "./run.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "nettools-local-"));
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-function nettools(args: string[], stdin?: string) {
-  return runNettools(args, { cwd: scratch, ...(stdin === undefined ? {} : { stdin }) });
-}
+const { nettools, file } = scratchRunner("nettools-local-");
+const server = serverPerFile();
 
 /** The server's raw answer to a POST, as text. */
 const serverBody = (path: string, body: unknown) => postForText(server.url, path, body);
-
-function file(name: string, text: string): string {
-  writeFileSync(join(scratch, name), text);
-  return name;
-}
 
 /** 1,500 /24s, 10.0.0.0/24 … in order: merges into a handful of blocks. */
 const LINES = Array.from({ length: 1500 }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`);

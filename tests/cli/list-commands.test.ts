@@ -1,22 +1,14 @@
 /**
- * The list commands of CONTRACT §7.4 and §8.4–8.5 as a person runs them: `diff` and `common` with
- * their exit codes (diff(1)'s, grep's), `merge -x` with its stderr lines, `split --count`,
- * `--first`, `--index`, `alloc`'s exit 1 for a full pool, and `range` checking the whole input
- * before printing anything; `--json` and `--server` answers equal to the server's.
+ * The list commands of CONTRACT §8.4–8.5 as a person runs them: `diff` and `common` with their
+ * exit codes (diff(1)'s, grep's) and `merge -x` with its stderr lines; `--json` and `--server`
+ * answers equal to the server's. `split`, `alloc` and `range` have their own files.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type RunningServer, startServer } from "../e2e/server.ts";
+import { describe, expect, test } from "bun:test";
+import { serverPerFile } from "../e2e/server.ts";
 import { postForText, scratchRunner } from "./run.ts";
 
 const { nettools, file } = scratchRunner("nettools-lists-");
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverPerFile();
 
 const A = () => file("a.txt", "# yesterday\n10.0.0.0/24\n");
 const B = () => file("b.txt", "10.0.0.128/25   # still listed\n\n192.0.2.1\n");
@@ -170,97 +162,5 @@ describe("merge -x / --exclude-reserved", () => {
       stdout: "11.0.0.0/8\n",
       stderr: "excluded 10.0.0.0/8: Private-Use (RFC 1918)\n",
     });
-  });
-});
-
-describe("split --count, --first, --index", () => {
-  test("--count prints the exact number, however large", async () => {
-    expect(await nettools(["split", "--count", "2001:db8::/32", "64"])).toEqual({
-      code: 0,
-      stdout: "4294967296\n",
-      stderr: "",
-    });
-    expect((await nettools(["split", "--count", "::/0", "128"])).stdout).toBe(`${2n ** 128n}\n`);
-  });
-
-  test("--index N is Terraform's cidrsubnet; --first N the first N; both: N subnets from the index", async () => {
-    // cidrsubnet("10.1.0.0/16", 8, 2) and cidrsubnet("fd00:fd12:3456:7890::/56", 16, 162)
-    expect((await nettools(["split", "--index", "2", "10.1.0.0/16", "24"])).stdout).toBe("10.1.2.0/24\n");
-    expect((await nettools(["split", "--index", "162", "fd00:fd12:3456:7890::/56", "72"])).stdout).toBe(
-      "fd00:fd12:3456:7800:a200::/72\n",
-    );
-    expect((await nettools(["split", "--first", "2", "2001:db8::/32", "/64"])).stdout).toBe(
-      "2001:db8::/64\n2001:db8:0:1::/64\n",
-    );
-    expect((await nettools(["split", "--first", "2", "--index", "3", "10.0.0.0/22", "24"])).stdout).toBe(
-      "10.0.3.0/24\n",
-    );
-  });
-
-  test("an index past the end, bad numbers and --count with a list option are exit 2", async () => {
-    const past = await nettools(["split", "--index", "4", "10.0.0.0/22", "24"]);
-    expect(past.code).toBe(2);
-    expect(past.stderr).toContain("--index must be below subnetCount 4");
-    for (const args of [
-      ["--first", "0"],
-      ["--first", "10001"],
-      ["--index", "-1"],
-      ["--index", "07"],
-      ["--count", "--first", "2"],
-      ["--count", "--json"],
-    ]) {
-      expect({ args, code: (await nettools(["split", ...args, "10.0.0.0/8", "24"])).code }).toEqual({
-        args,
-        code: 2,
-      });
-    }
-  });
-
-  test("--json with a page is the server's answer", async () => {
-    const body = { cidr: "2001:db8::/32", prefixLength: 64, offset: "65536", limit: 2 };
-    const expected = `${await postForText(server.url, "/v1/cidr-split", body)}\n`;
-    expect(
-      (await nettools(["split", "--json", "--index", "65536", "--first", "2", "2001:db8::/32", "64"])).stdout,
-    ).toBe(expected);
-  });
-});
-
-describe("alloc's exit codes", () => {
-  test("a full pool is exit 1, saying how many fit; invalid input is exit 2", async () => {
-    const full = await nettools(["alloc", "-l", "25", "-n", "3", "10.0.0.0/24"]);
-    expect(full.code).toBe(1);
-    expect(full.stdout).toBe("");
-    expect(full.stderr).toContain("INSUFFICIENT_SPACE");
-    expect(full.stderr).toContain("Only 2 free blocks of /25");
-    const json = await nettools(["alloc", "--json", "-l", "25", "-n", "3", "10.0.0.0/24"]);
-    expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout).error.code).toBe("INSUFFICIENT_SPACE");
-    expect((await nettools(["alloc", "-l", "25", "10.0.0.0/33"])).code).toBe(2);
-    expect((await nettools(["alloc", "-l", "33", "10.0.0.0/24"])).code).toBe(2);
-    expect((await nettools(["alloc", "-l", "25", "-n", "2", "10.0.0.0/24"])).code).toBe(0);
-  });
-});
-
-describe("range checks the whole input first", () => {
-  test("every bad line is reported, and nothing is printed; exit 2", async () => {
-    const ranges = file(
-      "mixed.txt",
-      "10.0.0.0-10.0.0.9\n10.0.0.9 10.0.0.1\n192.0.2.7\nnot a range\n10.0.0.256\n2001:db8::1 - 10.0.0.1\n",
-    );
-    const ran = await nettools(["range", ranges]);
-    expect(ran.code).toBe(2);
-    expect(ran.stdout).toBe("");
-    expect(ran.stderr).toContain("4 problems in the input");
-    for (const line of [2, 4, 5, 6]) expect(ran.stderr).toContain(`mixed.txt:${line}: `);
-    expect(ran.stderr).not.toContain("mixed.txt:1:");
-    expect(ran.stderr).not.toContain("mixed.txt:3:");
-    expect(ran.stderr.match(/octet 256/g)).toHaveLength(1);
-  });
-
-  test("one address is a one-address range, as an argument and as a line", async () => {
-    expect(await nettools(["range", "192.0.2.1"])).toEqual({ code: 0, stdout: "192.0.2.1/32\n", stderr: "" });
-    expect((await nettools(["range", "-"], "2001:db8::1\n10.0.0.0-10.0.0.1\n")).stdout).toBe(
-      "2001:db8::1/128\n10.0.0.0/31\n",
-    );
   });
 });

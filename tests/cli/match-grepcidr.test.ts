@@ -47,7 +47,7 @@ describe("the mixed log, every pattern file, every flag", () => {
     }
   }
 
-  test("every log format of the issue is selected (one line each)", async () => {
+  test("every log format of the mixed log is selected (one line each)", async () => {
     const ran = await matchBytes(["-f", "patterns-mixed.txt", "mixed.log"], dir);
     const out = ran.stdout.toString();
     for (const piece of [

@@ -6,9 +6,9 @@
 import { expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { runNettools } from "./run.ts";
 
-const CLI = join(resolve(import.meta.dir, "../.."), "src/cli/main.ts");
 const ENTRIES = 100_000;
 
 /** Seeded entries: scattered IPv4 blocks /20–/32, a third of them adjacent to or inside an earlier one. */
@@ -50,10 +50,7 @@ test("merge of 100,000 entries equals Python's collapse_addresses", async () => 
   const path = join(dir, "entries.txt");
   writeFileSync(path, `${entries().join("\n")}\n`);
 
-  const child = Bun.spawn([process.execPath, CLI, "merge", "--plain", "-f", path], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const ours = runNettools(["merge", "--plain", "-f", path]);
   const python = Bun.spawn(
     [
       "python3",
@@ -65,19 +62,17 @@ sys.stdout.write("".join(f"{n}\\n" for n in ipaddress.collapse_addresses(nets)))
     ],
     { stdout: "pipe", stderr: "pipe" },
   );
-  const [ours, stderr, code, theirs, pythonCode] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
+  const [{ stdout: merged, stderr, code }, theirs, pythonCode] = await Promise.all([
+    ours,
     new Response(python.stdout).text(),
     python.exited,
   ]);
   expect(stderr).toBe("");
   expect(code).toBe(0);
   expect(pythonCode).toBe(0);
-  const lines = ours.trimEnd().split("\n");
+  const lines = merged.trimEnd().split("\n");
   // Enough merging and enough left over to make the comparison meaningful.
   expect(lines.length).toBeGreaterThan(ENTRIES / 2);
   expect(lines.length).toBeLessThan(ENTRIES);
-  expect(ours).toBe(theirs);
+  expect(merged).toBe(theirs);
 }, 120_000);

@@ -8,7 +8,6 @@
  * `serve` (the build's own check, shown to find one).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -26,6 +25,7 @@ import { certPem, chainPem, GENERATED_DIR, pemToDers } from "../fixtures/fixture
 import { KEY_PASSPHRASE, keyFixturePath } from "../fixtures/key-fixtures.ts";
 import { type FakeServer, startStartTlsServer } from "../support/starttls-server.ts";
 import { startTlsServer, type TlsServer } from "../support/tls-server.ts";
+import { type Ran, runNettools, runProcess } from "./run.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "nettools-cli-package-"));
@@ -36,11 +36,14 @@ const nodeOnly = new Map<number, string>();
 /** A folder whose only program is openssl (for the TLS 1.3 fallback of --connect). */
 let opensslOnly = "";
 
-function run(command: string[], cwd: string, env: Record<string, string> = {}, stdin?: string) {
+/** What every command here runs with besides PATH: a HOME of its own, no colour, npm quiet. */
+const QUIET = { HOME: work, NO_COLOR: "1", npm_config_update_notifier: "false" };
+
+/** The build and install steps (npm, node), run to their end. */
+function run(command: string[], cwd: string, env: Record<string, string> = {}) {
   const result = Bun.spawnSync(command, {
     cwd,
-    env: { HOME: work, NO_COLOR: "1", npm_config_update_notifier: "false", ...env },
-    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
+    env: { ...QUIET, ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -93,44 +96,27 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** `nettools …` from the installed package, with PATH = its bin folder, one node and openssl. */
-function nettools(major: number, args: string[], stdin?: string) {
-  return run(["nettools", ...args], work, { PATH: packagePath(major) }, stdin);
+/**
+ * `nettools …` from the installed package, with PATH = its bin folder, one node and openssl; run
+ * beside this process, whose fake STARTTLS servers must answer it.
+ */
+async function nettools(major: number, args: string[], stdin?: string): Promise<Ran> {
+  const { code, stdout, stderr } = await runProcess(["nettools", ...args], {
+    cwd: work,
+    env: { ...QUIET, PATH: packagePath(major) },
+    ...(stdin === undefined ? {} : { stdin }),
+    timeoutMs: 30_000,
+  });
+  return { code, stdout, stderr };
 }
 
 function packagePath(major: number): string {
   return `${join(prefix, "bin")}:${nodeOnly.get(major)}:${opensslOnly}`;
 }
 
-/**
- * The same, without blocking this process: the fake STARTTLS servers run in it and must answer.
- */
-function nettoolsBeside(
-  major: number,
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn("nettools", args, {
-      cwd: work,
-      env: { HOME: work, NO_COLOR: "1", PATH: packagePath(major) },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 30_000,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 /** `nettools cert --json ARGS…` under Node: its stderr and the certificates' fingerprints, in order. */
 async function certificatesRead(major: number, args: string[]) {
-  const answer = await nettoolsBeside(major, ["cert", "--json", ...args]);
+  const answer = await nettools(major, ["cert", "--json", ...args]);
   const parsed = JSON.parse(answer.stdout) as { certificates: { fingerprintSha256: string }[] };
   return { stderr: answer.stderr, fingerprints: parsed.certificates.map((entry) => entry.fingerprintSha256) };
 }
@@ -150,13 +136,8 @@ const fingerprints = (pem: string) =>
   );
 
 /** The same command through the repository's own CLI under Bun: the reference answer. */
-function repositoryCli(args: string[], stdin?: string) {
-  return run(
-    [process.execPath, join(ROOT, "src/cli/main.ts"), ...args],
-    work,
-    { PATH: process.env.PATH ?? "" },
-    stdin,
-  );
+function repositoryCli(args: string[], stdin?: string): Promise<Ran> {
+  return runNettools(args, { cwd: work, env: QUIET, ...(stdin === undefined ? {} : { stdin }) });
 }
 
 describe("the nettools npm package", () => {
@@ -197,20 +178,20 @@ describe("the nettools npm package", () => {
         expect(version.stdout.trim().startsWith(`v${major}.`)).toBe(true);
       });
 
-      test("merge: the exact minimal list, as the repository CLI answers", () => {
+      test("merge: the exact minimal list, as the repository CLI answers", async () => {
         const input = "10.0.0.0/25\n10.0.0.128/25\n# a comment\n192.0.2.7\n192.0.2.6/31\n";
-        const answer = nettools(major, ["merge", "--plain", "-"], input);
+        const answer = await nettools(major, ["merge", "--plain", "-"], input);
         expect(answer.stderr).toBe("");
         expect(answer.code).toBe(0);
         expect(answer.stdout).toBe("10.0.0.0/24\n192.0.2.6/31\n");
-        expect(answer).toEqual(repositoryCli(["merge", "--plain", "-"], input));
+        expect(answer).toEqual(await repositoryCli(["merge", "--plain", "-"], input));
       });
 
-      test("cert: the same diagnosis (JSON) as the repository CLI, exit code included", () => {
+      test("cert: the same diagnosis (JSON) as the repository CLI, exit code included", async () => {
         const pem = chainPem("rsa-sha256");
         const args = ["cert", "--json", "--hostname", "leaf.test", "-"];
-        const answer = nettools(major, args, pem);
-        const reference = repositoryCli(args, pem);
+        const answer = await nettools(major, args, pem);
+        const reference = await repositoryCli(args, pem);
         expect(answer.code).toBe(reference.code);
         expect(answer.stderr).toBe(reference.stderr);
         const parsed = JSON.parse(answer.stdout) as { certificates: unknown[] };
@@ -220,7 +201,7 @@ describe("the nettools npm package", () => {
         expect(withoutTime(answer.stdout)).toEqual(withoutTime(reference.stdout));
       });
 
-      test("chain --fix: the same corrected chain, verdict and exit code as the repository CLI", () => {
+      test("chain --fix: the same corrected chain, verdict and exit code as the repository CLI", async () => {
         // The bundle as a careless server sends it: root first, leaf last.
         const blocks =
           chainPem("rsa-sha256").match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g) ??
@@ -228,8 +209,8 @@ describe("the nettools npm package", () => {
         expect(blocks).toHaveLength(3);
         const shuffled = [...blocks].reverse().join("");
         const args = ["chain", "--fix", "-"];
-        const answer = nettools(major, args, shuffled);
-        const reference = repositoryCli(args, shuffled);
+        const answer = await nettools(major, args, shuffled);
+        const reference = await repositoryCli(args, shuffled);
         expect(answer.stdout).toContain("-----BEGIN CERTIFICATE-----");
         // The two runs differ only in the moment they evaluated validity at.
         const untimed = (result: typeof answer) => ({
@@ -240,7 +221,7 @@ describe("the nettools npm package", () => {
         expect(untimed(answer)).toEqual(untimed(reference));
       });
 
-      test("key-match: every key format, Ed448 and encrypted keys included, as under Bun", () => {
+      test("key-match: every key format, Ed448 and encrypted keys included, as under Bun", async () => {
         // Node reads Ed448 keys itself; Bun's BoringSSL cannot, so the repository CLI computes them.
         const passFile = join(work, "passphrase.txt");
         writeFileSync(passFile, `${KEY_PASSPHRASE}\n`);
@@ -255,16 +236,16 @@ describe("the nettools npm package", () => {
         ]) {
           const args = ["key-match", "--json", "-k", keyFixturePath(`keys/${key}.pem`), "-c", certificate];
           args.push("--passin", `file:${passFile}`);
-          const answer = nettools(major, args);
+          const answer = await nettools(major, args);
           expect(JSON.parse(answer.stdout).key.publicKeySha256).toMatch(/^[0-9a-f]{64}$/);
-          expect(answer).toEqual(repositoryCli(args));
+          expect(answer).toEqual(await repositoryCli(args));
         }
         const legacy = ["key-match", "-k", keyFixturePath("keys/rsa.legacy.pem"), "-c", certificate];
-        expect(nettools(major, legacy)).toEqual(repositoryCli(legacy));
+        expect(await nettools(major, legacy)).toEqual(await repositoryCli(legacy));
       });
 
-      test("every command the CLI lists answers --help", () => {
-        const help = nettools(major, ["--help"]);
+      test("every command the CLI lists answers --help", async () => {
+        const help = await nettools(major, ["--help"]);
         expect(help.code).toBe(0);
         const commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*) {2,}/gm)].map(
           (match) => match[1] as string,
@@ -273,7 +254,7 @@ describe("the nettools npm package", () => {
         expect(commands).toContain("cert");
         expect(commands).toContain("chain");
         expect(commands).toContain("key-match");
-        for (const command of commands) expect(nettools(major, [command, "--help"]).code).toBe(0);
+        for (const command of commands) expect((await nettools(major, [command, "--help"])).code).toBe(0);
       });
 
       test("--connect reads a TLS 1.3-only server, in wire order (openssl s_client, spawned from Node)", async () => {
@@ -318,7 +299,7 @@ describe("the nettools npm package", () => {
             stderr: `127.0.0.1:${offering.port} sent 5 certificates (read from its TLS 1.2 handshake after STARTTLS (${protocol}))\n`,
             fingerprints: fingerprints(SENT_PEM),
           });
-          const refused = await nettoolsBeside(major, [
+          const refused = await nettools(major, [
             "chain",
             "--connect",
             `127.0.0.1:${refusing.port}`,
@@ -354,8 +335,8 @@ describe("the nettools npm package", () => {
         });
       }, 60_000);
 
-      test("serve says it needs Bun, exit code 2", () => {
-        const answer = nettools(major, ["serve"]);
+      test("serve says it needs Bun, exit code 2", async () => {
+        const answer = await nettools(major, ["serve"]);
         expect(answer.code).toBe(2);
         expect(answer.stderr).toContain("nettools serve needs Bun");
       });

@@ -1,4 +1,8 @@
-/** Runs the `nettools` command as a child process, the way a person's shell would. */
+/**
+ * Runs the `nettools` command as a child process, the way a person's shell would: the one harness
+ * every test uses to run the CLI (or a shell line around it) as a process. The server process has
+ * its own, tests/e2e/server.ts, which runs it through {@link runProcess} too when a start must fail.
+ */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -14,18 +18,22 @@ export interface Ran {
 /**
  * A run measured: its wall time and the peak resident size of the process, read from its own
  * `VmHWM` while it runs. (getrusage's `maxRSS` of a spawned child also counts the parent's memory
- * shared before `exec`, so a test runner grown large would report its own size.)
+ * shared before `exec`, so a test runner grown large would report its own size.) `stdoutBytes`
+ * is stdout as written, for outputs compared byte for byte.
  */
 export interface Measured extends Ran {
+  stdoutBytes: Uint8Array;
   wallMs: number;
   maxRssBytes: number;
 }
 
 export interface RunOptions {
   stdin?: string | Uint8Array;
-  /** Added to an environment that holds only PATH. */
+  /** Added to an environment that holds only PATH (a PATH here replaces it). */
   env?: Record<string, string>;
   cwd?: string;
+  /** Killed with SIGKILL after this long (a start that should fail but hangs must not hang the test). */
+  timeoutMs?: number;
 }
 
 /** `COMMAND…` as a child process with only PATH (plus `env`) in its environment, in `cwd`, fed `stdin`. */
@@ -56,15 +64,34 @@ export async function runProcess(command: string[], options: RunOptions = {}): P
     }
   };
   const sampler = setInterval(readPeak, 20);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
+  const deadline =
+    options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.timeoutMs);
+  const [stdoutBuffer, stderr, code] = await Promise.all([
+    new Response(child.stdout).arrayBuffer(),
     new Response(child.stderr).text(),
     child.exited,
   ]);
   clearInterval(sampler);
+  clearTimeout(deadline);
   const wallMs = performance.now() - started;
   const maxRssBytes = peakKib > 0 ? peakKib * 1024 : Number.POSITIVE_INFINITY;
-  return { code, stdout, stderr, wallMs, maxRssBytes };
+  const stdoutBytes = new Uint8Array(stdoutBuffer);
+  return { code, stdout: new TextDecoder().decode(stdoutBytes), stderr, stdoutBytes, wallMs, maxRssBytes };
+}
+
+/** A command line for bash: each word in single quotes. */
+export function shellWords(words: readonly string[]): string {
+  return words.map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+}
+
+/** `nettools ARGS…` as a shell line, to put in a pipeline. */
+export function nettoolsLine(args: readonly string[] = []): string {
+  return shellWords([process.execPath, CLI, ...args]);
+}
+
+/** A bash script as {@link runProcess} runs a command (`$PIPESTATUS` and the like are bash's). */
+export function runShell(script: string, options: RunOptions = {}): Promise<Measured> {
+  return runProcess(["bash", "-c", script], options);
 }
 
 /** `nettools ARGS…` as {@link runProcess} runs a command. */
@@ -89,9 +116,7 @@ export async function postForText(baseUrl: string, path: string, body: unknown):
  * the terminal's CR LF line ends are turned back into LF.
  */
 export async function runOnTerminal(args: string[], cwd: string): Promise<Ran> {
-  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
-  const { code, stdout, stderr } = await runProcess(["script", "-qec", command, "/dev/null"], {
+  const { code, stdout, stderr } = await runProcess(["script", "-qec", nettoolsLine(args), "/dev/null"], {
     cwd,
     env: { NO_COLOR: "1" },
   });

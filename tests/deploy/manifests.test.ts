@@ -243,7 +243,7 @@ function millicores(quantity: unknown): number {
   return text.endsWith("m") ? Number(text.slice(0, -1)) : Number(text) * 1000;
 }
 
-describe("Kubernetes manifests an SRE would sign (issue 19)", () => {
+describe("Kubernetes manifests an SRE would sign", () => {
   const containerPorts = container.ports as { name: string; containerPort: number }[];
   const portNamed = (name: string) => containerPorts.find((port) => port.name === name)?.containerPort;
 

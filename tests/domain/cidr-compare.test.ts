@@ -1,5 +1,5 @@
 /**
- * cidr-compare (CONTRACT §8.4) rule by rule and against the slow model of toolbox-model.ts: the
+ * cidr-compare (CONTRACT §8.4) rule by rule and against the slow model of list-model.ts: the
  * three sets written as cidr-merge writes a list, `equal`, its issues (paths only, both lists
  * 0–1000 and together at most 1000) and RESULT_TOO_LARGE with the exact total, counted without
  * listing.
@@ -9,8 +9,8 @@ import fc from "fast-check";
 import { compareCidrs } from "../../src/domain/cidr/compare.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { LOCAL_CIDR_LIMITS } from "../../src/domain/limits.ts";
+import { mixedEntries, modelCompare } from "./list-model.ts";
 import { rejection } from "./rejection.ts";
-import { mixedEntries, modelCompare } from "./toolbox-model.ts";
 
 const runs = (n: number) => ({ numRuns: n, seed: 8404 });
 const SLOW = 30_000;

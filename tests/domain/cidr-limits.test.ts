@@ -1,6 +1,7 @@
 /**
- * The CIDR use cases take their limits as a parameter (issue 13): the API's by default, larger
- * ones for a local `nettools` run. And merge (cidr-merge): the union of a list, families mixed.
+ * The CIDR use cases take their limits as a parameter (issue 13): the API's by default (the
+ * contract's numbers, the list operations' included), larger ones for a local `nettools` run.
+ * And merge (cidr-merge): the union of a list, families mixed.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -8,21 +9,22 @@ import { coverCidrs } from "../../src/domain/cidr/cover.ts";
 import { mergeMixedCidrs as mergeCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
 import {
+  API_ALLOCATE_LIMITS,
   API_COVER_LIMITS,
   API_SUBTRACT_LIMITS,
+  API_TOOLBOX_LIMITS,
+  LOCAL_ALLOCATE_LIMITS,
   LOCAL_CIDR_LIMITS,
+  MAX_ALLOCATE_COUNT,
   MAX_COVER_INPUTS,
   MAX_RESULT_CIDRS,
   MAX_SUBTRACT_ENTRIES,
+  MAX_TOOLBOX_ENTRIES,
 } from "../../src/domain/limits.ts";
 import { entryList } from "./arbitraries.ts";
+import { scattered } from "./list-model.ts";
 import { modelSubtract } from "./model.ts";
 import { rejection } from "./rejection.ts";
-
-/** `n` distinct /32s, every other address of 10.0.0.0/8: no two merge. */
-function scattered(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `10.${(i >> 15) & 255}.${(i >> 7) & 255}.${(i & 127) * 2}`);
-}
 
 describe("defaults are the spec's values", () => {
   test("the API limits are the spec's numbers; the local ones are larger and still bounded", () => {
@@ -80,6 +82,17 @@ describe("defaults are the spec's values", () => {
     const entries = scattered(20_000);
     expect(rejection(() => mergeCidrs(entries)).code).toBe("INVALID_INPUT");
     expect(mergeCidrs(entries, LOCAL_CIDR_LIMITS).cidrs).toHaveLength(20_000);
+  });
+});
+
+describe("the list operations' limits", () => {
+  test("the API's are the contract's numbers; the local ones are at least a million", () => {
+    expect(API_TOOLBOX_LIMITS).toEqual({ maxEntries: 1000, maxResultCidrs: 10000 });
+    expect(API_ALLOCATE_LIMITS).toEqual({ maxEntries: 1000, maxResultCidrs: 10000, maxCount: 1000 });
+    expect(MAX_TOOLBOX_ENTRIES).toBe(1000);
+    expect(MAX_ALLOCATE_COUNT).toBe(1000);
+    expect(LOCAL_CIDR_LIMITS.maxEntries).toBeGreaterThanOrEqual(1_000_000);
+    expect(LOCAL_ALLOCATE_LIMITS.maxCount).toBeGreaterThanOrEqual(MAX_ALLOCATE_COUNT);
   });
 });
 

@@ -1,4 +1,4 @@
-"""Independent oracle for tests/domain/reverse-zones-oracle.test.ts: the reverse DNS zones of a
+"""Independent oracle for tests/domain/reverse-zones.test.ts: the reverse DNS zones of a
 block (CONTRACT §8.8) from Python's `ipaddress` module.
 
 Reads {"cases": ["CIDR or address", ...]} as JSON on stdin and writes one {"cidr", "zones"} answer

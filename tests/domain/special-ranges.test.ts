@@ -3,7 +3,7 @@
  * cidr-merge's `excludeSpecial` (CONTRACT §8.5): the rows that exclude are exactly the contract's,
  * every address is decided by its most specific row (checked against `classifyAddr`, the table's
  * own linear lookup), and the merge equals a model built from the contract's table as written
- * there (tests/domain/toolbox-model.ts), with the two invariants the contract states.
+ * there (tests/domain/list-model.ts), with the two invariants the contract states.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -19,15 +19,15 @@ import {
 } from "../../src/domain/ip/special.ts";
 import { LOCAL_CIDR_LIMITS } from "../../src/domain/limits.ts";
 import { valueNear } from "./arbitraries.ts";
-import { count, type Family, type Interval, subtract, union } from "./model.ts";
-import { rejection } from "./rejection.ts";
 import {
   CONTRACT_SPECIAL_ROWS,
   mixedEntries,
   modelMerge,
   modelMergeExcluding,
   specialEntries,
-} from "./toolbox-model.ts";
+} from "./list-model.ts";
+import { count, type Family, type Interval, subtract, union } from "./model.ts";
+import { rejection } from "./rejection.ts";
 
 const runs = (n: number) => ({ numRuns: n, seed: 8505 });
 const SLOW = 30_000;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, runNettools } from "../cli/run.ts";
+import { nettoolsLine, runNettools, runShell } from "../cli/run.ts";
 import { chainPath } from "../fixtures/fixtures.ts";
 import { type RunningServer, startServer } from "./server.ts";
 
@@ -33,22 +33,10 @@ afterAll(async () => {
 
 /** Runs `nettools ARGS | head -1` in bash; returns nettools' own exit status, what head printed, and stderr. */
 async function throughHead(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const quoted = [process.execPath, CLI, ...args]
-    .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
-    .join(" ");
-  const child = Bun.spawn(
-    ["bash", "-c", `${quoted} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`],
-    {
-      env: { PATH: process.env.PATH ?? "", ERR: join(dir, "stderr.txt") },
-      stdout: "pipe",
-      stderr: "pipe",
-    },
+  const { stdout, stderr: trailer } = await runShell(
+    `${nettoolsLine(args)} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}" >&2`,
+    { env: { ERR: join(dir, "stderr.txt") } },
   );
-  const [stdout, trailer] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
   const status = Number(/status=(\d+)/.exec(trailer)?.[1] ?? -1);
   const stderr = await Bun.file(join(dir, "stderr.txt")).text();
   return { status, stdout, stderr };
@@ -99,26 +87,17 @@ describe("a closed stdout (| head -1)", () => {
 
 describe("a slow reader (a full pipe now and then)", () => {
   test("match writes every line, however slowly the pipe drains", async () => {
-    const quoted = `'${process.execPath}' '${CLI}' match -e 10.0.0.0/8 '${bigList}'`;
-    const child = Bun.spawn(["bash", "-c", `${quoted} | (sleep 0.5; wc -l)`], {
-      env: { PATH: process.env.PATH ?? "" },
-      stdout: "pipe",
-    });
-    const [counted] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    const quoted = nettoolsLine(["match", "-e", "10.0.0.0/8", bigList]);
+    const { stdout: counted } = await runShell(`${quoted} | (sleep 0.5; wc -l)`);
     expect(Number(counted.trim())).toBe(40_000);
   }, 60_000);
 });
 
 describe("an unwritable stdout (/dev/full)", () => {
   test("one line on stderr naming the failure, exit 3, no stack trace", async () => {
-    const child = Bun.spawn(
-      ["bash", "-c", `'${process.execPath}' '${CLI}' merge --plain -f '${bigList}' > /dev/full`],
-      {
-        env: { PATH: process.env.PATH ?? "" },
-        stderr: "pipe",
-      },
+    const { stderr, code } = await runShell(
+      `${nettoolsLine(["merge", "--plain", "-f", bigList])} > /dev/full`,
     );
-    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
     expect(code).toBe(3);
     expect(stderr).toBe("nettools: cannot write the output (ENOSPC)\n");
   }, 60_000);

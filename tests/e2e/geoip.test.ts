@@ -10,9 +10,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn } from "bun";
 import { DBIP_FILES, DBIP_IPV4_CLIENT, DBIP_IPV6_CLIENT } from "../fixtures/geoip/expected.ts";
-import { type RunningServer, serverCommand, startServer } from "./server.ts";
+import { type RunningServer, runServerCommand, startServer } from "./server.ts";
 
 const FIXTURES = join(import.meta.dir, "../fixtures/geoip");
 const fixture = (name: string) => join(FIXTURES, name);
@@ -105,26 +104,18 @@ describe("a file that cannot be used stops the start: exit 2, one line", () => {
     "WORKERS=%s, %s names %s",
     async (workers, variable, file, reason) => {
       const path = file === "missing.mmdb" ? join(scratch, file) : fixture(file);
-      const child = spawn(serverCommand(), {
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOST: "127.0.0.1",
-          PORT: "0",
-          WORKERS: workers,
-          GEOIP_ASN_DB: fixture("dbip-asn.mmdb"),
-          [variable]: path,
-        },
-        stdout: "pipe",
-        stderr: "pipe",
+      const ran = await runServerCommand([], {
+        HOST: "127.0.0.1",
+        PORT: "0",
+        WORKERS: workers,
+        GEOIP_ASN_DB: fixture("dbip-asn.mmdb"),
+        [variable]: path,
       });
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      const code = await child.exited;
-      clearTimeout(timer);
-      expect(code).toBe(2);
-      expect(await new Response(child.stderr).text()).toBe(
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toBe(
         `network-tools-api: configuration error: ${variable} names ${JSON.stringify(path)}, which ${reason}.\n`,
       );
-      expect(await new Response(child.stdout).text()).not.toContain("listening");
+      expect(ran.stdout).not.toContain("listening");
     },
     TEST_TIMEOUT_MS,
   );

@@ -7,8 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { spawn } from "bun";
-import { type RunningServer, serverCommand, startServer } from "./server.ts";
+import { type RunningServer, runServerCommand, startServer } from "./server.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 const SHUTDOWN_TIMEOUT_MS = 5_000;
@@ -311,16 +310,13 @@ describe("WORKERS=2: a supervisor and two workers sharing one port", () => {
       // A socket without SO_REUSEPORT holds the port, so every worker fails to bind.
       const blocker = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
       try {
-        const child = spawn(serverCommand(), {
-          env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(blocker.port), WORKERS: "2" },
-          stdout: "pipe",
-          stderr: "pipe",
+        const ran = await runServerCommand([], {
+          HOST: "127.0.0.1",
+          PORT: String(blocker.port),
+          WORKERS: "2",
         });
-        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-        const code = await child.exited;
-        clearTimeout(timer);
-        expect(code).toBe(1);
-        const out = await new Response(child.stdout).text();
+        expect(ran.code).toBe(1);
+        const out = ran.stdout;
         expect(out).toContain("giving up");
         expect(out).not.toContain('"msg":"listening"');
       } finally {
@@ -414,12 +410,8 @@ describe("the built-in health probe (the image's HEALTHCHECK)", () => {
     async () => {
       const server = await startServer({ WORKERS: "2" });
       try {
-        const probe = (port: number) =>
-          spawn([...serverCommand(), "healthcheck"], {
-            env: { PATH: process.env.PATH ?? "", PORT: String(port) },
-            stdout: "ignore",
-            stderr: "ignore",
-          }).exited;
+        const probe = async (port: number) =>
+          (await runServerCommand(["healthcheck"], { PORT: String(port) })).code;
         expect(await probe(server.port)).toBe(0);
         const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
         const closedPort = closed.port;

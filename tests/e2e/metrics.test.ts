@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { LATENCY_BUCKETS_SECONDS } from "../../src/process/metrics.ts";
 import { POLL_TIMEOUT_MS } from "../../src/process/supervisor.ts";
-import { type RunningServer, serverCommand, startServer } from "./server.ts";
+import { type RunningServer, runServerCommand, startServer } from "./server.ts";
 
 const OPERATION_IDS = new Set([...OPERATION_LIST.map((operation) => operation.id), "unmatched"]);
 
@@ -305,20 +305,13 @@ describe("metrics on METRICS_PORT", () => {
   test("a busy METRICS_PORT stops the start: one line naming METRICS_PORT, exit code 2", async () => {
     const holder = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     try {
-      const child = Bun.spawn(serverCommand(), {
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOST: "127.0.0.1",
-          PORT: "0",
-          METRICS_PORT: String(holder.port),
-        },
-        stdout: "pipe",
-        stderr: "pipe",
+      const ran = await runServerCommand([], {
+        HOST: "127.0.0.1",
+        PORT: "0",
+        METRICS_PORT: String(holder.port),
       });
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      expect(await child.exited).toBe(2);
-      clearTimeout(timer);
-      const stderr = (await new Response(child.stderr).text()).trim().split("\n");
+      expect(ran.code).toBe(2);
+      const stderr = ran.stderr.trim().split("\n");
       expect(stderr).toHaveLength(1);
       expect(stderr[0]).toContain(`127.0.0.1:${holder.port}`);
       expect(stderr[0]).toContain("METRICS_PORT");

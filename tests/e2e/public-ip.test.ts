@@ -1,5 +1,5 @@
 /**
- * public-ip end to end over real sockets: 127.0.0.1, ::1 and a dual-stack listener.
+ * public-ip and /v1/ip end to end over real sockets: 127.0.0.1, ::1 and a dual-stack listener.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { type RunningServer, startServer } from "./server.ts";
@@ -49,6 +49,17 @@ describe("over IPv4 loopback", () => {
     expect(await response.json()).toEqual({ family: "ipv4", ip: "203.0.113.77" });
     const missing = await fetch(`${server.url}/v1/public-ip`);
     expect(missing.status).toBe(503);
+  });
+
+  test("curl host/v1/ip gets the address as text, whatever Accept says", async () => {
+    const server = await serve();
+    for (const accept of ["*/*", "application/json"]) {
+      const response = await fetch(`${server.url}/v1/ip`, { headers: { accept } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(await response.text()).toBe("127.0.0.1\n");
+    }
   });
 });
 

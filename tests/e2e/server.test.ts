@@ -2,8 +2,14 @@
  * End to end: the real process, real sockets on 127.0.0.1, plain fetch.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "bun";
-import { type RunningServer, serverCommand, startServer } from "./server.ts";
+import { shellWords } from "../cli/run.ts";
+import { launchServer, type RunningServer, runServerCommand, serverCommand, startServer } from "./server.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+/** This process's whole environment: npm needs more than PATH (HOME, its own settings). */
+const inherited = Object.fromEntries(
+  Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+);
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -83,15 +89,10 @@ describe("process lifecycle", () => {
 
   test("a second single-process instance on a port in use fails instead of sharing it", async () => {
     const own = await startServer();
-    const second = spawnSync(serverCommand(), {
-      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: String(own.port) },
-      stdout: "pipe",
-      stderr: "pipe",
-      timeout: 10_000,
-    });
-    expect(second.exitCode).toBe(2);
+    const second = await runServerCommand([], { HOST: "127.0.0.1", PORT: String(own.port) }, 10_000);
+    expect(second.code).toBe(2);
     // One clear line, never minified source or a stack trace.
-    const stderr = second.stderr.toString();
+    const stderr = second.stderr;
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toContain(`127.0.0.1:${own.port}`);
     expect(stderr).toContain("already in use");
@@ -101,46 +102,26 @@ describe("process lifecycle", () => {
 
   test("npm start stops cleanly when SIGTERM goes to npm: exit 0, nothing left serving", async () => {
     const marker = `nettools-e2e-${process.pid}-${Date.now()}`;
-    const npm = Bun.spawn(["npm", "start", "--silent", "--", `--marker=${marker}`], {
-      cwd: new URL("../..", import.meta.url).pathname,
-      env: { ...process.env, HOST: "127.0.0.1", PORT: "0" },
-      stdout: "pipe",
-      stderr: "pipe",
+    const npm = await launchServer(["npm", "start", "--silent", "--", `--marker=${marker}`], {
+      cwd: ROOT,
+      env: { ...inherited, HOST: "127.0.0.1", PORT: "0" },
+      timeoutMs: 20_000,
     });
-    let output = "";
-    const reader = npm.stdout.getReader();
-    const decoder = new TextDecoder();
-    const until = performance.now() + 20_000;
-    while (!output.includes('"msg":"listening"') && performance.now() < until) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      output += decoder.decode(value, { stream: true });
-    }
-    expect(output).toContain('"msg":"listening"');
+    expect(npm.lines.join("\n")).toContain('"msg":"listening"');
     const running = () => Bun.spawnSync(["pgrep", "-f", marker], { stdout: "pipe" }).stdout.toString().trim();
     expect(running()).not.toBe("");
-    npm.kill("SIGTERM");
-    expect(await npm.exited).toBe(0);
+    expect(await npm.stop("SIGTERM")).toBe(0);
     for (let i = 0; i < 50 && running() !== ""; i++) await Bun.sleep(100);
     expect(running()).toBe("");
   }, 40_000);
 
   test("npx nettools serve (npm exec → sh -c → bun) stops when SIGTERM goes to npx: nothing left serving", async () => {
-    const npx = Bun.spawn(["npx", "--yes", "nettools", "serve"], {
-      cwd: new URL("../..", import.meta.url).pathname,
-      env: { ...process.env, HOST: "127.0.0.1", PORT: "0" },
-      stdout: "pipe",
-      stderr: "pipe",
+    const npx = await launchServer(["npx", "--yes", "nettools", "serve"], {
+      cwd: ROOT,
+      env: { ...inherited, HOST: "127.0.0.1", PORT: "0" },
+      timeoutMs: 30_000,
     });
-    let output = "";
-    const reader = npx.stdout.getReader();
-    const decoder = new TextDecoder();
-    const until = performance.now() + 30_000;
-    while (!output.includes('"msg":"listening"') && performance.now() < until) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      output += decoder.decode(value, { stream: true });
-    }
+    let output = npx.lines.join("\n");
     expect(output).toContain('"msg":"listening"');
     const port = Number(/"port":(\d+)/.exec(output)?.[1]);
     expect((await fetch(`http://127.0.0.1:${port}/v1/health`)).status).toBe(200);
@@ -151,7 +132,7 @@ describe("process lifecycle", () => {
         .split("\n")
         .filter((line) => line !== "")
         .map(Number);
-    const descendants = children(npx.pid).flatMap((child) => [child, ...children(child)]);
+    const descendants = children(npx.process.pid).flatMap((child) => [child, ...children(child)]);
     expect(descendants.length).toBeGreaterThanOrEqual(1);
     // A zombie waiting for init to reap it counts as ended.
     const alive = (pid: number) =>
@@ -159,8 +140,7 @@ describe("process lifecycle", () => {
         Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdout: "pipe" }).stdout.toString(),
       );
     try {
-      npx.kill("SIGTERM");
-      await npx.exited;
+      await npx.stop("SIGTERM");
       const reachable = async () => {
         try {
           await fetch(`http://127.0.0.1:${port}/v1/health`, { signal: AbortSignal.timeout(1_000) });
@@ -174,11 +154,8 @@ describe("process lifecycle", () => {
       // Every process npx started has ended.
       for (let i = 0; i < 50 && descendants.some(alive); i++) await Bun.sleep(100);
       expect(descendants.filter(alive)).toEqual([]);
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        output += decoder.decode(value, { stream: true });
-      }
+      await npx.outputEnded;
+      output = npx.lines.join("\n");
       expect(output).toContain('"msg":"stopped"');
     } finally {
       // Should the server survive (the defect), it does not outlive the test.
@@ -188,23 +165,13 @@ describe("process lifecycle", () => {
 
   test("on a terminal: one human line with the page, docs and health URLs; JSON log unchanged", async () => {
     // `script` gives the server a pseudo-terminal as stdout and stderr.
-    const command = [...serverCommand()].map((part) => `'${part}'`).join(" ");
-    const child = Bun.spawn(["script", "-qec", command, "/dev/null"], {
-      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0" },
+    const onTerminal = await launchServer(["script", "-qec", shellWords(serverCommand()), "/dev/null"], {
+      env: { HOST: "127.0.0.1", PORT: "0" },
       stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
     });
-    const reader = child.stdout.getReader();
-    let output = "";
-    const until = performance.now() + 15_000;
-    while (!output.includes('"msg":"listening"') && performance.now() < until) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      output += new TextDecoder().decode(value);
-    }
-    child.kill("SIGTERM");
-    await child.exited;
+    await onTerminal.stop("SIGTERM");
+    await onTerminal.outputEnded;
+    const output = onTerminal.lines.join("\n");
     const human = output.split(/\r?\n/).find((line) => line.startsWith("Network Tools API listening on"));
     expect(human).toBeDefined();
     const port = /"port":(\d+)/.exec(output)?.[1];
@@ -234,13 +201,9 @@ describe("process lifecycle", () => {
     ["SHUTDOWN_DELAY_MS", "soon"],
     ["TRUSTED_PROXIES", "10.0.0.0/33"],
     ["CORS_ORIGINS", "not an origin"],
-  ])("a bad %s=%s stops the process with exit code 2 and a clear message", (name, value) => {
-    const result = spawnSync(serverCommand(), {
-      env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", [name]: value },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr.toString()).toContain(name);
+  ])("a bad %s=%s stops the process with exit code 2 and a clear message", async (name, value) => {
+    const result = await runServerCommand([], { HOST: "127.0.0.1", PORT: "0", [name]: value });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(name);
   });
 });

@@ -63,7 +63,7 @@ describe("differential fuzzing against d2i_X509", () => {
     TIMEOUT,
   );
 
-  test("constructed universal values in a Name (issue 16): 8 tags × 24 contents, the same verdicts as d2i_X509", async () => {
+  test("constructed universal values in a Name: 8 tags × 24 contents, the same verdicts as d2i_X509", async () => {
     // What the attack found: OpenSSL gathers these with asn1_collect and refuses junk inside.
     const hex = (text: string) => Uint8Array.from(Buffer.from(text.replace(/ /g, ""), "hex"));
     const contents = [

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
-import { type RunningServer, serverCommand, startServer } from "../e2e/server.ts";
+import { type RunningServer, runServerCommand, startServer } from "../e2e/server.ts";
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -215,13 +215,9 @@ describe("slow and abusive clients", () => {
 describe("IDLE_TIMEOUT_SECONDS is validated at start", () => {
   for (const bad of ["0", "256", "-1", "2.5", "soon"]) {
     test(`${JSON.stringify(bad)} stops the process with exit code 2`, async () => {
-      const child = Bun.spawn(serverCommand(), {
-        env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", IDLE_TIMEOUT_SECONDS: bad },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      expect(await child.exited).toBe(2);
-      expect(await new Response(child.stderr).text()).toContain("IDLE_TIMEOUT_SECONDS");
+      const ran = await runServerCommand([], { HOST: "127.0.0.1", PORT: "0", IDLE_TIMEOUT_SECONDS: bad });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain("IDLE_TIMEOUT_SECONDS");
     });
   }
 });

@@ -1,6 +1,8 @@
 /**
- * Plain data of one decoded X.509 certificate: everything the domain needs, read once. Produced
- * by a CertificateDecoder adapter; consumed by the bundle inspection, the chain and the verifier.
+ * Plain data of one decoded X.509 certificate: everything the domain needs, read once (ADR 16).
+ * Produced by a CertificateDecoder adapter; consumed by the bundle inspection and its findings, the
+ * chain (path search, trust anchors, client rules), the CSR inspection's key match, and the
+ * SignatureVerifier, which checks a signature from these fields without reading the DER again.
  */
 
 export interface SubjectAltName {

@@ -45,7 +45,7 @@ const blockWords = new Uint32Array(5);
  *   its PTR name). IPv4-mapped text (`::ffff:192.0.2.0/120`) is IPv6 and gets `ip6.arpa.` names.
  *
  * Each name is the last labels of Python's `ipaddress.ip_address(zone network).reverse_pointer`
- * plus a dot (tests/domain/reverse-zones-oracle.test.ts). At most 128 names, never enumerating
+ * plus a dot (tests/domain/reverse-zones.test.ts). At most 128 names, never enumerating
  * addresses.
  *
  * Throws `DomainError` `INVALID_INPUT` with one issue at `["cidr"]` for an entry that is not a

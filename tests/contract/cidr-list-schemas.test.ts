@@ -1,6 +1,7 @@
 /**
- * The schemas of the CIDR additions (src/contract/cidr-toolbox-schemas.ts): every result the use
- * cases give satisfies its result schema, and the request schemas bound what the contract bounds.
+ * The schemas of the CIDR list operations (src/contract/cidr-toolbox-schemas.ts): every result
+ * the use cases give satisfies its result schema, and the request schemas bound what the contract
+ * bounds.
  */
 import { describe, expect, test } from "bun:test";
 import type { TSchema } from "@sinclair/typebox";
@@ -20,7 +21,7 @@ import { allocateCidrs } from "../../src/domain/cidr/allocate.ts";
 import { cidrsContain } from "../../src/domain/cidr/contains.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
-import { allocateCase, entryText, mixedEntries } from "../domain/toolbox-model.ts";
+import { allocateCase, entryText, mixedEntries } from "../domain/list-model.ts";
 
 const runs = { numRuns: 200, seed: 7405 };
 const valid = (schema: TSchema, value: unknown) => Value.Check(schema, value);

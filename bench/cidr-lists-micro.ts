@@ -1,9 +1,9 @@
 /**
- * In-process micro-benchmark of the CIDR toolbox use cases (cidr-merge, cidr-contains,
+ * In-process micro-benchmark of the CIDR list use cases (cidr-merge, cidr-contains,
  * cidr-allocate, cidr-compare, reverse-zones) on the exact request bodies of the HTTP workloads in
  * bench/data/ and bench/wrk/reverse-zones.lua, JSON serialization of the result included (what the
  * server does before the framework):
- * `node_modules/.bin/bun bench/toolbox-micro.ts [name-filter]`. subtract-1000 is the yardstick.
+ * `node_modules/.bin/bun bench/cidr-lists-micro.ts [name-filter]`. subtract-1000 is the yardstick.
  *
  * Merge with `excludeSpecial` (CONTRACT §8.5) is timed on the merge-1000 body, whose entries all
  * lie in special-purpose space (10.0.0.0/12, 2001:db8::/32: everything moves to `excluded`), and on

@@ -1,6 +1,6 @@
 /**
- * Property tests of the CIDR additions (CONTRACT §7.4) against the slow model in
- * toolbox-model.ts: merge and contains against bigint intervals over every block, allocate against
+ * Property tests of the CIDR list operations (CONTRACT §7.4) against the slow model in
+ * list-model.ts: merge and contains against bigint intervals over every block, allocate against
  * a brute force over every address of a small window, and the invariants allocate promises
  * (inside `within`, disjoint from `used`, lowest first, and repeated allocation never collides).
  */
@@ -12,8 +12,6 @@ import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { parsePrefix } from "../../src/domain/ip/prefix.ts";
 import { entryNear, familyAndBase } from "./arbitraries.ts";
-import { blockOf, type Interval, width } from "./model.ts";
-import { rejection } from "./rejection.ts";
 import {
   allocateCase,
   entryText,
@@ -21,7 +19,9 @@ import {
   modelAllocate,
   modelContains,
   modelMerge,
-} from "./toolbox-model.ts";
+} from "./list-model.ts";
+import { blockOf, type Interval, width } from "./model.ts";
+import { rejection } from "./rejection.ts";
 
 const runs = (n: number) => ({ numRuns: n, seed: 20261124 });
 /** Each property runs in well under a second on an idle machine; the margin is for a loaded one. */

@@ -1,5 +1,5 @@
 /**
- * The slow, obvious model of the CIDR additions (CONTRACT §7.4) and the generators their
+ * The slow, obvious model of the CIDR list operations (CONTRACT §7.4) and the generators their
  * properties run on. The model is plain `bigint` arithmetic over every block (contains) or, for
  * allocate, a brute force over every address of a small window: nothing here shares an algorithm
  * with `src/`.
@@ -395,4 +395,9 @@ export function specialEntries(min: number, max: number): fc.Arbitrary<TextEntry
     )
     .map(([special, ordinary]) => [...special, ...ordinary].slice(0, max))
     .filter((list) => list.length >= min);
+}
+
+/** `n` distinct /32s, every other address of 10.0.0.0/8: no two merge. */
+export function scattered(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `10.${(i >> 15) & 255}.${(i >> 7) & 255}.${(i & 127) * 2}`);
 }

@@ -1,6 +1,6 @@
 /**
- * The CIDR additions and GET /v1/ip end to end, against the real server process on an ephemeral
- * port: a real curl user's view (CONTRACT §7.4–7.5), reverse-zones and cidr-subnets (§8.8–8.9)
+ * The CIDR list operations end to end, against the real server process on an ephemeral port: a
+ * real curl user's view (CONTRACT §7.4, §8.4–8.5), reverse-zones and cidr-subnets (§8.8–8.9)
  * included.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -20,16 +20,6 @@ const post = (path: string, body: unknown) =>
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-
-test("curl host/v1/ip gets the address as text, whatever Accept says", async () => {
-  for (const accept of ["*/*", "application/json"]) {
-    const response = await fetch(`${server.url}/v1/ip`, { headers: { accept } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.text()).toBe("127.0.0.1\n");
-  }
-});
 
 test("merge, split, contains and allocate answer over real sockets", async () => {
   const merged = await post("/v1/cidr-merge", {

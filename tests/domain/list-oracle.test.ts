@@ -1,11 +1,11 @@
 /**
- * The CIDR additions (CONTRACT §7.4, §8.4, §8.5) against Python's `ipaddress` as an independent
- * oracle (tests/domain/toolbox_oracle.py, one python3 process for every case): cidr-merge against
+ * The CIDR list operations (CONTRACT §7.4, §8.4, §8.5) against Python's `ipaddress` as an independent
+ * oracle (tests/domain/list_oracle.py, one python3 process for every case): cidr-merge against
  * `collapse_addresses` per family, cidr-split against `subnets(new_prefix=…)`, cidr-contains
  * against `subnet_of` and `overlaps`, cidr-compare and merge with excludeSpecial against
  * `address_exclude` and `collapse_addresses` (the special-purpose rows sent as data, as the
  * contract writes them). The inputs mix families in any order, with IPv4-mapped IPv6,
- * host bits set, duplicates, overlaps and neighbours (tests/domain/toolbox-model.ts).
+ * host bits set, duplicates, overlaps and neighbours (tests/domain/list-model.ts).
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
@@ -15,9 +15,9 @@ import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { MAX_RESULT_CIDRS } from "../../src/domain/limits.ts";
 import { entryNear, familyAndBase } from "./arbitraries.ts";
+import { CONTRACT_SPECIAL_ROWS, mixedEntries, specialEntries } from "./list-model.ts";
 import { width } from "./model.ts";
 import { rejection } from "./rejection.ts";
-import { CONTRACT_SPECIAL_ROWS, mixedEntries, specialEntries } from "./toolbox-model.ts";
 
 const SEED = 7404;
 const sample = <T>(arb: fc.Arbitrary<T>, n: number, offset: number) =>
@@ -64,16 +64,16 @@ function askPython(): Answer[] {
     ...compares.map((c) => ({ kind: "compare", ...c })),
     ...excluding.map((inputs) => ({ kind: "merge-excluding", inputs, rows: CONTRACT_SPECIAL_ROWS })),
   ];
-  const run = Bun.spawnSync(["python3", new URL("./toolbox_oracle.py", import.meta.url).pathname], {
+  const run = Bun.spawnSync(["python3", new URL("./list_oracle.py", import.meta.url).pathname], {
     stdin: new TextEncoder().encode(JSON.stringify({ cases })),
   });
-  if (run.exitCode !== 0) throw new Error(`toolbox_oracle.py failed: ${run.stderr.toString()}`);
+  if (run.exitCode !== 0) throw new Error(`list_oracle.py failed: ${run.stderr.toString()}`);
   const answers = JSON.parse(run.stdout.toString()) as Answer[];
   expect(answers.length).toBe(cases.length);
   return answers;
 }
 
-describe("the CIDR additions agree with Python's ipaddress", () => {
+describe("the CIDR list operations agree with Python's ipaddress", () => {
   const answers = askPython();
   const mergeAnswers = answers.slice(0, merges.length);
   const splitAnswers = answers.slice(merges.length, merges.length + splits.length);

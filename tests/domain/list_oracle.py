@@ -1,5 +1,5 @@
-"""Independent oracle for tests/domain/toolbox-oracle.test.ts: the CIDR additions of CONTRACT §7.4
-and §8.4-8.5 (cidr-merge, with and without excludeSpecial, cidr-split, cidr-contains,
+"""Independent oracle for tests/domain/list-oracle.test.ts: the CIDR list operations of CONTRACT
+§7.4 and §8.4-8.5 (cidr-merge, with and without excludeSpecial, cidr-split, cidr-contains,
 cidr-compare) answered by Python's `ipaddress` module.
 
 Reads {"cases": [...]} as JSON on stdin and writes one answer per case as a JSON list on stdout.

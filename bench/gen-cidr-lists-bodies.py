@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Write the fixed JSON bodies of the CIDR-toolbox workloads (issue 18) into bench/data/.
+"""Write the fixed JSON bodies of the CIDR list workloads (issue 18) into bench/data/.
 
-    python3 bench/gen-toolbox-bodies.py           # (re)write merge-1000, contains-1000, allocate-1000, compare-1000
-    python3 bench/gen-toolbox-bodies.py --check   # exit 1 if the committed files differ
+    python3 bench/gen-cidr-lists-bodies.py           # (re)write merge-1000, contains-1000, allocate-1000, compare-1000
+    python3 bench/gen-cidr-lists-bodies.py --check   # exit 1 if the committed files differ
 
 The recipe is the one the performance peers post (same seed string per body, same draw order),
 so both sides of a comparison receive the same bytes; split-1024 is small and inline in its wrk
