@@ -21,7 +21,7 @@ import { subtractCidrs } from "./domain/cidr/subtract.ts";
 import { cidrSubnets } from "./domain/cidr/terraform-subnets.ts";
 import {
   API_ALLOCATE_LIMITS,
-  API_TOOLBOX_LIMITS,
+  API_LIST_LIMITS,
   LOCAL_ALLOCATE_LIMITS,
   LOCAL_CERTIFICATE_LIMITS,
   LOCAL_CIDR_LIMITS,
@@ -71,7 +71,7 @@ export interface UseCaseDeps extends Omit<CertificateBundleDeps, "verifier"> {
 export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
   const cidr = scope === "local" ? LOCAL_CIDR_LIMITS : undefined;
   const certificates = scope === "local" ? LOCAL_CERTIFICATE_LIMITS : undefined;
-  const toolbox = scope === "local" ? LOCAL_CIDR_LIMITS : API_TOOLBOX_LIMITS;
+  const lists = scope === "local" ? LOCAL_CIDR_LIMITS : API_LIST_LIMITS;
   const allocation = scope === "local" ? LOCAL_ALLOCATE_LIMITS : API_ALLOCATE_LIMITS;
   const networkFacts = deps.networkFacts ?? NO_NETWORK_FACTS;
   return {
@@ -88,13 +88,13 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
         certificates,
       ),
     publicIp: (_, context) => observePublicIp(context.observeClient(), networkFacts),
-    cidrMerge: (body) => mergeMixedCidrs(body.inputs, toolbox, body),
-    cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, toolbox, body),
-    cidrContains: (body) => cidrsContain(body.cidrs, body.entries, toolbox),
+    cidrMerge: (body) => mergeMixedCidrs(body.inputs, lists, body),
+    cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, lists, body),
+    cidrContains: (body) => cidrsContain(body.cidrs, body.entries, lists),
     cidrAllocate: (body) => allocateCidrs(body, allocation),
     reverseZones: (body) => reverseZones(body.cidr),
-    cidrSubnets: (body) => cidrSubnets(body, toolbox),
-    cidrCompare: (body) => compareCidrs(body.a, body.b, toolbox),
+    cidrSubnets: (body) => cidrSubnets(body, lists),
+    cidrCompare: (body) => compareCidrs(body.a, body.b, lists),
     ip: (_, context) => observePublicIp(context.observeClient()),
     csr: (body, context) =>
       inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),

@@ -21,7 +21,7 @@ import {
   CidrMergeResult,
   CidrSplitRequest,
   CidrSplitResult,
-} from "./cidr-toolbox-schemas.ts";
+} from "./cidr-list-schemas.ts";
 import { CsrRequest, CsrResult } from "./csr-schemas.ts";
 import {
   CidrSubnetsRequest,

@@ -6,7 +6,7 @@
  * case's, so that every such issue at `["newbits", i]` reads in Terraform's words.
  */
 import { Type } from "@sinclair/typebox";
-import { MAX_ENTRY_LENGTH, MAX_TOOLBOX_ENTRIES, MIN_ENTRY_LENGTH } from "../domain/limits.ts";
+import { MAX_ENTRY_LENGTH, MAX_LIST_ENTRIES, MIN_ENTRY_LENGTH } from "../domain/limits.ts";
 import { CanonicalCidr } from "./schemas.ts";
 
 /** An address or CIDR field (CONTRACT §2), described for its operation. */
@@ -40,7 +40,7 @@ export const CidrSubnetsRequest = Type.Object(
           "Bits added to the prefix length for this block (Terraform's newbits): 1 to 32. The use case checks the range, in Terraform's words, with the family's bound.",
       }),
       {
-        maxItems: MAX_TOOLBOX_ENTRIES,
+        maxItems: MAX_LIST_ENTRIES,
         description:
           "One entry per block, in order; the prefix length plus each must be at most 32 (IPv4) or 128 (IPv6).",
       },
@@ -53,7 +53,7 @@ export const CidrSubnetsResult = Type.Object(
   {
     prefix: CanonicalCidr,
     cidrs: Type.Array(CanonicalCidr, {
-      maxItems: MAX_TOOLBOX_ENTRIES,
+      maxItems: MAX_LIST_ENTRIES,
       description:
         "One block per newbits entry, in the same order, packed as Terraform's cidrsubnets packs them.",
     }),

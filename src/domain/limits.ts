@@ -24,7 +24,7 @@ export const MAX_RESULT_CIDRS = 10_000;
  * Address entries across every list of one request to the CIDR additions (cidr-merge, -split,
  * -contains, -allocate; CONTRACT §7): one list alone or two together.
  */
-export const MAX_TOOLBOX_ENTRIES = 1000;
+export const MAX_LIST_ENTRIES = 1000;
 /** Most blocks one cidr-allocate request may ask for (`count`, CONTRACT §7.4). */
 export const MAX_ALLOCATE_COUNT = 1000;
 /** Largest range-to-cidrs result: an IPv6 range never needs more than 2 × 127 prefixes (spec §2.7). */
@@ -69,8 +69,8 @@ export const API_SUBTRACT_LIMITS: CidrLimits = {
  * The CIDR additions over HTTP (CONTRACT §7): 1000 entries in total, 10000 CIDRs in a result.
  * cidr-contains answers one result per entry, so only `maxEntries` bounds it.
  */
-export const API_TOOLBOX_LIMITS: CidrLimits = {
-  maxEntries: MAX_TOOLBOX_ENTRIES,
+export const API_LIST_LIMITS: CidrLimits = {
+  maxEntries: MAX_LIST_ENTRIES,
   maxResultCidrs: MAX_RESULT_CIDRS,
 };
 
@@ -81,7 +81,7 @@ export interface AllocateLimits extends CidrLimits {
 }
 
 /** cidr-allocate over HTTP (CONTRACT §7.4). */
-export const API_ALLOCATE_LIMITS: AllocateLimits = { ...API_TOOLBOX_LIMITS, maxCount: MAX_ALLOCATE_COUNT };
+export const API_ALLOCATE_LIMITS: AllocateLimits = { ...API_LIST_LIMITS, maxCount: MAX_ALLOCATE_COUNT };
 
 /**
  * A local `nettools` run: no body limit and no other client to protect, but still bounded so a

@@ -1,5 +1,5 @@
 /**
- * The schemas of the CIDR list operations (src/contract/cidr-toolbox-schemas.ts): every result
+ * The schemas of the CIDR list operations (src/contract/cidr-list-schemas.ts): every result
  * the use cases give satisfies its result schema, and the request schemas bound what the contract
  * bounds.
  */
@@ -16,7 +16,7 @@ import {
   CidrMergeResult,
   CidrSplitRequest,
   CidrSplitResult,
-} from "../../src/contract/cidr-toolbox-schemas.ts";
+} from "../../src/contract/cidr-list-schemas.ts";
 import { allocateCidrs } from "../../src/domain/cidr/allocate.ts";
 import { cidrsContain } from "../../src/domain/cidr/contains.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";

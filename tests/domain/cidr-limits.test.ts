@@ -12,14 +12,14 @@ import {
   API_ALLOCATE_LIMITS,
   API_COVER_LIMITS,
   API_SUBTRACT_LIMITS,
-  API_TOOLBOX_LIMITS,
+  API_LIST_LIMITS,
   LOCAL_ALLOCATE_LIMITS,
   LOCAL_CIDR_LIMITS,
   MAX_ALLOCATE_COUNT,
   MAX_COVER_INPUTS,
   MAX_RESULT_CIDRS,
   MAX_SUBTRACT_ENTRIES,
-  MAX_TOOLBOX_ENTRIES,
+  MAX_LIST_ENTRIES,
 } from "../../src/domain/limits.ts";
 import { entryList } from "./arbitraries.ts";
 import { scattered } from "./list-model.ts";
@@ -87,9 +87,9 @@ describe("defaults are the spec's values", () => {
 
 describe("the list operations' limits", () => {
   test("the API's are the contract's numbers; the local ones are at least a million", () => {
-    expect(API_TOOLBOX_LIMITS).toEqual({ maxEntries: 1000, maxResultCidrs: 10000 });
+    expect(API_LIST_LIMITS).toEqual({ maxEntries: 1000, maxResultCidrs: 10000 });
     expect(API_ALLOCATE_LIMITS).toEqual({ maxEntries: 1000, maxResultCidrs: 10000, maxCount: 1000 });
-    expect(MAX_TOOLBOX_ENTRIES).toBe(1000);
+    expect(MAX_LIST_ENTRIES).toBe(1000);
     expect(MAX_ALLOCATE_COUNT).toBe(1000);
     expect(LOCAL_CIDR_LIMITS.maxEntries).toBeGreaterThanOrEqual(1_000_000);
     expect(LOCAL_ALLOCATE_LIMITS.maxCount).toBeGreaterThanOrEqual(MAX_ALLOCATE_COUNT);

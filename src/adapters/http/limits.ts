@@ -1,6 +1,7 @@
 /**
- * The serving edge's limits, with the reason for each. The request and answer limits of the
- * domain (entries, PEM size, result size, the 64 KiB body) are in src/domain/limits.ts.
+ * The serving edge's own limit: the request deadline, with its reason. The admission queue's
+ * settings are in admission.ts (`DEFAULT_ADMISSION`); the request and answer limits of the domain
+ * (entries, PEM size, result size, the 64 KiB body) are in src/domain/limits.ts.
  */
 
 /**

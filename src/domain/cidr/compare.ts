@@ -5,7 +5,7 @@
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { countPrefixesOf, intersectLists, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";
-import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { resultWith } from "../list-fields.ts";
 import { invalidEntries, listsShapeIssues, readPrefixLists } from "./entries.ts";
 import { type CidrSet, cidrSetOf } from "./merge-mixed.ts";
@@ -40,7 +40,7 @@ export interface CidrCompareResult {
 export function compareCidrs(
   a: readonly string[],
   b: readonly string[],
-  limits: CidrLimits = API_TOOLBOX_LIMITS,
+  limits: CidrLimits = API_LIST_LIMITS,
 ): CidrCompareResult {
   const shape = listsShapeIssues(
     [

@@ -5,7 +5,7 @@
  */
 import type { Issue } from "../errors.ts";
 import { TextBatch } from "../ip/text.ts";
-import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { BlockIndex, NO_OVERLAP } from "./block-index.ts";
 import { invalidEntries, listsShapeIssues, readPrefixWords } from "./entries.ts";
 
@@ -44,7 +44,7 @@ export interface CidrContainsResult {
 export function cidrsContain(
   cidrs: readonly string[],
   entries: readonly string[],
-  limits: Pick<CidrLimits, "maxEntries"> = API_TOOLBOX_LIMITS,
+  limits: Pick<CidrLimits, "maxEntries"> = API_LIST_LIMITS,
 ): CidrContainsResult {
   const shape = listsShapeIssues(
     [

@@ -16,7 +16,7 @@ import {
 } from "../ip/range-list.ts";
 import { type SpecialBlock, specialRangeTable } from "../ip/special.ts";
 import { TextBatch } from "../ip/text.ts";
-import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { type ResultFields, resultWith } from "../list-fields.ts";
 import { invalidEntries, listsShapeIssues, readPrefixLists } from "./entries.ts";
 
@@ -80,7 +80,7 @@ export interface MergeOptions {
  */
 export function mergeMixedCidrs(
   inputs: readonly string[],
-  limits: CidrLimits = API_TOOLBOX_LIMITS,
+  limits: CidrLimits = API_LIST_LIMITS,
   options: MergeOptions = {},
 ): CidrMergeResult {
   const shape = listsShapeIssues([{ name: "inputs", list: inputs, min: 1 }], limits.maxEntries);

@@ -7,7 +7,7 @@ import { DomainError, type Issue } from "../errors.ts";
 import { type IpPrefix, parsePrefix } from "../ip/prefix.ts";
 import { TextBatch } from "../ip/text.ts";
 import { bigIntWord } from "../ip/u128.ts";
-import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { resultWith, type WrittenList } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
@@ -59,7 +59,7 @@ const DECIMAL = /^(0|[1-9][0-9]*)$/;
 export function splitCidr(
   cidr: string,
   prefixLength: number,
-  limits: Pick<CidrLimits, "maxResultCidrs"> = API_TOOLBOX_LIMITS,
+  limits: Pick<CidrLimits, "maxResultCidrs"> = API_LIST_LIMITS,
   page: SplitPage = {},
 ): CidrSplitResult {
   const issues: Issue[] = [];

@@ -14,7 +14,7 @@ import { type IpFamily, quoteEntry } from "../ip/addr.ts";
 import { parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
 import { formatWords, TextBatch } from "../ip/text.ts";
 import { maskWord, WORD_MAX } from "../ip/u128.ts";
-import { API_TOOLBOX_LIMITS, type CidrLimits } from "../limits.ts";
+import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { resultWith, type WrittenList } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 
@@ -63,7 +63,7 @@ const prefixWords = new Uint32Array(5);
  */
 export function cidrSubnets(
   request: CidrSubnetsRequest,
-  limits: Pick<CidrLimits, "maxEntries"> = API_TOOLBOX_LIMITS,
+  limits: Pick<CidrLimits, "maxEntries"> = API_LIST_LIMITS,
 ): CidrSubnetsResult {
   const { prefix, newbits } = request;
   const issues: Issue[] = [];

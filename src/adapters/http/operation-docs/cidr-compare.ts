@@ -2,7 +2,7 @@
  * The OpenAPI prose and examples of `POST /v1/cidr-compare` (CONTRACT §8.4). Every example is
  * replayed against the running server by tests/docs/openapi.test.ts.
  */
-import { MAX_RESULT_CIDRS, MAX_TOOLBOX_ENTRIES } from "../../../domain/limits.ts";
+import { MAX_RESULT_CIDRS, MAX_LIST_ENTRIES } from "../../../domain/limits.ts";
 import type { OperationDoc } from "../openapi-document.ts";
 
 /** Ninety IPv6 addresses close together, taken out of `::/0`, leave more than 10000 CIDRs. */
@@ -10,7 +10,7 @@ const SCATTERED = Array.from({ length: 90 }, (_, k) => `${(k + 1).toString(16)}:
 
 export const cidrCompareDoc: OperationDoc = {
   summary: "Two lists compared as address sets: only in a, only in b, in both",
-  description: `Compares the addresses covered by \`a\` and by \`b\` (each 0 to ${MAX_TOOLBOX_ENTRIES} addresses or CIDRs, families mixed, at most ${MAX_TOOLBOX_ENTRIES} together): what changed between two versions of a blocklist, as \`iprange --diff\` and \`--common\` answer it. How the lists are written does not matter, only the addresses: two /25s equal their /24. Issues carry \`path\` only (\`["b", 1]\`).`,
+  description: `Compares the addresses covered by \`a\` and by \`b\` (each 0 to ${MAX_LIST_ENTRIES} addresses or CIDRs, families mixed, at most ${MAX_LIST_ENTRIES} together): what changed between two versions of a blocklist, as \`iprange --diff\` and \`--common\` answer it. How the lists are written does not matter, only the addresses: two /25s equal their /24. Issues carry \`path\` only (\`["b", 1]\`).`,
   tag: "CIDR",
   resultDescription: `\`onlyA\`, \`onlyB\` and \`both\` are each written as cidr-merge writes a list: the minimal CIDRs, IPv4 first, each family by network address, with exact address counts per family. \`equal\` is true when \`onlyA\` and \`onlyB\` are both empty. More than ${MAX_RESULT_CIDRS} CIDRs in the three lists together is RESULT_TOO_LARGE, the exact total counted without listing them.`,
   errors: { 400: ["RESULT_TOO_LARGE"] },

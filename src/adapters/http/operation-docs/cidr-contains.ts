@@ -3,12 +3,12 @@
  * (src/contract/operations.ts) does not say. Every example is a real exchange, replayed by
  * tests/docs/openapi.test.ts.
  */
-import { MAX_TOOLBOX_ENTRIES } from "../../../domain/limits.ts";
+import { MAX_LIST_ENTRIES } from "../../../domain/limits.ts";
 import type { OperationDoc } from "../openapi-document.ts";
 
 export const cidrContainsDoc: OperationDoc = {
   summary: "Which entries lie inside, or overlap, a list of blocks",
-  description: `For each entry (an address or CIDR), whether one block of \`cidrs\` holds it wholly, whether any block shares an address with it, and the most specific block that holds it: grepcidr's question, for CIDRs too. Families may mix; an entry meets only the blocks of its own family. \`cidrs\` and \`entries\` together hold at most ${MAX_TOOLBOX_ENTRIES} entries (one issue at \`[]\` when over).`,
+  description: `For each entry (an address or CIDR), whether one block of \`cidrs\` holds it wholly, whether any block shares an address with it, and the most specific block that holds it: grepcidr's question, for CIDRs too. Families may mix; an entry meets only the blocks of its own family. \`cidrs\` and \`entries\` together hold at most ${MAX_LIST_ENTRIES} entries (one issue at \`[]\` when over).`,
   tag: "CIDR",
   resultDescription:
     "One answer per entry, in input order. Two blocks that cover an entry only together (two /25s and their /24) overlap it without containing it.",

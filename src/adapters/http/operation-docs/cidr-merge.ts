@@ -3,12 +3,12 @@
  * (src/contract/operations.ts) does not say. Every example is a real exchange, replayed by
  * tests/docs/openapi.test.ts.
  */
-import { MAX_TOOLBOX_ENTRIES } from "../../../domain/limits.ts";
+import { MAX_LIST_ENTRIES } from "../../../domain/limits.ts";
 import type { OperationDoc } from "../openapi-document.ts";
 
 export const cidrMergeDoc: OperationDoc = {
   summary: "Minimal CIDR list of a mixed IPv4/IPv6 list",
-  description: `Collapses up to ${MAX_TOOLBOX_ENTRIES} addresses and CIDRs, IPv4 and IPv6 in any order, into the minimal list covering exactly their union (what Python's \`collapse_addresses\` gives per family). Issues carry \`path\` only.`,
+  description: `Collapses up to ${MAX_LIST_ENTRIES} addresses and CIDRs, IPv4 and IPv6 in any order, into the minimal list covering exactly their union (what Python's \`collapse_addresses\` gives per family). Issues carry \`path\` only.`,
   tag: "CIDR",
   resultDescription:
     "The IPv4 blocks first, then the IPv6 blocks, each by network address; IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is IPv6. The address counts are exact decimal strings, per family.",

@@ -7,7 +7,7 @@
  * case's (one issue at `[]`).
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { MAX_ALLOCATE_COUNT, MAX_RESULT_CIDRS, MAX_TOOLBOX_ENTRIES } from "../domain/limits.ts";
+import { MAX_ALLOCATE_COUNT, MAX_RESULT_CIDRS, MAX_LIST_ENTRIES } from "../domain/limits.ts";
 import { AddressEntry, CanonicalCidr, Count, DECIMAL_COUNT } from "./schemas.ts";
 
 /** A prefix length of either family; the family's own bound (32 for IPv4) is the use case's. */
@@ -18,7 +18,7 @@ const PrefixLength = Type.Integer({
 });
 
 const entryList = (minItems: number, description: string) =>
-  Type.Array(AddressEntry, { minItems, maxItems: MAX_TOOLBOX_ENTRIES, description });
+  Type.Array(AddressEntry, { minItems, maxItems: MAX_LIST_ENTRIES, description });
 
 export const CidrMergeRequest = Type.Object(
   {
@@ -141,7 +141,7 @@ export const CidrContainsResult = Type.Object(
   {
     results: Type.Array(Containment, {
       minItems: 1,
-      maxItems: MAX_TOOLBOX_ENTRIES,
+      maxItems: MAX_LIST_ENTRIES,
       description: "One answer per entry, in input order.",
     }),
   },
