@@ -149,8 +149,11 @@ export class Traffic {
   private readonly limiter: RateLimiter | null;
   private readonly clientAddress: ClientAddressSource;
   private readonly logClientAddress: boolean;
-  /** The route that answered each request (null: none matched), for its log line. */
-  private readonly routeOf = new WeakMap<Request, string | null>();
+  /**
+   * The route that named itself while the request being served ran (null: none matched); read
+   * right after the route's handler returns, which it does on the request's own turn.
+   */
+  private named: string | null | undefined = undefined;
   /** Requests re-entering the application to be routed by their resolved path (no `Host`). */
   private readonly rerouted = new WeakSet<Request>();
   /** Set once shutdown begins: every answer then says `Connection: close`. */
@@ -228,11 +231,10 @@ export class Traffic {
     path: string | null,
     handle: RequestHandler,
   ): (context: { request: Request }) => Response | Promise<Response> {
-    const routeOf = this.routeOf;
+    const traffic = this;
     return function answer(context) {
-      const request = context.request;
-      const response = handle(request);
-      if (path !== null) routeOf.set(request, path);
+      const response = handle(context.request);
+      if (path !== null) traffic.named = path;
       return response;
     };
   }
@@ -250,27 +252,28 @@ export class Traffic {
       const entry = this.table.get(path);
       if (entry === undefined ? SITE_POLICY.rateLimited : entry.rateLimited) {
         const refusal = this.rateLimit(request, entry);
-        if (refusal !== null) {
-          this.routeOf.set(request, entry === undefined ? null : path);
-          return this.finish(request, refusal, start, requestId);
-        }
+        if (refusal !== null)
+          return this.finish(request, refusal, start, requestId, entry === undefined ? null : path);
       }
     }
     // Routes answer every failure; this is a last line of defence, so that a request is always
     // answered and always leaves the in-flight count (the drain waits on it).
     let response: Response | Promise<Response>;
+    this.named = undefined;
     try {
       response = next(request);
     } catch (error) {
       response = this.fail(request, PLAIN_TEMPLATE, error);
     }
+    const route = this.named;
     if (response instanceof Promise) {
       return response.then(
-        (done) => this.finish(request, done, start, requestId),
-        (error: unknown) => this.finish(request, this.fail(request, PLAIN_TEMPLATE, error), start, requestId),
+        (done) => this.finish(request, done, start, requestId, route),
+        (error: unknown) =>
+          this.finish(request, this.fail(request, PLAIN_TEMPLATE, error), start, requestId, route),
       );
     }
-    return this.finish(request, response, start, requestId);
+    return this.finish(request, response, start, requestId, route);
   }
 
   /**
@@ -280,7 +283,7 @@ export class Traffic {
   unrouted(request: Request): Response | Promise<Response> {
     const path = pathOf(request.url);
     const entry = this.table.get(path);
-    this.routeOf.set(request, entry === undefined ? null : path);
+    this.named = entry === undefined ? null : path;
     if (entry === undefined) {
       return this.responder.error(
         request,
@@ -347,11 +350,17 @@ export class Traffic {
     return observed.ok ? observed.address.toString() : null;
   }
 
-  private finish(request: Request, response: Response, start: number, requestId: string): Response {
+  private finish(
+    request: Request,
+    response: Response,
+    start: number,
+    requestId: string,
+    named: string | null | undefined,
+  ): Response {
     this.inFlight -= 1;
     if (this.closing) response.headers.set("connection", "close");
     // A route of a plugin (the page, the docs) does not name itself: its path is the route.
-    let route = this.routeOf.get(request);
+    let route = named;
     let unmatchedPath: string | undefined;
     if (route === undefined) route = pathOf(request.url);
     else if (route === null) unmatchedPath = pathOf(request.url);
