@@ -156,7 +156,7 @@ describe("against go-cidr's algorithm, transcribed on bigint", () => {
       const theirs = terraformCidrSubnets(c.family, c.value, c.prefixLength, c.newbits);
       const atZero = c.value >> BigInt(width(c.family) - c.prefixLength) === 0n;
       if (atZero && c.newbits.length > 0) {
-        // Terraform's wrap-around (docs, ADR 27): it finds no space for the first block; we pack from zero.
+        // Terraform's wrap-around (docs, ADR 29): it finds no space for the first block; we pack from zero.
         expect({ prefix, theirs }).toMatchObject({ theirs: { ok: false, argument: 1 } });
         continue;
       }

@@ -7,7 +7,7 @@
  * `NextSubnet` once per argument: the block of the new length that follows the one holding the
  * previous block's last address. It never goes back, so a short block after a long one leaves a gap
  * that is never filled (where cidr-allocate's first fit fills it). Reasoning and the differences
- * from Terraform: docs/decisions/0027-terraform-cidrsubnets.md.
+ * from Terraform: docs/decisions/0029-terraform-cidrsubnets.md.
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpFamily, quoteEntry } from "../ip/addr.ts";
