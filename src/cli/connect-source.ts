@@ -116,7 +116,8 @@ export async function readServerCertificates(
     ...(startTls === null ? {} : { startTls }),
   });
   if (!fetched.ok) {
-    run.io.stderr(`${run.err.red("error")}: ${describeTarget(target)}: ${fetched.message}\n`);
+    // The line CONTRACT §7.3 and §8.3 write: `HOST:PORT: what was observed` (no prefix).
+    run.io.stderr(`${describeTarget(target)}: ${fetched.message}\n`);
     return { exit: EXIT.failure };
   }
   const pem = fetched.value.ders.map(pemBlock).join("");

@@ -7,7 +7,7 @@
  * case's (one issue at `[]`).
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { MAX_ALLOCATE_COUNT, MAX_RESULT_CIDRS, MAX_LIST_ENTRIES } from "../domain/limits.ts";
+import { MAX_ALLOCATE_COUNT, MAX_LIST_ENTRIES, MAX_RESULT_CIDRS } from "../domain/limits.ts";
 import { AddressEntry, CanonicalCidr, Count, DECIMAL_COUNT } from "./schemas.ts";
 
 /** A prefix length of either family; the family's own bound (32 for IPv4) is the use case's. */

@@ -13,20 +13,37 @@
 
 /** A list and the JSON text of it, written together; the list is made on demand. */
 export class WrittenList<T> {
+  private text: string | undefined;
+
   /**
-   * @param json exactly `JSON.stringify` of the list `make` returns
+   * @param json exactly `JSON.stringify` of the list `make` returns: as text, or as its UTF-8
+   *   bytes (ASCII, as the batches write it), decoded only when the text is asked for
    * @param make makes the list; called at most once per field, on its first read
    */
   constructor(
-    readonly json: string,
+    json: string | Uint8Array,
     private readonly make: () => T[],
-  ) {}
+  ) {
+    if (typeof json === "string") this.text = json;
+    else this.bytes = json;
+  }
+
+  /** The JSON as UTF-8 bytes, when it was written as bytes (a serializer can send them as they are). */
+  readonly bytes: Uint8Array | undefined;
+
+  /** The JSON text. */
+  get json(): string {
+    this.text ??= utf8.decode(this.bytes);
+    return this.text;
+  }
 
   /** The list itself, made now. */
   toArray(): T[] {
     return this.make();
   }
 }
+
+const utf8 = new TextDecoder();
 
 /**
  * The fields of `T`, where a list field may be given as a {@link WrittenList} of its elements and a
@@ -38,10 +55,10 @@ export type ResultFields<T> = { [K in keyof T]: FieldOf<T[K]> };
 type FieldOf<V> = V | (V extends readonly (infer E)[] ? WrittenList<E> : never);
 
 /**
- * Per object made by {@link resultWith}: field → the JSON of its list while nobody has read it, or
- * null for a field holding a nested object made by {@link resultWith} (asked in turn).
+ * Per object made by {@link resultWith}: field → its list while nobody has read it, or null for a
+ * field holding a nested object made by {@link resultWith} (asked in turn).
  */
-const unread = new WeakMap<object, Map<string, string | null>>();
+const unread = new WeakMap<object, Map<string, WrittenList<unknown> | null>>();
 
 /**
  * The object with `fields`, in their order: a {@link WrittenList} becomes an enumerable field whose
@@ -50,12 +67,12 @@ const unread = new WeakMap<object, Map<string, string | null>>();
  */
 export function resultWith<T extends object>(fields: ResultFields<T>): T {
   const result: Record<string, unknown> = {};
-  let pending: Map<string, string | null> | undefined;
+  let pending: Map<string, WrittenList<unknown> | null> | undefined;
   for (const key of Object.keys(fields)) {
     const value = (fields as Record<string, unknown>)[key];
     if (value instanceof WrittenList) {
       pending ??= new Map();
-      pending.set(key, value.json);
+      pending.set(key, value);
       const fieldsUnread = pending;
       let list: unknown;
       let made = false;
@@ -89,9 +106,9 @@ export function resultWith<T extends object>(fields: ResultFields<T>): T {
 }
 
 /**
- * For an object made by {@link resultWith}: its fields whose list nobody has read yet, with their
- * JSON (null: a nested object to ask in turn); undefined for any other value.
+ * For an object made by {@link resultWith}: its fields whose list nobody has read yet, with the
+ * written list (null: a nested object to ask in turn); undefined for any other value.
  */
-export function unreadListsOf(value: object): ReadonlyMap<string, string | null> | undefined {
+export function unreadListsOf(value: object): ReadonlyMap<string, WrittenList<unknown> | null> | undefined {
   return unread.get(value);
 }

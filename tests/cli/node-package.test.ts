@@ -308,7 +308,7 @@ describe("the nettools npm package", () => {
           ]);
           expect([protocol, refused.code, refused.stdout]).toEqual([protocol, 3, ""]);
           expect(refused.stderr).toStartWith(
-            `error: 127.0.0.1:${refusing.port}: the server refused STARTTLS: "`,
+            `127.0.0.1:${refusing.port}: the server refused STARTTLS: "`,
           );
           expect(refused.stderr.split("\n")).toHaveLength(2);
         }

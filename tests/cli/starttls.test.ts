@@ -486,7 +486,7 @@ describe("the CLI", () => {
       expect(ran).toEqual({
         code: 3,
         stdout: "",
-        stderr: `error: 127.0.0.1:${server.port}: the server refused STARTTLS: ". BAD STARTTLS not supported"\n`,
+        stderr: `127.0.0.1:${server.port}: the server refused STARTTLS: ". BAD STARTTLS not supported"\n`,
       });
     }
   }, 30_000);

@@ -305,7 +305,7 @@ describe("failures name the cause observed", () => {
         const ran = await runNettools([command, "--connect", `127.0.0.1:${port}`]);
         expect(ran.code).toBe(3);
         expect(ran.stdout).toBe("");
-        expect(ran.stderr).toBe(`error: 127.0.0.1:${port}: ${message}\n`);
+        expect(ran.stderr).toBe(`127.0.0.1:${port}: ${message}\n`);
       }
     }
   }, 30_000);

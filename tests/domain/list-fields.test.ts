@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { jsonOf } from "../../src/adapters/http/responder.ts";
+import { jsonBodyOf, jsonOf } from "../../src/adapters/http/responder.ts";
 import { TextBatch } from "../../src/domain/ip/text.ts";
 import { resultWith, unreadListsOf, WrittenList } from "../../src/domain/list-fields.ts";
 
@@ -86,6 +86,26 @@ describe("resultWith", () => {
     expect(jsonOf(outer)).toBe(JSON.stringify(outer));
     expect(jsonOf({ plain: [1, 2], nested: { x: "y" } })).toBe('{"plain":[1,2],"nested":{"x":"y"}}');
     expect(jsonOf([1, "two"])).toBe('[1,"two"]');
+  });
+
+  test("as a response body: the bytes of the same JSON, the lists' bytes never decoded", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 300 }), fc.boolean(), (count, read) => {
+        const batch = new TextBatch();
+        for (let i = 0; i < count; i++) batch.add(6, 0x20010db8, i, 0, 0, 48);
+        const result = resultWith<{ a: Shape; b: Shape }>({
+          a: resultWith<Shape>({ family: "ipv6", cidrs: batch.toList(), count: String(count) }),
+          b: resultWith<Shape>({ family: "ipv4", cidrs: written(["10.0.0.0/8"]).list, count: "1" }),
+        });
+        if (read) result.a.cidrs.reverse();
+        const body = jsonBodyOf(result);
+        const text = typeof body === "string" ? body : new TextDecoder().decode(body);
+        expect(text).toBe(JSON.stringify(result));
+        // Bytes exactly when a list nobody read was written as bytes (a batch's, not empty).
+        expect(body instanceof Uint8Array).toBe(!read && count > 0);
+      }),
+      { numRuns: 100, seed: 20261126 },
+    );
   });
 
   test("a batch's list as a field: the JSON is the batch's, the texts the same", () => {

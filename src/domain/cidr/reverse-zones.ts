@@ -115,7 +115,6 @@ const HEX_DIGITS = [...HEX];
 
 /** Scratch for the JSON text of one list: 128 names of at most 26 bytes, quotes and commas. */
 const scratch = new Uint8Array(4096);
-const decoder = new TextDecoder();
 const QUOTE = 34;
 const COMMA = 44;
 
@@ -152,8 +151,8 @@ function zoneList(
     scratch[pos++] = QUOTE;
   }
   scratch[pos++] = 93; // ]
-  const json = decoder.decode(scratch.subarray(0, pos));
-  return new WrittenList(json, () => {
+  const list: WrittenList<string> = new WrittenList(scratch.slice(0, pos), () => {
+    const json = list.json;
     const zones = new Array<string>(count);
     let start = 2; // after `["`
     for (let k = 0; k < count; k++) {
@@ -162,4 +161,5 @@ function zoneList(
     }
     return zones;
   });
+  return list;
 }

@@ -346,7 +346,8 @@ export class TextBatch {
     const s = this.scratch;
     if (s === null) return new WrittenList("[]", () => []);
     s.bytes[this.pos++] = CLOSE_BRACKET;
-    const joint = decoder.decode(s.bytes.subarray(0, this.pos));
+    // The JSON stays bytes (a copy: the space goes back to the pool); decoded once, when needed.
+    const json = s.bytes.slice(0, this.pos);
     const count = this.count;
     const ends = s.ends.slice(0, count);
     // A text list's texts start 3 bytes after the previous one ends (`","`), the first after `["`;
@@ -359,7 +360,8 @@ export class TextBatch {
     this.pos = 0;
     this.count = 0;
     if (pool.length < POOL_SIZE && s.bytes.length <= KEEP_BYTES) pool.push(s);
-    return new WrittenList(joint, () => slice(joint, starts, ends, count));
+    const list: WrittenList<T> = new WrittenList(json, () => slice(list.json, starts, ends, count));
+    return list;
   }
 
   private takeScratch(): Scratch {

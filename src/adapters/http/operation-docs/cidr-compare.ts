@@ -2,7 +2,7 @@
  * The OpenAPI prose and examples of `POST /v1/cidr-compare` (CONTRACT §8.4). Every example is
  * replayed against the running server by tests/docs/openapi.test.ts.
  */
-import { MAX_RESULT_CIDRS, MAX_LIST_ENTRIES } from "../../../domain/limits.ts";
+import { MAX_LIST_ENTRIES, MAX_RESULT_CIDRS } from "../../../domain/limits.ts";
 import type { OperationDoc } from "../openapi-document.ts";
 
 /** Ninety IPv6 addresses close together, taken out of `::/0`, leave more than 10000 CIDRs. */
