@@ -307,9 +307,7 @@ describe("the nettools npm package", () => {
             protocol,
           ]);
           expect([protocol, refused.code, refused.stdout]).toEqual([protocol, 3, ""]);
-          expect(refused.stderr).toStartWith(
-            `127.0.0.1:${refusing.port}: the server refused STARTTLS: "`,
-          );
+          expect(refused.stderr).toStartWith(`127.0.0.1:${refusing.port}: the server refused STARTTLS: "`);
           expect(refused.stderr.split("\n")).toHaveLength(2);
         }
       }, 120_000);

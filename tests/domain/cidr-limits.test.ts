@@ -11,15 +11,15 @@ import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
 import {
   API_ALLOCATE_LIMITS,
   API_COVER_LIMITS,
-  API_SUBTRACT_LIMITS,
   API_LIST_LIMITS,
+  API_SUBTRACT_LIMITS,
   LOCAL_ALLOCATE_LIMITS,
   LOCAL_CIDR_LIMITS,
   MAX_ALLOCATE_COUNT,
   MAX_COVER_INPUTS,
+  MAX_LIST_ENTRIES,
   MAX_RESULT_CIDRS,
   MAX_SUBTRACT_ENTRIES,
-  MAX_LIST_ENTRIES,
 } from "../../src/domain/limits.ts";
 import { entryList } from "./arbitraries.ts";
 import { scattered } from "./list-model.ts";
