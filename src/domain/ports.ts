@@ -67,6 +67,23 @@ export interface RootStore {
    * `includeRoot` appends (CONTRACT §7.1, §7.2).
    */
   findRoots(issuerNameKey: string, authorityKeyIdentifier: string | null): readonly Uint8Array[];
+  /**
+   * The distrust dates the store's curators attach to the root with exactly this DER (CONTRACT
+   * §9.2, §9.5 `ROOT_DISTRUSTED_FOR_NEW_CERTS`), or null when the root carries none or is not in
+   * the store. Optional: a store read from a plain PEM file has no dates.
+   */
+  distrustOf?(rootDer: Uint8Array): RootDistrust | null;
+}
+
+/**
+ * A reference root's distrust dates, each in milliseconds since the epoch (UTC) or null when unset:
+ * Firefox compares a leaf's notBefore with `serverDistrustAfter` (NSS `certdata.txt`
+ * `CKA_NSS_SERVER_DISTRUST_AFTER`); Chrome compares the earliest embedded SCT's timestamp (the
+ * leaf's notBefore without SCTs) with `sctNotAfter` (Chrome Root Store `root_store.textproto`).
+ */
+export interface RootDistrust {
+  serverDistrustAfter: number | null;
+  sctNotAfter: number | null;
 }
 
 /** The address the client's connection is observed from (spec §4.5, CONTRACT §5). */
