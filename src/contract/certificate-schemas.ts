@@ -3,6 +3,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { FINDING_CODES, type FindingCode } from "../domain/certificates/findings.ts";
+import { MAX_INSTANT_LENGTH } from "../domain/certificates/instant.ts";
 import {
   MAX_CERTIFICATES,
   MAX_HOSTNAME_LENGTH,
@@ -36,6 +37,13 @@ export const CertificateBundleRequest = Type.Object(
         minimum: 0,
         maximum: MAX_CERTIFICATES - 1,
         description: "Position of the leaf to check the hostname against, when several are possible.",
+      }),
+    ),
+    at: Type.Optional(
+      Type.String({
+        maxLength: MAX_INSTANT_LENGTH,
+        description:
+          "The instant to judge the certificates at (CONTRACT §9.1): an RFC 3339 date-time with Z or a numeric offset, from 1950-01-01T00:00:00Z to 9999-12-31T23:59:59Z; fractional seconds are dropped. evaluatedAt is then this instant in UTC. Absent: now.",
       }),
     ),
   },

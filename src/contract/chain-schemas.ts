@@ -6,6 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { MAX_EXPIRY_WARNING_DAYS } from "../domain/certificates/chain.ts";
 import { CLIENTS, PROBLEM_CODES, type ProblemCode } from "../domain/certificates/chain-problems.ts";
+import { MAX_INSTANT_LENGTH } from "../domain/certificates/instant.ts";
 import { MAX_CERTIFICATES, MAX_HOSTNAME_LENGTH, MAX_PEM_LENGTH } from "../domain/limits.ts";
 
 const Position = Type.Integer({ minimum: 0, maximum: MAX_CERTIFICATES - 1 });
@@ -47,6 +48,13 @@ export const CertificateChainRequest = Type.Object(
         maximum: MAX_EXPIRY_WARNING_DAYS,
         description:
           "A path member expiring in fewer days than this raises EXPIRING (default 30; 0 turns it off).",
+      }),
+    ),
+    at: Type.Optional(
+      Type.String({
+        maxLength: MAX_INSTANT_LENGTH,
+        description:
+          "The instant to judge the certificates at (CONTRACT §9.1): an RFC 3339 date-time with Z or a numeric offset, from 1950-01-01T00:00:00Z to 9999-12-31T23:59:59Z; fractional seconds are dropped. evaluatedAt is then this instant in UTC. Absent: now.",
       }),
     ),
   },

@@ -373,6 +373,11 @@ function setUpCertificates(): void {
       request.leafIndex = Number(leaf);
       chainRequest.leafIndex = Number(leaf);
     }
+    const at = byId<HTMLInputElement>("cert-at").value.trim();
+    if (at !== "") {
+      request.at = at;
+      chainRequest.at = at;
+    }
     const roots = setAsidePrivateKeys(rootsBox.value);
     notices.push(
       ...roots.notices.map((notice) =>

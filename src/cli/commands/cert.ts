@@ -24,6 +24,7 @@ import {
   type HostnameAnswer,
   readIdentity,
 } from "../hostname-answer.ts";
+import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { renderCertificates } from "../render.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
@@ -43,6 +44,7 @@ Options:
                         checked here against the leaf's IP SANs (the API's bundle operation
                         takes DNS names only)
   --leaf-index N        the position of the leaf to check, when there are several
+${AT_HELP}
 ${SOURCE_HELP}
                         (--roots runs in this process only: the API's bundle operation has no
                         roots field, so NETTOOLS_ROOTS is skipped with --server)
@@ -60,6 +62,7 @@ export const cert: Command = {
     const { values, positionals } = parse(args, {
       hostname: { type: "string", short: "H" },
       "leaf-index": { type: "string" },
+      ...AT_OPTION,
       ...SOURCE_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
@@ -70,9 +73,10 @@ export const cert: Command = {
     if (leafIndex !== undefined && !/^\d+$/.test(leafIndex)) {
       throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
     }
+    const at = atFromOption(values.at);
     const deadline = new Deadline(run.timeoutSeconds);
     deadline.doing({ afterChecks: "before the findings were ready" });
-    const bounded = await deadline.run(() => inspect(run, values, positionals, deadline));
+    const bounded = await deadline.run(() => inspect(run, values, positionals, deadline, at));
     if (bounded.done) return bounded.value;
     io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
     return EXIT.failure;
@@ -93,6 +97,7 @@ async function inspect(
   values: CertValues,
   positionals: string[],
   deadline: Deadline,
+  at: string | undefined,
 ): Promise<number> {
   const io = run.io;
   const roots = await readRoots(run, values, run.client === null ? undefined : SERVER_TAKES_NO_ROOTS);
@@ -113,6 +118,7 @@ async function inspect(
     return EXIT.invalidInput;
   }
   if (values["leaf-index"] !== undefined) request.leafIndex = Number(values["leaf-index"]);
+  if (at !== undefined) request.at = at;
 
   const result = await runOperation(
     run,

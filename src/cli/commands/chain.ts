@@ -14,6 +14,7 @@ import {
 } from "../certificate-source.ts";
 import { Deadline } from "../deadline.ts";
 import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
+import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { renderChain } from "../render-chain.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
@@ -40,6 +41,7 @@ Options:
   --expires-within DAYS warn about, and exit 1 for, a path member expiring within DAYS
                         (0–3650; without it the warning is shown for 30 days, exit unchanged)
   --strict              every warning counts as an error in the exit status (for monitoring)
+${AT_HELP}
 ${SOURCE_HELP}
 ${COMMON_HELP}
 
@@ -75,6 +77,7 @@ interface ChainValues {
   servername?: string | undefined;
   save?: string | undefined;
   roots?: string | undefined;
+  at?: string | undefined;
 }
 
 export const chain: Command = {
@@ -90,6 +93,7 @@ export const chain: Command = {
       output: { type: "string", short: "o" },
       "include-root": { type: "boolean" },
       "expires-within": { type: "string" },
+      ...AT_OPTION,
       ...SOURCE_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
@@ -126,6 +130,8 @@ function requestOptions(values: ChainValues): RequestOf<"certificateChain"> {
     request.expiryWarningDays = Number(expiresWithin);
   }
   if (values["include-root"]) request.includeRoot = true;
+  const at = atFromOption(values.at);
+  if (at !== undefined) request.at = at;
   return request;
 }
 

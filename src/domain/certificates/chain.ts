@@ -21,6 +21,7 @@ import {
 import { clientRuleProblems, validityDays } from "./client-rules.ts";
 import { rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, matchIdentity, validateIdentity } from "./identity.ts";
+import { clockAt, instantIssues } from "./instant.ts";
 import type { CertificateData } from "./model.ts";
 import { pemBlock } from "./pem.ts";
 import type { SignatureCheckCache } from "./relationships.ts";
@@ -53,6 +54,8 @@ export interface CertificateChainRequest {
   roots?: string | undefined;
   includeRoot?: boolean | undefined;
   expiryWarningDays?: number | undefined;
+  /** The instant of evaluation (CONTRACT §9.1), RFC 3339; absent means the clock's now. */
+  at?: string | undefined;
 }
 
 export interface CertificateChainDeps {
@@ -117,7 +120,8 @@ export interface CertificateChainResult {
  * Builds and repairs the chain to serve (CONTRACT §7.1).
  *
  * @throws DomainError `INVALID_INPUT` with every issue found together: `pem` problems (located),
- *   `roots` problems (located, path `["roots"]`), the hostname, `leafIndex`, `expiryWarningDays`.
+ *   `roots` problems (located, path `["roots"]`), the hostname, `leafIndex`, `expiryWarningDays`,
+ *   `at` (CONTRACT §9.1: when valid, the chain is judged at that instant instead of the clock's now).
  */
 export async function buildCertificateChain(
   request: CertificateChainRequest,
@@ -127,9 +131,10 @@ export async function buildCertificateChain(
   const identity = validateIdentity(request.hostname);
   const supplied = readSuppliedRoots(request.roots, deps.decoder, limits);
   const expiryWarningDays = request.expiryWarningDays ?? DEFAULT_EXPIRY_WARNING_DAYS;
-  const bundle = await readBundle(request.pem, request.leafIndex, deps, limits, {
+  const clock = clockAt(request.at, deps.clock);
+  const bundle = await readBundle(request.pem, request.leafIndex, { ...deps, clock }, limits, {
     beforeLeafIndex: supplied.then((roots) => [...roots.issues, ...identity.issues]),
-    afterLeafIndex: checkExpiryWarningDays(expiryWarningDays),
+    afterLeafIndex: [...checkExpiryWarningDays(expiryWarningDays), ...instantIssues(request.at)],
   });
   const { certificates, evaluatedAt, leaves } = bundle;
   const selfSigned = bundle.selfChecks.map((check) => check?.outcome === "verified");

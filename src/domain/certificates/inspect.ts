@@ -15,6 +15,7 @@ import {
   rfc3339,
 } from "./findings.ts";
 import { matchHostname, validateHostname } from "./hostname.ts";
+import { clockAt, instantIssues } from "./instant.ts";
 import type { CertificateData } from "./model.ts";
 import type { PemBlock } from "./pem.ts";
 import { type Relationship, toRelationship } from "./relationships.ts";
@@ -33,6 +34,8 @@ export interface CertificateBundleRequest {
   pem: string;
   hostname?: string | undefined;
   leafIndex?: number | undefined;
+  /** The instant of evaluation (CONTRACT §9.1), RFC 3339; absent means the clock's now. */
+  at?: string | undefined;
 }
 
 export interface CertificateBundleDeps {
@@ -85,7 +88,8 @@ export interface CertificateBundleResult {
  * @throws DomainError `INVALID_INPUT` with every issue found together: PEM problems (located,
  *   including blocks the decoder rejects), then the hostname, then `leafIndex` (an integer from 0
  *   to `limits.maxBlocks` − 1 naming an existing position that holds a non-CA certificate; a
- *   repeat is accepted as given).
+ *   repeat is accepted as given), then `at` (CONTRACT §9.1: when valid, every expiry finding is
+ *   judged at that instant instead of the clock's now).
  */
 export async function inspectCertificateBundle(
   request: CertificateBundleRequest,
@@ -93,8 +97,10 @@ export async function inspectCertificateBundle(
   limits: CertificateLimits = DEFAULT_CERTIFICATE_LIMITS,
 ): Promise<CertificateBundleResult> {
   const hostname = validateHostname(request.hostname);
-  const bundle = await readBundle(request.pem, request.leafIndex, deps, limits, {
+  const clock = clockAt(request.at, deps.clock);
+  const bundle = await readBundle(request.pem, request.leafIndex, { ...deps, clock }, limits, {
     beforeLeafIndex: hostname.issues,
+    afterLeafIndex: instantIssues(request.at),
   });
   const { blocks, certificates, evaluatedAt, selfChecks, links, leaves: leafIndexes } = bundle;
 
