@@ -63,17 +63,22 @@ const LISTED_PER_NAMESPACE = 300;
 /** Longest description quoted. */
 const DESCRIPTION_CHARACTERS = 400;
 
-const HOW_TO = `How to run (from any checkout that has \`scripts/limbo/\`, e.g. after merging the \`limbo\` branch):
+const HOW_TO = `How to run: the harness needs nothing from the checkout it judges but \`src/main.ts\` and
+\`src/cli/main.ts\` (with \`at\`/\`--at\`), so run this copy against any checkout:
 
-    bun scripts/limbo/run.ts --limbo /work/limbo-data/limbo.json --checkout /work/wt/NAME \\
+    cd /work/wt/limbo && heavy node_modules/.bin/bun scripts/limbo/run.ts \\
+      --limbo /work/limbo-data/limbo.json --checkout /work/wt/NAME \\
       --compare go=/work/limbo-data/results-go.json --compare openssl=/work/limbo-data/results-openssl.json
 
-Wrap it in \`heavy\` on the shared machine (well under a minute for 9,770 testcases). \`--include rfc5280::\` runs
-one namespace only. The server is started from \`--checkout\` (its \`src/main.ts\`, this Bun) on 127.0.0.1
-and stopped at the end. This file and latest.json (every case, our full answer's verdict) are rewritten
-by every run. The verdict rule (accept = status \`complete\` and no \`error\` problem besides
-WRONG_ORDER, UNNEEDED_CERTIFICATE, DUPLICATE_CERTIFICATE, ROOT_INCLUDED, LEAF_SELECTION_REQUIRED;
-a 400 INVALID_INPUT is a reject) is in docs/decisions/0034-instant-and-limbo.md.`;
+It takes about a minute (\`heavy\`: the machine is shared). \`--include rfc5280::\` runs one namespace
+only. The server is started from \`--checkout\` (its \`src/main.ts\`, with this Bun) on 127.0.0.1 and
+stopped at the end. This file and latest.json (every case with our verdict) are rewritten by every
+run. The verdict rule: accept = status \`complete\` and no \`error\` problem besides WRONG_ORDER,
+UNNEEDED_CERTIFICATE, DUPLICATE_CERTIFICATE, ROOT_INCLUDED, LEAF_SELECTION_REQUIRED (limbo's
+intermediates are a pool, not a served order); a 400 INVALID_INPUT is a reject; a case over the
+API's limits (16 blocks, 49,152 characters) goes through the checkout's CLI (\`nettools chain
+--json\`, local limits) unless \`--over-limit reject\`. Why: docs/decisions/0034-instant-and-limbo.md.
+The standing and how the suite and the Go and OpenSSL result files are built: docs/limbo.md.`;
 
 /** Builds the report. */
 export function renderReport(input: ReportInput): Report {
@@ -151,7 +156,8 @@ export function renderReport(input: ReportInput): Report {
     const cases = byNamespace.get(namespace);
     if (cases === undefined) continue;
     lines.push(`### \`${namespace}\` (${cases.length})`, "");
-    for (const result of cases.slice(0, LISTED_PER_NAMESPACE)) lines.push(...describeCase(result), "");
+    for (const result of cases.slice(0, LISTED_PER_NAMESPACE))
+      lines.push(...describeCase(result, input.comparisons), "");
     if (cases.length > LISTED_PER_NAMESPACE)
       lines.push(`… and ${cases.length - LISTED_PER_NAMESPACE} more in latest.json.`, "");
   }
@@ -177,13 +183,17 @@ export function renderReport(input: ReportInput): Report {
   return { markdown: `${lines.join("\n")}\n`, summary, summaryText };
 }
 
-function describeCase(result: CaseResult): string[] {
+function describeCase(result: CaseResult, comparisons: readonly Comparison[]): string[] {
   const ours =
     result.outcome === "SUCCESS" ? "we accept" : result.outcome === "FAILURE" ? "we reject" : "no verdict";
   const lines = [
     `- \`${result.id}\`: limbo expects ${result.expected}, ${ours}${result.via === "cli" ? " (through the CLI: over the API's limits)" : ""}${result.leafIndexSent ? "" : " (sent without leafIndex: the peer is not a possible leaf)"}${result.verdict === null ? ` (HTTP ${result.httpStatus})` : ""}.`,
     `  ${quote(result.description)}`,
   ];
+  if (comparisons.length > 0)
+    lines.push(
+      `  - others: ${comparisons.map((c) => `${c.label} ${c.outcomes.get(result.id) ?? "SKIPPED"}`).join(", ")}`,
+    );
   const verdict = result.verdict;
   if (verdict?.kind === "reject" && verdict.why === "status") lines.push(`  - status \`${verdict.status}\``);
   if (verdict?.kind === "reject" && verdict.why === "refused")

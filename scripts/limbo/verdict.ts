@@ -101,7 +101,7 @@ export const PRESENTATION_CODES: ReadonlySet<string> = new Set([
 
 /** Our answer read as a verifier's: accept or reject, and why. */
 export type Verdict =
-  | { kind: "accept" }
+  | { kind: "accept"; problems: AnswerProblem[] }
   | { kind: "reject"; why: "status"; status: string; problems: AnswerProblem[] }
   | { kind: "reject"; why: "errors"; problems: AnswerProblem[] }
   | { kind: "reject"; why: "refused"; issues: { path: unknown[]; message: string }[] };
@@ -110,13 +110,13 @@ export type Verdict =
  * A 200 answer as accept or reject: accept when the status is `complete` and no problem of
  * severity `error` remains besides {@link PRESENTATION_CODES}; every other status (`incomplete`,
  * `ambiguous`, `no-leaf`) rejects. `problems` keeps every problem but the presentation ones, for
- * the report.
+ * the report (an accepted answer's warnings and notes too).
  */
 export function verdictOf(answer: ChainAnswer): Verdict {
   const problems = answer.problems.filter((problem) => !PRESENTATION_CODES.has(problem.code));
   if (answer.status !== "complete") return { kind: "reject", why: "status", status: answer.status, problems };
   const errors = problems.filter((problem) => problem.severity === "error");
-  return errors.length > 0 ? { kind: "reject", why: "errors", problems } : { kind: "accept" };
+  return errors.length > 0 ? { kind: "reject", why: "errors", problems } : { kind: "accept", problems };
 }
 
 /** A 400 INVALID_INPUT: the service refused the input (over its limits, a non-CA root …): a reject. */

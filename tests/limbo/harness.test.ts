@@ -78,7 +78,7 @@ describe("verdictOf", () => {
   const problem = (code: string, severity: string) => ({ code, severity, clients: [], observed: "…" });
 
   test("accept only when complete and no error besides the presentation problems", () => {
-    expect(verdictOf({ status: "complete", problems: [] }).kind).toBe("accept");
+    expect(verdictOf({ status: "complete", problems: [] })).toEqual({ kind: "accept", problems: [] });
     expect(
       verdictOf({
         status: "complete",
@@ -218,7 +218,7 @@ describe("the command line and the report", () => {
           httpStatus: 200,
           leafIndexSent: true,
           via: "api",
-          verdict: { kind: "accept" },
+          verdict: { kind: "accept", problems: [] },
           blocks: 3,
           roots: 1,
         },
@@ -230,7 +230,7 @@ describe("the command line and the report", () => {
           httpStatus: 200,
           leafIndexSent: true,
           via: "api",
-          verdict: { kind: "accept" },
+          verdict: { kind: "accept", problems: [] },
           blocks: 3,
           roots: 1,
         },
@@ -261,7 +261,9 @@ describe("the command line and the report", () => {
     });
     expect(report.markdown).toContain("| `rfc5280` | 1/2 (50.0 %) | 1/2 (50.0 %, 1 skipped) |");
     expect(report.markdown).toContain("| `webpki` | 1/1 (100.0 %) | 0/1 (0.0 %, 1 skipped) |");
-    expect(report.markdown).toContain("- `rfc5280::b`: limbo expects FAILURE, we accept.\n  B must fail.");
+    expect(report.markdown).toContain(
+      "- `rfc5280::b`: limbo expects FAILURE, we accept.\n  B must fail.\n  - others: go FAILURE",
+    );
     expect(report.markdown).toContain('- `webpki::c` (expected FAILURE, agrees): ["pem"] not a certificate');
     expect(report.markdown).toContain(
       "agreements that are input refusals (a decoder or limit said no, not a rule): webpki 1",
