@@ -73,7 +73,8 @@ const HOW_TO = `How to run: the harness needs nothing from the checkout it judge
 It takes about a minute (\`heavy\`: the machine is shared). \`--include rfc5280::\` runs one namespace
 only. The server is started from \`--checkout\` (its \`src/main.ts\`, with this Bun) on 127.0.0.1 and
 stopped at the end. This file and latest.json (every case with our verdict) are rewritten by every
-run. The verdict rule: accept = status \`complete\` and no \`error\` problem besides WRONG_ORDER,
+run. The verdict rule: accept = status \`complete\`, the path anchored in one of the testcase's trusted
+certificates, and no \`error\` problem besides WRONG_ORDER,
 UNNEEDED_CERTIFICATE, DUPLICATE_CERTIFICATE, ROOT_INCLUDED, LEAF_SELECTION_REQUIRED (limbo's
 intermediates are a pool, not a served order); a 400 INVALID_INPUT is a reject; a case over the
 API's limits (16 blocks, 49,152 characters) goes through the checkout's CLI (\`nettools chain
@@ -196,6 +197,10 @@ function describeCase(result: CaseResult, comparisons: readonly Comparison[]): s
     );
   const verdict = result.verdict;
   if (verdict?.kind === "reject" && verdict.why === "status") lines.push(`  - status \`${verdict.status}\``);
+  if (verdict?.kind === "reject" && verdict.why === "untrusted-anchor")
+    lines.push(
+      "  - the path ends at a self-signed certificate of the pool that is not one of the trusted ones",
+    );
   if (verdict?.kind === "reject" && verdict.why === "refused")
     lines.push(`  - refused: ${refusalText(verdict)}`);
   if (verdict?.kind === "reject" && verdict.why !== "refused")
@@ -226,6 +231,8 @@ function rejectionReasons(verdict: Verdict | null): string[] {
       ...new Set(verdict.issues.map((issue) => `input refused at ${JSON.stringify(issue.path.slice(0, 1))}`)),
     ];
   const errors = [...new Set(verdict.problems.filter((p) => p.severity === "error").map((p) => p.code))];
+  if (verdict.why === "untrusted-anchor")
+    return ["anchored in an untrusted self-signed certificate", ...errors];
   return verdict.why === "status" ? [`status ${verdict.status}`, ...errors] : errors;
 }
 

@@ -247,7 +247,7 @@ async function runCase(target: Target, testcase: LimboTestcase): Promise<CaseRes
     leafIndexSent = false;
   }
   let verdict: Verdict | null = null;
-  if (answer.status === 200) verdict = verdictOf(answer.json as ChainAnswer);
+  if (answer.status === 200) verdict = verdictOf(answer.json as ChainAnswer, testcase);
   else if (answer.status === 400 && (answer.json as ErrorBody | null)?.error?.code === "INVALID_INPUT")
     verdict = refusedVerdict((answer.json as ErrorBody).error?.issues ?? []);
   const outcome: Outcome = verdict === null ? "SKIPPED" : verdict.kind === "accept" ? "SUCCESS" : "FAILURE";

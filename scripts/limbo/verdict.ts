@@ -83,7 +83,32 @@ export interface AnswerProblem {
 /** The parts of a 200 answer of POST /v1/certificate-chain the verdict reads. */
 export interface ChainAnswer {
   status: string;
+  /** The path's positions in `pem`, leaf first. */
+  path: number[];
+  anchor: { kind: string } | null;
   problems: AnswerProblem[];
+}
+
+/** A PEM certificate's base64 body, whitespace removed: the same certificate gives the same text. */
+export function pemBody(pem: string): string {
+  return pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "");
+}
+
+/**
+ * Whether the path ends at one of limbo's trusted certificates: a supplied root (`roots` holds
+ * only them), or a self-signed member of the bundle (`in-bundle`) that is byte for byte one of
+ * them. A self-signed certificate that only the server sent is no trust anchor for any client,
+ * though the service, which has no trust store of the caller's, reads it as the end of the chain.
+ */
+export function anchoredInTrusted(answer: ChainAnswer, testcase: LimboTestcase): boolean {
+  if (answer.anchor?.kind === "supplied-root") return true;
+  if (answer.anchor?.kind !== "in-bundle") return false;
+  const last = answer.path[answer.path.length - 1];
+  const pool = [testcase.peer_certificate, ...testcase.untrusted_intermediates];
+  const anchor = last === undefined ? undefined : pool[last];
+  if (anchor === undefined) return false;
+  const body = pemBody(anchor);
+  return testcase.trusted_certs.some((trusted) => pemBody(trusted) === body);
 }
 
 /**
@@ -103,18 +128,21 @@ export const PRESENTATION_CODES: ReadonlySet<string> = new Set([
 export type Verdict =
   | { kind: "accept"; problems: AnswerProblem[] }
   | { kind: "reject"; why: "status"; status: string; problems: AnswerProblem[] }
+  | { kind: "reject"; why: "untrusted-anchor"; problems: AnswerProblem[] }
   | { kind: "reject"; why: "errors"; problems: AnswerProblem[] }
   | { kind: "reject"; why: "refused"; issues: { path: unknown[]; message: string }[] };
 
 /**
- * A 200 answer as accept or reject: accept when the status is `complete` and no problem of
- * severity `error` remains besides {@link PRESENTATION_CODES}; every other status (`incomplete`,
+ * A 200 answer as accept or reject: accept when the status is `complete`, the path ends at one of
+ * the testcase's trusted certificates ({@link anchoredInTrusted}) and no problem of severity
+ * `error` remains besides {@link PRESENTATION_CODES}; every other status (`incomplete`,
  * `ambiguous`, `no-leaf`) rejects. `problems` keeps every problem but the presentation ones, for
  * the report (an accepted answer's warnings and notes too).
  */
-export function verdictOf(answer: ChainAnswer): Verdict {
+export function verdictOf(answer: ChainAnswer, testcase: LimboTestcase): Verdict {
   const problems = answer.problems.filter((problem) => !PRESENTATION_CODES.has(problem.code));
   if (answer.status !== "complete") return { kind: "reject", why: "status", status: answer.status, problems };
+  if (!anchoredInTrusted(answer, testcase)) return { kind: "reject", why: "untrusted-anchor", problems };
   const errors = problems.filter((problem) => problem.severity === "error");
   return errors.length > 0 ? { kind: "reject", why: "errors", problems } : { kind: "accept", problems };
 }

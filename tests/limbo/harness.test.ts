@@ -76,31 +76,66 @@ describe("requestFor", () => {
 
 describe("verdictOf", () => {
   const problem = (code: string, severity: string) => ({ code, severity, clients: [], observed: "…" });
+  const supplied = { path: [0, 1], anchor: { kind: "supplied-root" } };
 
-  test("accept only when complete and no error besides the presentation problems", () => {
-    expect(verdictOf({ status: "complete", problems: [] })).toEqual({ kind: "accept", problems: [] });
-    expect(
-      verdictOf({
-        status: "complete",
-        problems: [
-          problem("WRONG_ORDER", "error"),
-          problem("UNNEEDED_CERTIFICATE", "warning"),
-          problem("EXPIRING", "warning"),
-        ],
-      }).kind,
-    ).toBe("accept");
-    const rejected = verdictOf({
-      status: "complete",
-      problems: [problem("EXPIRED", "error"), problem("ROOT_INCLUDED", "info")],
+  test("accept only when complete, anchored in a trusted certificate, and no error besides the presentation problems", () => {
+    const tc = testcase();
+    expect(verdictOf({ status: "complete", ...supplied, problems: [] }, tc)).toEqual({
+      kind: "accept",
+      problems: [],
     });
+    expect(
+      verdictOf(
+        {
+          status: "complete",
+          ...supplied,
+          problems: [
+            problem("WRONG_ORDER", "error"),
+            problem("UNNEEDED_CERTIFICATE", "warning"),
+            problem("EXPIRING", "warning"),
+          ],
+        },
+        tc,
+      ),
+    ).toEqual({ kind: "accept", problems: [problem("EXPIRING", "warning")] });
+    const rejected = verdictOf(
+      {
+        status: "complete",
+        ...supplied,
+        problems: [problem("EXPIRED", "error"), problem("ROOT_INCLUDED", "info")],
+      },
+      tc,
+    );
     expect(rejected).toEqual({ kind: "reject", why: "errors", problems: [problem("EXPIRED", "error")] });
     for (const status of ["incomplete", "ambiguous", "no-leaf"])
-      expect(verdictOf({ status, problems: [] })).toEqual({
+      expect(verdictOf({ status, path: [0], anchor: null, problems: [] }, tc)).toEqual({
         kind: "reject",
         why: "status",
         status,
         problems: [],
       });
+  });
+
+  test("an in-bundle anchor counts only when it is one of the trusted certificates, byte for byte", () => {
+    const root = block(7);
+    const inBundle = (path: number[]) => ({
+      status: "complete",
+      path,
+      anchor: { kind: "in-bundle" },
+      problems: [],
+    });
+    const trusting = testcase({
+      untrusted_intermediates: [block(1), root],
+      trusted_certs: [root.replace(/\n/g, "\r\n")],
+    });
+    expect(verdictOf(inBundle([0, 1, 2]), trusting).kind).toBe("accept");
+    const untrusted = testcase({ untrusted_intermediates: [block(1), root], trusted_certs: [block(8)] });
+    expect(verdictOf(inBundle([0, 1, 2]), untrusted)).toEqual({
+      kind: "reject",
+      why: "untrusted-anchor",
+      problems: [],
+    });
+    expect(verdictOf({ ...inBundle([0]), anchor: { kind: "known-root" } }, trusting).kind).toBe("reject");
   });
 });
 
