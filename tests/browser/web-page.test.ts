@@ -1221,3 +1221,46 @@ describe("client-side failures are shown plainly", () => {
     TIME_LIMIT_MS,
   );
 });
+
+describe("the instant under the certificate options (CONTRACT §9.1)", () => {
+  test(
+    "judges a bundle at the instant given, and shows the service's refusal of one it cannot read",
+    async () => {
+      const v = await visit();
+      const bodies: string[] = [];
+      v.page.on("request", (request) => bodies.push(request.postData() ?? ""));
+      // A second after the leaf's notAfter, as openssl reads it: the page must say EXPIRED.
+      const end = Bun.spawnSync(["openssl", "x509", "-noout", "-enddate", "-in", certPath("chain-leaf")]);
+      const notAfter =
+        Date.parse(
+          end.stdout
+            .toString()
+            .trim()
+            .replace(/^notAfter=/, ""),
+        ) / 1000;
+      const after = `${new Date((notAfter + 1) * 1000).toISOString().slice(0, 19)}Z`;
+      await v.page.getByLabel("PEM certificates").fill(chainPem("chain-ordered"));
+      await v.page.getByLabel("Your own root (optional)").fill(certPem("chain-root"));
+      await v.page.getByLabel("Judge at this instant (optional)").fill(after);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#chain-verdict").waitFor();
+      expect(await v.page.locator("#cert-result caption").first().textContent()).toContain(
+        `(evaluated at ${after})`,
+      );
+      expect(await v.page.locator("#chain-problems li > strong").allTextContents()).toContain(
+        "EXPIRED (error)",
+      );
+      const posted = bodies
+        .filter((body) => body !== "")
+        .map((body) => (JSON.parse(body) as { at?: string }).at);
+      expect(posted).toEqual([after, after]);
+
+      await v.page.getByLabel("Judge at this instant (optional)").fill("2030-02-30T00:00:00Z");
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.getByText("at must be an RFC 3339 date-time").first().waitFor();
+      expect(await axe(v.page, "instant")).toEqual([]);
+      await expectClean(v, [/status of 400/]);
+    },
+    TIME_LIMIT_MS,
+  );
+});
