@@ -150,6 +150,25 @@ export const certificateChainDoc: OperationDoc = {
         fullchainPem: BUNDLE,
       },
     },
+    badInstant: {
+      summary: "An instant without an offset (CONTRACT §9.1: `at` needs Z or ±hh:mm)",
+      request: { pem: BUNDLE, at: "2027-03-01T12:00:00" },
+      status: 400,
+      response: {
+        error: {
+          code: "INVALID_INPUT",
+          message:
+            "at must be an RFC 3339 date-time with Z or a numeric offset (e.g. 2026-03-15T12:00:00Z), from 1950-01-01T00:00:00Z to 9999-12-31T23:59:59Z",
+          issues: [
+            {
+              message:
+                "at must be an RFC 3339 date-time with Z or a numeric offset (e.g. 2026-03-15T12:00:00Z), from 1950-01-01T00:00:00Z to 9999-12-31T23:59:59Z",
+              path: ["at"],
+            },
+          ],
+        },
+      },
+    },
     badAddress: {
       summary: "Digits and dots that are not an IPv4 address",
       request: { pem: BUNDLE, hostname: "192.0.2.256" },
