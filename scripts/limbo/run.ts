@@ -223,6 +223,13 @@ async function runCli(target: Target, id: string, body: ReturnType<typeof reques
   }
 }
 
+/** Whether the server takes `at`: a request with a valid one draws no issue at ["at"]. */
+async function takesInstant(url: string): Promise<boolean> {
+  const answer = await post(url, { pem: "", at: "2020-01-01T00:00:00Z" });
+  const issues = (answer.json as ErrorBody | null)?.error?.issues ?? [];
+  return !issues.some((issue) => issue.path[0] === "at");
+}
+
 /** Runs one testcase: leafIndex 0 first, without it when the service refuses that field alone. */
 async function runCase(target: Target, testcase: LimboTestcase): Promise<CaseResult> {
   const overLimit = overApiLimits(requestFor(testcase, true));
@@ -317,6 +324,12 @@ async function main(): Promise<void> {
   });
 
   const server = await startServer(options.checkout);
+  if (!(await takesInstant(server.url))) {
+    await server.stop();
+    throw new Error(
+      `the server of ${options.checkout} refuses \`at\` (CONTRACT §9.1): merge the \`at\` commit of branch limbo first; every testcase would read as refused`,
+    );
+  }
   const deadline = setTimeout(() => {
     process.stderr.write(`stopping: --max-minutes ${options.maxMinutes} reached\n`);
     void server.stop().then(() => process.exit(3));
