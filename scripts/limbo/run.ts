@@ -303,7 +303,8 @@ function gitDescription(checkout: string): string {
   const dirty = spawnSync(["git", "-C", checkout, "status", "--porcelain", "--untracked-files=no"])
     .stdout.toString()
     .trim();
-  return `${checkout} (${branch || "?"} at ${head || "?"}${dirty ? ", with uncommitted changes" : ""})`;
+  if (head === "") return `${checkout} (not a git checkout)`;
+  return `${checkout} (${branch} at ${head}${dirty ? ", with uncommitted changes" : ""})`;
 }
 
 async function main(): Promise<void> {
