@@ -62,8 +62,11 @@ const HELP = {
   readErrors: "Indicates the number of read failure(s)",
 } as const;
 
+const NEEDS_ESCAPE = /[\\"\n]/;
+
 /** A label value escaped for the text format: backslash, double quote and line feed. */
 export function escapeLabelValue(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value.replace(/[\\"\n]/g, (character) =>
     character === "\\" ? "\\\\" : character === '"' ? '\\"' : "\\n",
   );

@@ -78,6 +78,8 @@ export class CertificateWatcher {
   private again = false;
   private timer: ReturnType<typeof setInterval> | null = null;
   private overLimit = false;
+  /** The last exposition, true until a pass changes something or `validUntil` (seconds) has passed. */
+  private rendered: { text: string; validUntil: number } | null = null;
   /** The summary of the last finished pass (null before the first). */
   lastPass: PassSummary | null = null;
 
@@ -126,10 +128,22 @@ export class CertificateWatcher {
     return this.current;
   }
 
-  /** The series of every file with an answer, and the read-error counters, at the present instant. */
+  /**
+   * The series of every file with an answer, and the read-error counters, at the present instant.
+   * Rendered again only after a pass changed something, or once a certificate's notAfter has
+   * passed (its `x509_cert_expired` turns 1): a scrape of 1,000 unchanged files costs nothing.
+   */
   exposition(): string {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    if (this.rendered !== null && nowSeconds <= this.rendered.validUntil) return this.rendered.text;
     const reports = [...this.files.values()].flatMap((file) => (file.report === null ? [] : [file.report]));
-    return renderCertificateExposition(reports, this.readErrors, Math.floor(this.now() / 1000));
+    let validUntil = Number.POSITIVE_INFINITY;
+    for (const report of reports)
+      for (const certificate of report.certificates)
+        if (certificate.notAfter >= nowSeconds) validUntil = Math.min(validUntil, certificate.notAfter);
+    const text = renderCertificateExposition(reports, this.readErrors, nowSeconds);
+    this.rendered = { text, validUntil };
+    return text;
   }
 
   private async pass(): Promise<void> {
@@ -156,6 +170,7 @@ export class CertificateWatcher {
       await yieldToRequests();
       if (!present.has(path) && file.report === null && file.failures === 0) {
         this.files.delete(path); // gone from its directory with nothing exported (a key file)
+        this.rendered = null;
         continue;
       }
       summary.files += 1;
@@ -164,7 +179,10 @@ export class CertificateWatcher {
         : this.failed(path, file, "no longer found in its directory");
       summary[outcome] += 1;
       // A file gone from its directory is forgotten once its last answer has been dropped.
-      if (!present.has(path) && file.report === null) this.files.delete(path);
+      if (!present.has(path) && file.report === null) {
+        this.files.delete(path);
+        this.rendered = null;
+      }
     }
     this.forgetOldCounters();
     summary.durationMs = Math.round(performance.now() - started);
@@ -187,6 +205,7 @@ export class CertificateWatcher {
     bytes.fill(0); // the bytes may hold a key: not kept beyond this read
     if (text.kind === "unreadable") return this.failed(path, file, text.reason);
     if (text.kind === "key-only") {
+      if (file.report !== null) this.rendered = null;
       Object.assign(file, { report: null, digest: null, reuseUntil: 0 });
       return this.succeeded(path, file, "unchanged");
     }
@@ -197,6 +216,7 @@ export class CertificateWatcher {
     const judged = await judgeCertificateText(text.pem, path, this.options.judge, this.options.decoder);
     if (!judged.ok) return this.failed(path, file, judged.reason);
     file.report = judged.report;
+    this.rendered = null;
     file.digest = digest;
     file.reuseUntil = recheckInstant(judged.report, now);
     this.readErrors.set(path, this.readErrors.get(path) ?? 0);
@@ -214,6 +234,7 @@ export class CertificateWatcher {
   /** One failed read: counted; the last answer kept for this pass only. */
   private failed(path: string, file: WatchedFile, reason: string): "failed" {
     this.readErrors.set(path, (this.readErrors.get(path) ?? 0) + 1);
+    this.rendered = null;
     file.failures += 1;
     if (file.failures >= 2) Object.assign(file, { report: null, digest: null, reuseUntil: 0 });
     if (reason !== file.lastReason)
@@ -225,6 +246,7 @@ export class CertificateWatcher {
   /** Counters of files no longer watched are kept (a counter that vanishes reads as a reset) up to a bound. */
   private forgetOldCounters(): void {
     if (this.readErrors.size <= 2 * MAX_WATCHED_FILES) return;
+    this.rendered = null;
     for (const path of this.readErrors.keys()) if (!this.files.has(path)) this.readErrors.delete(path);
   }
 }

@@ -206,6 +206,12 @@ describe("unchanged files are not judged again, and that never changes an answer
     await watcher.runPass();
     await watcher.runPass();
     expect(counted.runs).toBe(5);
+    // The rendered exposition is reused between passes, but never past a notAfter: expired turns 1.
+    const expired = (text: string) =>
+      text.split("\n").filter((line) => /^x509_cert_expired\{.*\} 1$/.test(line));
+    expect(expired(watcher.exposition())).toEqual([]);
+    clock.now = T0 + 60 * DAY + 1_000;
+    expect(expired(watcher.exposition())).toHaveLength(1);
     rmSync(dir, { recursive: true });
   });
 
