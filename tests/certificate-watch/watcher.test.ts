@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { realCertificateDeps } from "../../src/adapters/real-deps.ts";
 import type { ChainJudge } from "../../src/certificate-watch/certificate-file.ts";
 import { localChainJudge } from "../../src/certificate-watch/local-chain-judge.ts";
+import { MAX_WATCHED_FILES } from "../../src/certificate-watch/watched-files.ts";
 import { CertificateWatcher, EXPIRY_WINDOW_MS, MAX_REUSE_MS } from "../../src/certificate-watch/watcher.ts";
 import { createMemoryLogger } from "../../src/process/logger.ts";
 import { rootAndLeaf } from "../support/crafted-certificates.ts";
@@ -138,6 +139,34 @@ describe("a file that disappears or stops reading", () => {
         .filter((record) => record.filepath === file)
         .map((record) => record.reason ?? record.msg),
     ).toEqual(["no certificate in the file", "cannot read: ENOENT", "certificate file read again"]);
+    rmSync(dir, { recursive: true });
+  });
+});
+
+describe("a directory that grows past 1,000 files while watched", () => {
+  test("the first 1,000 in path order are watched, with one warning", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "watch-many-"));
+    writeFileSync(join(dir, "a.pem"), chain.leaf + chain.root);
+    const { watcher, logger } = watcherOver([dir], { now: T0 });
+    await watcher.runPass();
+    for (let index = 0; index < MAX_WATCHED_FILES; index++)
+      writeFileSync(join(dir, `z${String(index).padStart(4, "0")}.pem`), "");
+    await watcher.runPass();
+    await watcher.runPass();
+    const text = watcher.exposition();
+    const counters = text.split("\n").filter((line) => line.startsWith("x509_read_errors{"));
+    expect(counters).toHaveLength(MAX_WATCHED_FILES);
+    expect(text).toContain(
+      `network_tools_chain_status{filepath="${join(dir, "a.pem")}",status="complete"} 1`,
+    );
+    expect(text).not.toContain("z0999.pem");
+    expect(logger.records.filter((record) => record.msg === "certificate watch: too many files")).toEqual([
+      {
+        level: "warn",
+        msg: "certificate watch: too many files",
+        reason: "1001 certificate files found; the first 1000 in path order are watched",
+      },
+    ]);
     rmSync(dir, { recursive: true });
   });
 });
