@@ -17,7 +17,7 @@ import { localChainJudge } from "../../src/certificate-watch/local-chain-judge.t
 import { MAX_WATCHED_FILES } from "../../src/certificate-watch/watched-files.ts";
 import { CertificateWatcher, EXPIRY_WINDOW_MS, MAX_REUSE_MS } from "../../src/certificate-watch/watcher.ts";
 import { createMemoryLogger } from "../../src/process/logger.ts";
-import { rootAndLeaf } from "../support/crafted-certificates.ts";
+import { crossSigningRing, rootAndLeaf } from "../support/crafted-certificates.ts";
 import { type KeyMaterial, privateKey, writeSecretMount } from "../support/secret-mount.ts";
 
 const DAY = 86_400_000;
@@ -141,6 +141,34 @@ describe("a file that disappears or stops reading", () => {
     ).toEqual(["no certificate in the file", "cannot read: ENOENT", "certificate file read again"]);
     rmSync(dir, { recursive: true });
   });
+});
+
+describe("§1.7's work bound per file", () => {
+  test("a hostile bundle is stopped at the file's budget and counted; the other files are judged", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "watch-hostile-"));
+    writeFileSync(join(dir, "ring.pem"), await crossSigningRing(21));
+    writeFileSync(join(dir, "site.pem"), chain.leaf + chain.root);
+    const logger = createMemoryLogger();
+    const watcher = new CertificateWatcher({
+      paths: [dir],
+      intervalSeconds: 60,
+      judge: localChainJudge(deps, 1),
+      decoder: deps.decoder,
+      log: (record) => logger.log(record),
+    });
+    const started = performance.now();
+    await watcher.runPass();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const text = watcher.exposition();
+    expect(readErrors(text, join(dir, "ring.pem"))).toBe(1);
+    expect(text).toContain(
+      `network_tools_chain_status{filepath="${join(dir, "site.pem")}",status="complete"} 1`,
+    );
+    expect(logger.records.find((record) => record.filepath === join(dir, "ring.pem"))?.reason).toBe(
+      "judging stopped at the time limit (1 s)",
+    );
+    rmSync(dir, { recursive: true });
+  }, 30_000);
 });
 
 describe("a directory that grows past 1,000 files while watched", () => {
