@@ -1,8 +1,9 @@
 /**
- * CERT_WATCH (CONTRACT §10.1) against the real server process, WORKERS=1: what stops the start
- * (a missing path, more than 1,000 files, no METRICS_PORT, a bad interval: one line, exit 2), a
- * pass on SIGHUP without waiting for the interval (and the process keeps serving), a clean stop,
- * and no byte of a watched folder's keys on stdout or stderr. The Prometheus side, WORKERS=2 and
+ * CERT_WATCH (CONTRACT §10.1) against the real server process: what stops the start (a missing
+ * path, more than 1,000 files, no METRICS_PORT, a bad interval: one line, exit 2); with one process
+ * and with a supervisor of two workers, a pass on SIGHUP without waiting for the interval (the
+ * process keeps serving: SIGHUP no longer ends it), a clean stop, and no byte of a watched
+ * folder's keys on stdout or stderr. The Prometheus side, WORKERS=2 and
  * the rotation within one interval are in cert-watch-prometheus.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -53,11 +54,11 @@ describe("what stops the start", () => {
   });
 });
 
-describe("a running watch (WORKERS=1)", () => {
-  const mount = join(work, "secret");
+describe.each(["1", "2"])("a running watch (WORKERS=%s)", (workers) => {
   let key: KeyMaterial;
   let renewed: { leaf: string; root: string };
 
+  const mount = join(work, `secret-${workers}`);
   beforeAll(async () => {
     const first = await leafAndRoot(30, 60);
     renewed = await leafAndRoot(1, 90);
@@ -72,6 +73,7 @@ describe("a running watch (WORKERS=1)", () => {
 
   test("SIGHUP reads the files at once; the process serves on and stops cleanly; no key byte out", async () => {
     const server = await startServer({
+      WORKERS: workers,
       CERT_WATCH: mount,
       CERT_WATCH_INTERVAL_SECONDS: "86400",
       METRICS_PORT: "0",
