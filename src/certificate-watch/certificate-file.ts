@@ -36,6 +36,9 @@ export type ChainJudge = (
 
 export type FileJudgement = { ok: true; report: FileReport } | { ok: false; reason: string };
 
+/** The BEGIN line of a certificate block (not of a request, a key or parameters). */
+const CERTIFICATE_BEGIN = /-----BEGIN (?:X509 |TRUSTED )?CERTIFICATE-----/;
+
 /** Larger files are not read: the local limit of a certificate bundle (4 MiB of PEM text). */
 export const MAX_CERTIFICATE_FILE_BYTES = LOCAL_CERTIFICATE_LIMITS.maxPemLength;
 
@@ -57,8 +60,9 @@ export function certificateTextOf(bytes: Uint8Array, filepath: string): Certific
     };
   }
   const pem = bundle.pem;
-  if (/-----BEGIN /.test(pem)) return { kind: "certificates", pem };
-  // The reader's notices name what it set aside (positions only): a key file has no certificate.
+  if (CERTIFICATE_BEGIN.test(pem)) return { kind: "certificates", pem };
+  // The reader's notices name what it set aside (positions only): a key file (with its
+  // `EC PARAMETERS` block, as `openssl ecparam -genkey` writes one) holds no certificate.
   if (bundle.notices.some((notice) => notice.includes("private key"))) return { kind: "key-only" };
   return { kind: "unreadable", reason: "no certificate in the file" };
 }

@@ -124,6 +124,14 @@ describe("a watched file's bytes, read as §7.6 reads a certificate file", () =>
     expect(several.kind === "certificates" && pemBlocks(several.pem)).toBe(concatenated.length);
     expect(certificateTextOf(new TextEncoder().encode(key.pem), "privkey.pem")).toEqual({ kind: "key-only" });
     expect(certificateTextOf(key.der, "key.der")).toEqual({ kind: "key-only" });
+    const ecparam = Bun.spawnSync(["openssl", "ecparam", "-name", "prime256v1", "-genkey"]);
+    expect(ecparam.stdout.toString()).toContain("-----BEGIN EC PARAMETERS-----");
+    expect(certificateTextOf(ecparam.stdout, "ec.pem")).toEqual({ kind: "key-only" });
+    const request = "-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n";
+    expect(certificateTextOf(new TextEncoder().encode(request), "req.pem")).toEqual({
+      kind: "unreadable",
+      reason: "no certificate in the file",
+    });
   });
 
   test("not a certificate: a reason with a position, never the bytes", () => {
