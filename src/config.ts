@@ -46,6 +46,19 @@ export interface Config {
    * like a bad value here (one line, exit 2).
    */
   geoip: GeoipFiles;
+  /**
+   * The certificate files and directories CERT_WATCH names (CONTRACT §10.1), and how often they
+   * are judged again (CERT_WATCH_INTERVAL_SECONDS); null when CERT_WATCH is unset or empty. The
+   * paths are checked by src/server.ts at start (a missing one stops it, exit 2).
+   */
+  certWatch: CertWatchConfig | null;
+}
+
+/** CERT_WATCH and CERT_WATCH_INTERVAL_SECONDS, validated. */
+export interface CertWatchConfig {
+  /** The entries of the comma-separated list, trimmed, in order, empty ones dropped. */
+  paths: string[];
+  intervalSeconds: number;
 }
 
 /** A configuration value that cannot be used: the message names the variable and the rule. */
@@ -148,6 +161,12 @@ export function loadConfig(env: Env, cpuCount: number): Config {
       `METRICS_PORT must differ from PORT (${port}): the metrics never share the API's listener.`,
     );
 
+  const certWatch = parseCertWatch(env);
+  if (certWatch !== null && metricsPort === null)
+    throw new ConfigError(
+      "CERT_WATCH needs METRICS_PORT: the watched certificates are exposed on the metrics listener (set METRICS_PORT, e.g. 9464).",
+    );
+
   return {
     port,
     host,
@@ -163,7 +182,18 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),
     metricsPort,
     geoip: { asn: filePath(env.GEOIP_ASN_DB), country: filePath(env.GEOIP_COUNTRY_DB) },
+    certWatch,
   };
+}
+
+/** CERT_WATCH (off when unset, empty or only commas) and its interval (5–86400 s, default 60). */
+function parseCertWatch(env: Env): CertWatchConfig | null {
+  const intervalSeconds = integer(env, "CERT_WATCH_INTERVAL_SECONDS", 60, 5, 86_400);
+  const paths = (env.CERT_WATCH ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  return paths.length === 0 ? null : { paths, intervalSeconds };
 }
 
 /** A variable naming a file: null when unset or blank; otherwise the path exactly as given. */

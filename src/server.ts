@@ -12,6 +12,9 @@
  * SHUTDOWN_TIMEOUT_MS bounds steps 2–3; past it the remaining connections are closed.
  *
  * With GeoIP databases configured (CONTRACT §8.10), SIGHUP reads their files again while serving.
+ * With CERT_WATCH (CONTRACT §10.1), the certificate watcher runs here, in the supervisor when
+ * WORKERS > 1 and in the serving process otherwise, never in a worker; its series are added to the
+ * metrics listener's scrape, and SIGHUP also starts a pass.
  */
 import type { Server } from "bun";
 import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
@@ -19,6 +22,8 @@ import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
 import { buildApp } from "./app.ts";
+import { startCertificateWatch } from "./certificate-watch/start.ts";
+import type { CertificateWatcher } from "./certificate-watch/watcher.ts";
 import type { Config } from "./config.ts";
 import { OPERATION_LIST } from "./contract/operations.ts";
 import { createJsonLogger } from "./process/logger.ts";
@@ -149,13 +154,24 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     return START_FAILURE_EXIT_CODE;
   }
   const reloadsOnHangup = networkFacts.databases().length > 0;
+  // The certificate watch (CONTRACT §10.1): one process only, the one that exports the metrics.
+  let watcher: CertificateWatcher | null = null;
+  if (config.certWatch !== null && !isWorker) {
+    const started = await startCertificateWatch(config.certWatch, logger);
+    if ("problem" in started) {
+      process.stderr.write(`network-tools-api: configuration error: ${started.problem}\n`);
+      return START_FAILURE_EXIT_CODE;
+    }
+    watcher = started;
+  }
+  const watchedSeries = (): string => watcher?.exposition() ?? "";
   if (config.workers > 1 && !isWorker) {
     // One scrape, the sum over the workers (asked over IPC, gone ones included) and the supervisor itself.
     const ledger = new WorkerMetricsLedger();
     let poll: WorkerPoll = async () => {};
     const metricsListener = startMetrics(config, logger, async () => {
       await poll();
-      return renderExposition(ledger.total({ ...emptySnapshot(), ...processSnapshot() }));
+      return renderExposition(ledger.total({ ...emptySnapshot(), ...processSnapshot() })) + watchedSeries();
     });
     if (typeof metricsListener === "number") return metricsListener;
     const code = await superviseWorkers({
@@ -184,7 +200,11 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   if (metrics !== null) {
     if (isWorker) answerPolls(() => metrics.snapshot());
     else {
-      const started = startMetrics(config, logger, async () => renderExposition(metrics.snapshot()));
+      const started = startMetrics(
+        config,
+        logger,
+        async () => renderExposition(metrics.snapshot()) + watchedSeries(),
+      );
       if (typeof started === "number") return started;
       metricsListener = started;
     }

@@ -37,6 +37,11 @@ export interface LogRecord {
   exitCode?: number | null;
   signal?: string | null;
   restartInMs?: number;
+  /** The certificate watch (CERT_WATCH): the file a line is about, and why it was not read (fixed words). */
+  filepath?: string;
+  reason?: string;
+  /** The certificate watch: what one pass did (files seen, judged, unchanged, failed) and its duration. */
+  watchPass?: { files: number; judged: number; unchanged: number; failed: number; durationMs: number };
 }
 
 export interface Logger {

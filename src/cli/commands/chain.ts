@@ -12,6 +12,7 @@ import {
   SOURCE_HELP,
   SOURCE_OPTIONS,
 } from "../certificate-source.ts";
+import { printChainSeries } from "../chain-prom.ts";
 import { Deadline } from "../deadline.ts";
 import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
@@ -42,6 +43,9 @@ Options:
                         (0–3650; without it the warning is shown for 30 days, exit unchanged)
   --strict              every warning counts as an error in the exit status (for monitoring)
 ${AT_HELP}
+  --format prom         each FILE judged as its own chain, printed as Prometheus series (the ones
+                        CERT_WATCH exports: x509_cert_not_after …, network_tools_chain_status …)
+                        for node_exporter's textfile collector; exit status as without it
 ${SOURCE_HELP}
 ${COMMON_HELP}
 
@@ -78,6 +82,7 @@ interface ChainValues {
   save?: string | undefined;
   roots?: string | undefined;
   at?: string | undefined;
+  format?: string | undefined;
 }
 
 export const chain: Command = {
@@ -94,10 +99,12 @@ export const chain: Command = {
       "include-root": { type: "boolean" },
       "expires-within": { type: "string" },
       ...AT_OPTION,
+      format: { type: "string" },
       ...SOURCE_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
+    if (values.format !== undefined) return seriesOfFiles(run, values, positionals);
     if (values.output !== undefined && !values.fix) throw new UsageError("-o/--output goes with --fix");
     if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
     if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
@@ -110,6 +117,37 @@ export const chain: Command = {
     return EXIT.failure;
   },
 };
+
+/**
+ * `--format prom` (CONTRACT §10.1): each FILE its own chain, printed as series (src/cli/chain-prom.ts).
+ * The options that choose one bundle's leaf, output or repair have no meaning there.
+ */
+async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[]): Promise<number> {
+  if (values.format !== "prom") throw new UsageError(`--format must be prom, not "${values.format}"`);
+  for (const option of ["fix", "output", "partial", "leaf-index", "hostname", "connect"] as const)
+    if (values[option] !== undefined) throw new UsageError(`--${option} cannot be used with --format prom`);
+  if (run.json) throw new UsageError("--json cannot be used with --format prom");
+  if (positionals.length === 0 || positionals.includes("-"))
+    throw new UsageError("--format prom reads FILE arguments (each file is its own chain), not stdin");
+  const request = requestOptions(values);
+  const roots = await readRoots(run, values);
+  if (roots !== undefined && "exit" in roots) return roots.exit;
+  if (roots !== undefined) {
+    const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
+    if (bad !== null && !bad.ok)
+      run.io.stderr(
+        `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
+      );
+    else request.roots = roots.pem;
+  }
+  const { pem: _, ...options } = request;
+  const rules: ExitRules = {
+    strict: values.strict === true,
+    expiringCounts: values["expires-within"] !== undefined,
+    written: false,
+  };
+  return printChainSeries(run, positionals, options, (result) => chainExit(result, rules));
+}
 
 /** The request's options from the command line (the PEM, roots and hostname come later). */
 function requestOptions(values: ChainValues): RequestOf<"certificateChain"> {

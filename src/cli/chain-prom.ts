@@ -1,0 +1,109 @@
+/**
+ * `nettools chain --format prom FILE…` (CONTRACT §10.1): each FILE read as the certificate watch
+ * reads it and judged as its own chain, printed as the same series the metrics listener exposes
+ * with CERT_WATCH, in the text exposition format, for node_exporter's textfile collector:
+ *
+ *   nettools chain --format prom /etc/ssl/site/*.pem > /var/lib/node_exporter/chains.prom.$$ &&
+ *     mv /var/lib/node_exporter/chains.prom.$$ /var/lib/node_exporter/chains.prom
+ *
+ * The exit status is `chain`'s, over all the files: 0 when every chain is complete with no error
+ * (with --strict no warning, with --expires-within no EXPIRING), 1 otherwise, 2 when a file cannot
+ * be read as certificates (its `x509_read_errors` is 1 then), 3 when the time limit stops a file.
+ * A file that holds only a private key is skipped with a notice. Nothing of a file's content is
+ * printed but the series, which hold no key material.
+ */
+import { readFile } from "node:fs/promises";
+import { DerCertificateDecoder } from "../adapters/crypto/decoder.ts";
+import {
+  type ChainJudge,
+  certificateTextOf,
+  judgeCertificateText,
+} from "../certificate-watch/certificate-file.ts";
+import { type FileReport, renderCertificateExposition } from "../certificate-watch/exposition.ts";
+import type { RequestOf } from "../contract/operations.ts";
+import type { CertificateChainResult } from "../domain/certificates/chain.ts";
+import type { Run } from "./args.ts";
+import { Deadline } from "./deadline.ts";
+import { EXIT } from "./io.ts";
+import { runOperation } from "./run-operation.ts";
+
+/** Judges one file's chain: chain's exit status for it, or why it has no verdict. */
+export type FileExit = (result: CertificateChainResult) => number;
+
+/**
+ * Prints the series of `files` (each its own chain, judged with `request`'s options) and returns
+ * the exit status. `exitOf` is chain's exit rule for one verdict.
+ */
+export async function printChainSeries(
+  run: Run,
+  files: readonly string[],
+  request: Omit<RequestOf<"certificateChain">, "pem">,
+  exitOf: FileExit,
+): Promise<number> {
+  const decoder = new DerCertificateDecoder();
+  const reports: FileReport[] = [];
+  const readErrors = new Map<string, number>();
+  let exit: number = EXIT.ok;
+  const fail = (file: string, reason: string, code: number): void => {
+    run.io.stderr(`${run.err.red("error")}: ${file}: ${reason}\n`);
+    readErrors.set(file, 1);
+    exit = Math.max(exit, code);
+  };
+  for (const file of files) {
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await readFile(file));
+    } catch (error) {
+      fail(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}`, EXIT.invalidInput);
+      continue;
+    }
+    const text = certificateTextOf(bytes, file);
+    bytes.fill(0);
+    if (text.kind === "key-only") {
+      run.io.stderr(`${run.err.dim("notice")}: ${file} holds only a private key: skipped (no certificate)\n`);
+      continue;
+    }
+    if (text.kind === "unreadable") {
+      fail(file, text.reason, EXIT.invalidInput);
+      continue;
+    }
+    let stopped = false;
+    let verdict: CertificateChainResult | null = null;
+    const judge: ChainJudge = async (pem) => {
+      const deadline = new Deadline(run.timeoutSeconds);
+      const bounded = await deadline.run(() =>
+        runOperation(
+          run,
+          "certificateChain",
+          { ...request, pem },
+          run.client === null ? deadline : undefined,
+        ),
+      );
+      if (!bounded.done) {
+        stopped = true;
+        return { ok: false, reason: bounded.line };
+      }
+      const answer = bounded.value;
+      if (answer.ok) {
+        verdict = answer.value;
+        return { ok: true, result: answer.value };
+      }
+      const issues = (answer.error as { issues?: { location?: { line: number } }[] }).issues ?? [];
+      const line = issues.find((issue) => issue.location !== undefined)?.location?.line;
+      return {
+        ok: false,
+        reason: `${answer.error.code}: not a certificate bundle the chain can read (${issues.length === 1 ? "1 problem" : `${issues.length} problems`}${line === undefined ? "" : `, the first at line ${line}`})`,
+      };
+    };
+    const judged = await judgeCertificateText(text.pem, file, judge, decoder);
+    if (!judged.ok) {
+      fail(file, judged.reason, stopped ? EXIT.failure : EXIT.invalidInput);
+      continue;
+    }
+    reports.push(judged.report);
+    readErrors.set(file, 0);
+    if (verdict !== null) exit = Math.max(exit, exitOf(verdict));
+  }
+  run.io.stdout(renderCertificateExposition(reports, readErrors, Math.floor(Date.now() / 1000)));
+  return exit;
+}
