@@ -8,8 +8,8 @@
 import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts";
 import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { inspectCertificationRequest } from "./domain/certificates/csr.ts";
-import { inspectRevocationList } from "./domain/certificates/revocation.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
+import { inspectRevocationList } from "./domain/certificates/revocation.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
 import { compareCidrs } from "./domain/cidr/compare.ts";
 import { cidrsContain } from "./domain/cidr/contains.ts";
@@ -111,7 +111,12 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
     crl: (body, context) =>
       inspectRevocationList(
         body,
-        { decoder: deps.decoder, revocationLists: deps.revocationLists, verifier: context.verifier, clock: deps.clock },
+        {
+          decoder: deps.decoder,
+          revocationLists: deps.revocationLists,
+          verifier: context.verifier,
+          clock: deps.clock,
+        },
         certificates,
       ),
   };

@@ -39,6 +39,9 @@ const deps = (): CertificateBundleDeps => {
   return realDeps;
 };
 
+/** The real certificate adapters of this process (the reference roots are indexed on first use). */
+export const localCertificateDeps = (): CertificateBundleDeps => deps();
+
 let localUseCases: UseCases | null = null;
 /** The strict CRL reader of local runs (nettools crl, chain --crl). */
 export const revocationListDecoder = new DerRevocationListDecoder();

@@ -63,14 +63,36 @@ export interface TestCa {
 }
 
 /** A new CA (EC P-256 by default) named `CN=<cn>` in a fresh temporary directory. */
-export function makeCa(cn = "Test CRL CA", keyArgs: string[] = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]): TestCa {
+export function makeCa(
+  cn = "Test CRL CA",
+  keyArgs: string[] = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
+): TestCa {
   const dir = mkdtempSync(join(tmpdir(), "nettools-ca-"));
   writeFileSync(join(dir, "ca.cnf"), CONFIG);
   writeFileSync(join(dir, "index.txt"), "");
   writeFileSync(join(dir, "crlnumber"), "1000\n");
   Bun.spawnSync(["mkdir", "-p", join(dir, "issued")]);
   openssl(
-    ["req", "-x509", ...keyArgs, "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-subj", `/CN=${cn}/O=Network Tools Tests`, "-days", "30", "-config", "ca.cnf", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+    [
+      "req",
+      "-x509",
+      ...keyArgs,
+      "-nodes",
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.pem",
+      "-subj",
+      `/CN=${cn}/O=Network Tools Tests`,
+      "-days",
+      "30",
+      "-config",
+      "ca.cnf",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+    ],
     dir,
   );
   const caPath = join(dir, "ca.pem");
@@ -81,19 +103,84 @@ export function makeCa(cn = "Test CRL CA", keyArgs: string[] = ["-newkey", "ec",
     caPem: readFileSync(caPath, "utf8"),
     issue(name, serialHex) {
       writeFileSync(join(dir, "serial"), `${serialHex}\n`);
-      openssl(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${name}`, "-config", "ca.cnf"], dir);
+      openssl(
+        [
+          "req",
+          "-new",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:P-256",
+          "-nodes",
+          "-keyout",
+          `${name}.key`,
+          "-out",
+          `${name}.csr`,
+          "-subj",
+          `/CN=${name}`,
+          "-config",
+          "ca.cnf",
+        ],
+        dir,
+      );
       const proc = Bun.spawnSync(
-        ["openssl", "ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key", "-extensions", "leaf", "-in", `${name}.csr`, "-out", `${name}.pem`, "-notext"],
+        [
+          "openssl",
+          "ca",
+          "-batch",
+          "-config",
+          "ca.cnf",
+          "-cert",
+          "ca.pem",
+          "-keyfile",
+          "ca.key",
+          "-extensions",
+          "leaf",
+          "-in",
+          `${name}.csr`,
+          "-out",
+          `${name}.pem`,
+          "-notext",
+        ],
         { cwd: dir, env: { ...env, LEAF_NAME: name }, stdout: "pipe", stderr: "pipe" },
       );
       if (proc.exitCode !== 0) throw new Error(`openssl ca failed: ${proc.stderr.toString()}`);
       return join(dir, `${name}.pem`);
     },
     revoke(certPath, reason) {
-      openssl(["ca", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key", "-revoke", certPath, ...(reason === undefined ? [] : ["-crl_reason", reason])], dir);
+      openssl(
+        [
+          "ca",
+          "-config",
+          "ca.cnf",
+          "-cert",
+          "ca.pem",
+          "-keyfile",
+          "ca.key",
+          "-revoke",
+          certPath,
+          ...(reason === undefined ? [] : ["-crl_reason", reason]),
+        ],
+        dir,
+      );
     },
     gencrl(name = "crl.pem", hours) {
-      openssl(["ca", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key", "-gencrl", "-out", name, ...(hours === undefined ? [] : ["-crlhours", String(hours)])], dir);
+      openssl(
+        [
+          "ca",
+          "-config",
+          "ca.cnf",
+          "-cert",
+          "ca.pem",
+          "-keyfile",
+          "ca.key",
+          "-gencrl",
+          "-out",
+          name,
+          ...(hours === undefined ? [] : ["-crlhours", String(hours)]),
+        ],
+        dir,
+      );
       return join(dir, name);
     },
   };
@@ -131,7 +218,17 @@ export function opensslDate(text: string): string {
 
 /** Parses `openssl crl -text -noout -nameopt RFC2253,-esc_msb` output for a CRL file (PEM or DER). */
 export function opensslCrlText(path: string, inform: "PEM" | "DER" = "PEM"): OpensslCrl {
-  const text = openssl(["crl", "-in", path, "-inform", inform, "-noout", "-text", "-nameopt", "RFC2253,-esc_msb"]);
+  const text = openssl([
+    "crl",
+    "-in",
+    path,
+    "-inform",
+    inform,
+    "-noout",
+    "-text",
+    "-nameopt",
+    "RFC2253,-esc_msb",
+  ]);
   const line = (re: RegExp) => re.exec(text)?.[1]?.trim() ?? null;
   const revoked: OpensslRevoked[] = [];
   const section = text.split(/Revoked Certificates:|No Revoked Certificates\./)[1] ?? "";

@@ -55,7 +55,8 @@ const REASON_BY_CODE: Readonly<Record<number, RevocationReason>> = {
 export class DerRevocationListDecoder implements RevocationListDecoder {
   decodeRevocationList(der: Uint8Array): RevocationListDecodeResult {
     try {
-      const parsed = parseRevocationList(der.slice());
+      // Not copied: a CA's full list can be megabytes. The answer's byte fields are views into `der`.
+      const parsed = parseRevocationList(der);
       return parsed instanceof Malformed ? { ok: false, reason: parsed.reason } : { ok: true, list: parsed };
     } catch {
       // Not expected: every reader returns null on bad input. Kept so hostile bytes can never throw.
@@ -64,7 +65,7 @@ export class DerRevocationListDecoder implements RevocationListDecoder {
   }
 }
 
-function parseRevocationList(buf: Uint8Array<ArrayBuffer>): RevocationListData | Malformed {
+function parseRevocationList(buf: Uint8Array): RevocationListData | Malformed {
   if (buf.length === 0) return new Malformed("empty certificate revocation list");
   const top = readTlv(buf, 0, buf.length);
   if (top === null || !isUniversal(top, TAG.SEQUENCE, true)) {
@@ -72,7 +73,8 @@ function parseRevocationList(buf: Uint8Array<ArrayBuffer>): RevocationListData |
   }
   if (top.end !== buf.length) return new Malformed("trailing bytes after the certificate revocation list");
   const parts = children(buf, top);
-  if (parts === null || parts.length !== 3) return new Malformed("not a DER-encoded certificate revocation list");
+  if (parts === null || parts.length !== 3)
+    return new Malformed("not a DER-encoded certificate revocation list");
   const [tbs, outerAlg, signature] = parts as [Tlv, Tlv, Tlv];
   const fields = sequence(buf, tbs);
   if (fields === null) return new Malformed("malformed revocation list body");
@@ -107,9 +109,11 @@ function parseRevocationList(buf: Uint8Array<ArrayBuffer>): RevocationListData |
   let extensionsTlv: Tlv | undefined;
   if (isContext(fields[i], 0, true)) extensionsTlv = fields[i++];
   if (i !== fields.length) return new Malformed("malformed revocation list body");
-  if (extensionsTlv !== undefined && version !== 2) return new Malformed("extensions need revocation list version 2");
+  if (extensionsTlv !== undefined && version !== 2)
+    return new Malformed("extensions need revocation list version 2");
 
-  const extensions = extensionsTlv === undefined ? new Map<string, Tlv>() : readExtensions(buf, extensionsTlv);
+  const extensions =
+    extensionsTlv === undefined ? new Map<string, Tlv>() : readExtensions(buf, extensionsTlv);
   if (extensions instanceof Malformed) return extensions;
   const crlNumber = readCrlNumber(buf, extensions.get(OID_CRL_NUMBER));
   if (crlNumber instanceof Malformed) return crlNumber;
@@ -186,7 +190,8 @@ function readEntry(buf: Uint8Array, entry: Tlv, version: 1 | 2): RevokedEntry | 
   const revocationDate = readTime(buf, parts[1]);
   if (revocationDate === null) return new Malformed("malformed revocation date");
   const extensionList = parts[2];
-  if (extensionList === undefined) return { serialNumber, revocationDate, reason: null, invalidityDate: null };
+  if (extensionList === undefined)
+    return { serialNumber, revocationDate, reason: null, invalidityDate: null };
   if (version !== 2) return new Malformed("entry extensions need revocation list version 2");
   if (!isUniversal(extensionList, TAG.SEQUENCE, true)) return new Malformed("malformed entry extensions");
   // readExtensions reads the one SEQUENCE OF Extension inside a wrapper: the list's own TLV is that wrapper's content.
@@ -214,13 +219,16 @@ function readReason(buf: Uint8Array, octets: Tlv | undefined): RevocationReason 
   if (value === null || !isUniversal(value, TAG.ENUMERATED, false) || value.end - value.body !== 1) {
     return new Malformed("malformed reasonCode entry extension");
   }
-  return REASON_BY_CODE[buf[value.body]!] ?? new Malformed("unknown reasonCode in a revoked certificate entry");
+  return (
+    REASON_BY_CODE[buf[value.body]!] ?? new Malformed("unknown reasonCode in a revoked certificate entry")
+  );
 }
 
 function readInvalidityDate(buf: Uint8Array, octets: Tlv | undefined): Date | null | Malformed {
   if (octets === undefined) return null;
   const value = extensionBody(buf, octets);
-  const date = value !== null && isUniversal(value, TAG.GENERALIZED_TIME, false) ? readTime(buf, value) : null;
+  const date =
+    value !== null && isUniversal(value, TAG.GENERALIZED_TIME, false) ? readTime(buf, value) : null;
   return date ?? new Malformed("malformed invalidityDate entry extension");
 }
 

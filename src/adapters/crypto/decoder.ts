@@ -490,7 +490,10 @@ function readSubjectKeyIdentifier(buf: Uint8Array, octets: Tlv | undefined): str
   return hexColons(buf, id.body, id.end);
 }
 
-export function readAuthorityKeyIdentifier(buf: Uint8Array, octets: Tlv | undefined): string | null | Malformed {
+export function readAuthorityKeyIdentifier(
+  buf: Uint8Array,
+  octets: Tlv | undefined,
+): string | null | Malformed {
   if (octets === undefined) return null;
   const body = extensionBody(buf, octets);
   const parts = body === null ? null : sequence(buf, body);

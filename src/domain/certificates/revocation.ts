@@ -26,21 +26,26 @@ export const CRL_PEM: PemKind = {
     ...OUTSIDE_TEXT_MESSAGES,
     binary:
       "binary data was pasted as text (a DER CRL, not PEM): convert it with openssl crl -inform DER -in list.crl -out list.pem, or give the file to nettools crl, which reads DER",
-    comment: "comment lines (starting with #) are not part of PEM: keep only the BEGIN and END lines and what is between them",
+    comment:
+      "comment lines (starting with #) are not part of PEM: keep only the BEGIN and END lines and what is between them",
     opensslText:
       "this is the readable text form of a CRL (openssl crl -text output) around the block: keep only the BEGIN and END lines and what is between them",
-    opensslAttributes: "these are openssl's description lines around the block: keep only the BEGIN and END lines and what is between them",
-    base64WithoutBegin: "base64 lines stand outside any block: the BEGIN X509 CRL line before them is missing",
+    opensslAttributes:
+      "these are openssl's description lines around the block: keep only the BEGIN and END lines and what is between them",
+    base64WithoutBegin:
+      "base64 lines stand outside any block: the BEGIN X509 CRL line before them is missing",
   },
   labelAdvice: {
-    CERTIFICATE: "a certificate is not a revocation list: give it as certificatePem to look it up, or as issuerPem when it signed the list",
+    CERTIFICATE:
+      "a certificate is not a revocation list: give it as certificatePem to look it up, or as issuerPem when it signed the list",
   },
   counts: "accepted",
   tooManyMessage: () => "crl takes exactly one revocation list; this is a second X509 CRL block",
 };
 
 /** What a CRL block the decoder refuses is called (its reason stays out: it could name bytes). */
-export const NOT_A_CRL_MESSAGE = "this X509 CRL block is not one well-formed certificate revocation list (RFC 5280 §5)";
+export const NOT_A_CRL_MESSAGE =
+  "this X509 CRL block is not one well-formed certificate revocation list (RFC 5280 §5)";
 
 /** `openssl crl -text`'s words for each reason (crypto/x509/v3_enum.c), for text output. */
 export const REASON_WORDS: Readonly<Record<RevocationReason, string>> = {
@@ -97,7 +102,8 @@ export interface RevocationListDeps {
 }
 
 /** The reason given for a certificate this list cannot speak for. */
-export const OTHER_ISSUER_REASON = "issued by another CA than this list's issuer: this list says nothing about it";
+export const OTHER_ISSUER_REASON =
+  "issued by another CA than this list's issuer: this list says nothing about it";
 
 /**
  * Inspects one CRL (CONTRACT §10.2).
@@ -127,16 +133,30 @@ export async function inspectRevocationList(
   const at = request.at === undefined ? deps.clock.now() : parseInstant(request.at);
   if (at === null) issues.push({ message: AT_MESSAGE, path: ["at"] });
   const issuerCertificate = issuer?.certificates[0] ?? null;
-  if (read.list !== null && issuerCertificate !== null && issuerCertificate.subjectNameKey !== read.list.issuerNameKey) {
+  if (
+    read.list !== null &&
+    issuerCertificate !== null &&
+    issuerCertificate.subjectNameKey !== read.list.issuerNameKey
+  ) {
     issues.push({
       message: "issuerPem is not the CA that issued this list: its subject differs from the list's issuer",
       path: ["issuerPem"],
     });
   }
   if (issues.length > 0 || read.list === null || at === null) {
-    throw new DomainError("INVALID_INPUT", issues.length === 1 ? issues[0]!.message : `The request has ${issues.length} problems.`, issues);
+    throw new DomainError(
+      "INVALID_INPUT",
+      issues.length === 1 ? issues[0]!.message : `The request has ${issues.length} problems.`,
+      issues,
+    );
   }
-  return answerRevocationList(read.list, issuerCertificate, certificates?.certificates ?? [], at, deps.verifier);
+  return answerRevocationList(
+    read.list,
+    issuerCertificate,
+    certificates?.certificates ?? [],
+    at,
+    deps.verifier,
+  );
 }
 
 /**
@@ -166,7 +186,13 @@ export async function answerRevocationList(
     evaluatedAt: rfc3339(evaluatedAt),
     certificates: certificates.map((certificate, index) => {
       if (certificate.issuerNameKey !== list.issuerNameKey) {
-        return { index, serialNumber: certificate.serialNumber, revoked: false, revocationDate: null, reason: OTHER_ISSUER_REASON };
+        return {
+          index,
+          serialNumber: certificate.serialNumber,
+          revoked: false,
+          revocationDate: null,
+          reason: OTHER_ISSUER_REASON,
+        };
       }
       const entry = found.get(certificate.serialNumber);
       return {
@@ -182,7 +208,9 @@ export async function answerRevocationList(
 
 /** `nextUpdate` is before the instant of evaluation (a list without one never goes stale). */
 export function isStale(list: RevocationListData, evaluatedAt: Date): boolean {
-  return list.nextUpdate !== null && list.nextUpdate.getTime() < Math.floor(evaluatedAt.getTime() / 1000) * 1000;
+  return (
+    list.nextUpdate !== null && list.nextUpdate.getTime() < Math.floor(evaluatedAt.getTime() / 1000) * 1000
+  );
 }
 
 /**
@@ -226,7 +254,10 @@ export function readRevocationListPem(
   if (block === undefined) return { list: null, issues };
   const decoded = decoder.decodeRevocationList(block.der);
   if (decoded.ok) return { list: decoded.list, issues };
-  return { list: null, issues: [...issues, { message: NOT_A_CRL_MESSAGE, path: ["crl"], location: block.location }] };
+  return {
+    list: null,
+    issues: [...issues, { message: NOT_A_CRL_MESSAGE, path: ["crl"], location: block.location }],
+  };
 }
 
 const AT_MESSAGE =
@@ -243,8 +274,16 @@ const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59);
 export function parseInstant(text: string): Date | null {
   const m = RFC3339.exec(text);
   if (m === null) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const offsetMinutes = m[7] !== undefined ? 0 : (m[8] === "-" ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offsetMinutes =
+    m[7] !== undefined ? 0 : (m[8] === "-" ? -1 : 1) * (Number(m[9]) * 60 + Number(m[10]));
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   if (Number(m[9] ?? 0) > 23 || Number(m[10] ?? 0) > 59) return null;
   const local = new Date(0);

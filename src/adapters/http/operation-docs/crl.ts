@@ -76,7 +76,8 @@ const LIST_FACTS = {
   entries: 1,
 };
 
-const WRONG_ISSUER = "issuerPem is not the CA that issued this list: its subject differs from the list's issuer";
+const WRONG_ISSUER =
+  "issuerPem is not the CA that issued this list: its subject differs from the list's issuer";
 
 export const crlDoc: OperationDoc = {
   summary: "Read a certificate revocation list offline, and look certificates up in it",
@@ -88,7 +89,12 @@ export const crlDoc: OperationDoc = {
   examples: {
     revoked: {
       summary: "A revoked and a valid certificate, the list checked with its CA",
-      request: { crl: CRL, issuerPem: CA, certificatePem: REVOKED_LEAF + GOOD_LEAF, at: "2026-12-01T00:00:00Z" },
+      request: {
+        crl: CRL,
+        issuerPem: CA,
+        certificatePem: REVOKED_LEAF + GOOD_LEAF,
+        at: "2026-12-01T00:00:00Z",
+      },
       status: 200,
       response: {
         ...LIST_FACTS,
@@ -96,7 +102,13 @@ export const crlDoc: OperationDoc = {
         stale: false,
         evaluatedAt: "2026-12-01T00:00:00Z",
         certificates: [
-          { index: 0, serialNumber: "1001", revoked: true, revocationDate: "2026-11-28T20:08:45Z", reason: "keyCompromise" },
+          {
+            index: 0,
+            serialNumber: "1001",
+            revoked: true,
+            revocationDate: "2026-11-28T20:08:45Z",
+            reason: "keyCompromise",
+          },
           { index: 1, serialNumber: "1002", revoked: false, revocationDate: null, reason: null },
         ],
       },
@@ -118,7 +130,11 @@ export const crlDoc: OperationDoc = {
       request: { crl: CRL, issuerPem: GOOD_LEAF },
       status: 400,
       response: {
-        error: { code: "INVALID_INPUT", message: WRONG_ISSUER, issues: [{ message: WRONG_ISSUER, path: ["issuerPem"] }] },
+        error: {
+          code: "INVALID_INPUT",
+          message: WRONG_ISSUER,
+          issues: [{ message: WRONG_ISSUER, path: ["issuerPem"] }],
+        },
       },
     },
   },
