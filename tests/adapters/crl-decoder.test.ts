@@ -11,15 +11,17 @@ import { join } from "node:path";
 import { DerRevocationListDecoder } from "../../src/adapters/crypto/crl-decoder.ts";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { rfc3339 } from "../../src/domain/certificates/findings.ts";
 import { checkListSignature, REASON_WORDS } from "../../src/domain/certificates/revocation.ts";
 import type { RevocationListData } from "../../src/domain/certificates/revocation-list-model.ts";
-import { rfc3339 } from "../../src/domain/certificates/findings.ts";
 import { makeCa, openssl, opensslAccepts, opensslCrlText, type TestCa } from "../support/openssl-ca.ts";
 
 const reader = new DerRevocationListDecoder();
 
 function derOf(pemPath: string): Uint8Array {
-  const body = readFileSync(pemPath, "utf8").replace(/-----[^-]+-----/g, "").replace(/\s/g, "");
+  const body = readFileSync(pemPath, "utf8")
+    .replace(/-----[^-]+-----/g, "")
+    .replace(/\s/g, "");
   return new Uint8Array(Buffer.from(body, "base64"));
 }
 
@@ -38,7 +40,7 @@ async function certificate(path: string) {
 /** The reader's view, in the oracle's shape. */
 function asOpenssl(list: RevocationListData) {
   return {
-    version: list.version,
+    version: list.version as number,
     issuer: list.issuer,
     thisUpdate: rfc3339(list.thisUpdate),
     nextUpdate: list.nextUpdate === null ? null : rfc3339(list.nextUpdate),
@@ -75,7 +77,22 @@ describe("CRLs written by openssl ca -gencrl read back as openssl crl -text prin
     });
     // -crl_compromise writes keyCompromise with an invalidity date.
     const compromised = ec.issue("compromised.example", "00C0FFEE");
-    openssl(["ca", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key", "-revoke", compromised, "-crl_compromise", "20261101120000Z"], ec.dir);
+    openssl(
+      [
+        "ca",
+        "-config",
+        "ca.cnf",
+        "-cert",
+        "ca.pem",
+        "-keyfile",
+        "ca.key",
+        "-revoke",
+        compromised,
+        "-crl_compromise",
+        "20261101120000Z",
+      ],
+      ec.dir,
+    );
     ec.issue("valid.example", "7E57");
     crlPath = ec.gencrl();
   }, 60_000);
@@ -120,9 +137,9 @@ describe("CRLs written by openssl ca -gencrl read back as openssl crl -text prin
     const list = read(derOf(one));
     expect(asOpenssl(list)).toEqual(opensslCrlText(one));
     expect(list.signatureAlgorithm).toBe("sha256WithRSAEncryption");
-    expect(await checkListSignature(list, await certificate(rsa.caPath), new WebCryptoSignatureVerifier())).toBe(
-      "verified",
-    );
+    expect(
+      await checkListSignature(list, await certificate(rsa.caPath), new WebCryptoSignatureVerifier()),
+    ).toBe("verified");
   }, 60_000);
 
   test("a list openssl refuses is refused: mutated lengths, tags and truncations", () => {

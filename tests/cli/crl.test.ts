@@ -40,7 +40,10 @@ describe("nettools crl", () => {
         crlNumber: body.crlNumber,
         signatureAlgorithm: body.signatureAlgorithm,
         entries: body.entries,
-        revoked: body.revokedCertificates.map((entry: Record<string, string>) => [entry.serialNumber, entry.revocationDate]),
+        revoked: body.revokedCertificates.map((entry: Record<string, string>) => [
+          entry.serialNumber,
+          entry.revocationDate,
+        ]),
       }).toEqual({
         issuer: oracle.issuer,
         thisUpdate: oracle.thisUpdate,
@@ -94,7 +97,9 @@ describe("nettools crl", () => {
     const lines: string[] = [];
     for (let i = 0; i < count; i++) {
       const reason = i % 3 === 0 ? ",keyCompromise" : "";
-      lines.push(`R\t271231000000Z\t261101000000Z${reason}\t${(0x100000 + i).toString(16).toUpperCase()}\tunknown\t/CN=x${i}`);
+      lines.push(
+        `R\t271231000000Z\t261101000000Z${reason}\t${(0x100000 + i).toString(16).toUpperCase()}\tunknown\t/CN=x${i}`,
+      );
     }
     writeFileSync(join(big.dir, "index.txt"), `${lines.join("\n")}\n`);
     const pem = big.gencrl();
@@ -108,7 +113,9 @@ describe("nettools crl", () => {
     expect(JSON.parse(large.stdout)).toMatchObject({ entries: count, signature: "verified" });
     // Memory grows with the file, by a small factor, not with its entries as objects.
     const growth = large.maxRssBytes - small.maxRssBytes;
-    console.log(`crl ${size} bytes DER, ${count} entries: peak RSS ${large.maxRssBytes} (small list ${small.maxRssBytes}), ${large.wallMs.toFixed(0)} ms`);
+    console.log(
+      `crl ${size} bytes DER, ${count} entries: peak RSS ${large.maxRssBytes} (small list ${small.maxRssBytes}), ${large.wallMs.toFixed(0)} ms`,
+    );
     expect(growth).toBeLessThan(10 * size);
     expect(large.maxRssBytes).toBeLessThan(256 * 1024 * 1024);
   }, 180_000);

@@ -57,15 +57,28 @@ describe("POST /v1/crl", () => {
       evaluatedAt: "2026-01-01T00:00:00Z",
     });
     const [revoked, good, other] = body.certificates as Record<string, unknown>[];
-    expect(revoked).toMatchObject({ index: 0, serialNumber: "0A11", revoked: true, reason: "cessationOfOperation" });
-    expect(good).toEqual({ index: 1, serialNumber: "0B22", revoked: false, revocationDate: null, reason: null });
+    expect(revoked).toMatchObject({
+      index: 0,
+      serialNumber: "0A11",
+      revoked: true,
+      reason: "cessationOfOperation",
+    });
+    expect(good).toEqual({
+      index: 1,
+      serialNumber: "0B22",
+      revoked: false,
+      revocationDate: null,
+      reason: null,
+    });
     // Same serial, another issuer: never revoked, and the reason says why.
     expect(other).toMatchObject({ index: 2, serialNumber: "0A11", revoked: false, revocationDate: null });
     expect(String(other!.reason)).toContain("another CA");
   });
 
   test("a key of the same name that did not sign it: failed; without issuerPem: not-checked", async () => {
-    const failed = await jsonOf(await call(app(), "POST", "/v1/crl", { json: { crl: CRL, issuerPem: IMPOSTOR } }));
+    const failed = await jsonOf(
+      await call(app(), "POST", "/v1/crl", { json: { crl: CRL, issuerPem: IMPOSTOR } }),
+    );
     expect((failed as { signature: string }).signature).toBe("failed");
     const unchecked = await jsonOf(await call(app(), "POST", "/v1/crl", { json: { crl: CRL } }));
     expect((unchecked as { signature: string }).signature).toBe("not-checked");
@@ -79,7 +92,9 @@ describe("POST /v1/crl", () => {
     };
     expect(body.stale).toBe(true);
     expect(body.evaluatedAt).toBe(after.replace("+00:00", "Z"));
-    const atNext = (await jsonOf(await call(app(), "POST", "/v1/crl", { json: { crl: CRL, at: NEXT_UPDATE } }))) as {
+    const atNext = (await jsonOf(
+      await call(app(), "POST", "/v1/crl", { json: { crl: CRL, at: NEXT_UPDATE } }),
+    )) as {
       stale: boolean;
     };
     expect(atNext.stale).toBe(false);
@@ -99,7 +114,9 @@ describe("POST /v1/crl", () => {
     expect(certificate.issues?.[0]?.message).toContain('"CERTIFICATE"');
     const lines = CRL.trim().split("\n");
     lines[2] = `${lines[2]!.slice(0, 10)}AAAA${lines[2]!.slice(14)}`;
-    const broken = await errorOf(await call(app(), "POST", "/v1/crl", { json: { crl: `${lines.join("\n")}\n` } }));
+    const broken = await errorOf(
+      await call(app(), "POST", "/v1/crl", { json: { crl: `${lines.join("\n")}\n` } }),
+    );
     expect(broken.code).toBe("INVALID_INPUT");
     expect(broken.issues?.[0]?.path).toEqual(["crl"]);
     const tooLong = await call(app(), "POST", "/v1/crl", { json: { crl: "x".repeat(49_153) } });

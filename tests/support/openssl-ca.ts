@@ -58,8 +58,8 @@ export interface TestCa {
   issue(name: string, serialHex: string): string;
   /** Revokes an issued certificate (`openssl ca -revoke`), with a reason keyword or none. */
   revoke(certPath: string, reason?: string): void;
-  /** Writes a CRL (`openssl ca -gencrl`), PEM; returns its path. */
-  gencrl(name?: string, hours?: number): string;
+  /** Writes a CRL (`openssl ca -gencrl`), PEM, next update in a week or `seconds`; returns its path. */
+  gencrl(name?: string, seconds?: number): string;
 }
 
 /** A new CA (EC P-256 by default) named `CN=<cn>` in a fresh temporary directory. */
@@ -164,7 +164,7 @@ export function makeCa(
         dir,
       );
     },
-    gencrl(name = "crl.pem", hours) {
+    gencrl(name = "crl.pem", seconds) {
       openssl(
         [
           "ca",
@@ -177,7 +177,7 @@ export function makeCa(
           "-gencrl",
           "-out",
           name,
-          ...(hours === undefined ? [] : ["-crlhours", String(hours)]),
+          ...(seconds === undefined ? [] : ["-crlsec", String(seconds)]),
         ],
         dir,
       );

@@ -16,6 +16,7 @@ import { Deadline } from "../deadline.ts";
 import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { renderChain } from "../render-chain.ts";
+import { addRevocationProblems } from "../revocation-check.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
@@ -40,6 +41,9 @@ Options:
   --expires-within DAYS warn about, and exit 1 for, a path member expiring within DAYS
                         (0–3650; without it the warning is shown for 30 days, exit unchanged)
   --strict              every warning counts as an error in the exit status (for monitoring)
+  --crl FILE            check the path against this CRL (PEM or DER, any size; repeatable):
+                        REVOKED (error) for a listed member, CRL_STALE (warning) for a list
+                        past its nextUpdate; a list is used only when its issuer's key verifies it
 ${SOURCE_HELP}
 ${COMMON_HELP}
 
@@ -75,6 +79,7 @@ interface ChainValues {
   servername?: string | undefined;
   save?: string | undefined;
   roots?: string | undefined;
+  crl?: string[] | undefined;
 }
 
 export const chain: Command = {
@@ -90,6 +95,7 @@ export const chain: Command = {
       output: { type: "string", short: "o" },
       "include-root": { type: "boolean" },
       "expires-within": { type: "string" },
+      crl: { type: "string", multiple: true },
       ...SOURCE_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
@@ -169,6 +175,10 @@ async function build(
   );
   deadline.check();
   if (!result.ok) return reportInputError(run, result, texts, source.pem);
+  if (values.crl !== undefined && values.crl.length > 0) {
+    const revocation = await addRevocationProblems(run, result.value, values.crl, source.pem, request.roots);
+    if (revocation !== null) return revocation;
+  }
   const rules: ExitRules = {
     strict: values.strict === true,
     expiringCounts: values["expires-within"] !== undefined,

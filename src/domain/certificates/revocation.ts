@@ -12,7 +12,7 @@ import { rfc3339 } from "./findings.ts";
 import type { CertificateData } from "./model.ts";
 import { DEFAULT_PEM_LIMITS, OUTSIDE_TEXT_MESSAGES, type PemKind, type PemLimits, scanPem } from "./pem.ts";
 import type { RevocationListData, RevocationReason } from "./revocation-list-model.ts";
-import { certificateName } from "./wording.ts";
+import { capitalize, certificateName } from "./wording.ts";
 
 /** The one label of a CRL block (RFC 7468 §6). */
 export const CRL_LABEL = "X509 CRL";
@@ -311,7 +311,7 @@ export interface RevocationMember {
 /**
  * `REVOKED` and `CRL_STALE` for the members of a path (CONTRACT §10.2): each member is looked up in
  * every list whose issuer is the member's issuer and whose signature was verified by the caller
- * (a list that does not verify is never used). A stale list still says what it says: a member it
+ * (a list that does not verify is never used); self-issued members (roots) are not looked up. A stale list still says what it says: a member it
  * lists is `REVOKED`, and the list is `CRL_STALE` once, on the members it covers.
  */
 export function revocationProblems(
@@ -321,7 +321,12 @@ export function revocationProblems(
 ): ChainProblem[] {
   const problems: ChainProblem[] = [];
   for (const { list, name } of lists) {
-    const covered = members.filter((member) => member.certificate.issuerNameKey === list.issuerNameKey);
+    // A self-issued member (the root) is the list's signer, not something it can revoke.
+    const covered = members.filter(
+      (member) =>
+        member.certificate.issuerNameKey === list.issuerNameKey &&
+        member.certificate.subjectNameKey !== member.certificate.issuerNameKey,
+    );
     if (covered.length === 0) continue;
     const found = list.find(covered.map((member) => member.certificate.serialNumber));
     for (const member of covered) {
@@ -332,8 +337,8 @@ export function revocationProblems(
         problem(
           "REVOKED",
           [member.index],
-          `${certificateName(member.certificate, member.index)} (serial ${entry.serialNumber}) was revoked on ${rfc3339(entry.revocationDate)}, ${reason}, by ${name}`,
-          "replace it with a newly issued certificate: every client that checks revocation refuses it",
+          `${capitalize(certificateName(member.certificate, member.index))} (serial ${entry.serialNumber}) was revoked on ${rfc3339(entry.revocationDate)}, ${reason}, says ${name}.`,
+          `Replace ${certificateName(member.certificate, member.index)} with a newly issued certificate: every client that checks revocation refuses it.`,
         ),
       );
     }
@@ -342,8 +347,8 @@ export function revocationProblems(
         problem(
           "CRL_STALE",
           covered.map((member) => member.index),
-          `${name} from ${list.issuer} was due to be replaced at ${rfc3339(list.nextUpdate!)}, before ${rfc3339(evaluatedAt)}`,
-          "fetch the CA's current CRL: a stale list may miss recent revocations",
+          `The CRL ${name} (${list.issuer}) was due to be replaced at ${rfc3339(list.nextUpdate!)}, before ${rfc3339(evaluatedAt)}.`,
+          "Fetch the CA's current CRL: a stale list may miss recent revocations.",
         ),
       );
     }
