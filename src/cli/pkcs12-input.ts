@@ -29,7 +29,7 @@ export async function readPkcs12Input(
   io: Io,
 ): Promise<Pkcs12Input> {
   const password = passin === undefined ? undefined : await readPassphrase(passin, io);
-  const read = readPkcs12(bytes, password, wantKeys);
+  const read = await readPkcs12(bytes, password, wantKeys);
   if (read.ok) {
     return {
       ok: true,

@@ -1,7 +1,8 @@
 /**
  * PKCS#12 files (`.p12`, `.pfx`; RFC 7292) as Windows and Java shops hand them out (CONTRACT
  * §10.3), read on the user's machine: the certificates in file order, and the private keys as
- * PKCS#8 DER for `key-match` only (never printed, never sent). Read with the strict DER reader.
+ * PKCS#8 DER for `key-match` only (never printed, never sent). Read with the strict DER reader and
+ * WebCrypto alone, so the same code runs in the CLI (Bun, Node) and in the page's file picker.
  *
  * What is read here: the MAC (HMAC with the PKCS#12 key derivation of RFC 7292 Appendix B, SHA-1
  * or SHA-2), plain and PBES2-encrypted contents (PBKDF2 with HMAC-SHA-1/2 and AES-CBC, what
@@ -10,7 +11,6 @@
  * reported as `legacy` for the caller to hand to openssl. Every iteration count is checked against
  * {@link MAX_PKCS12_ITERATIONS} before any key derivation, so a file cannot pin a CPU.
  */
-import { createDecipheriv, createHash, createHmac, pbkdf2Sync, timingSafeEqual } from "node:crypto";
 import {
   children,
   isContext,
@@ -41,24 +41,34 @@ const OID_PBKDF2 = "1.2.840.113549.1.5.12";
 /** pkcs-12PbeIds (RFC 7292 Appendix C): the legacy schemes, RC4, RC2 and 3DES. */
 const LEGACY_PBE_PREFIX = "1.2.840.113549.1.12.1.";
 
-const HASHES: Readonly<Record<string, { name: string; block: number }>> = {
-  "1.3.14.3.2.26": { name: "sha1", block: 64 },
-  "2.16.840.1.101.3.4.2.4": { name: "sha224", block: 64 },
-  "2.16.840.1.101.3.4.2.1": { name: "sha256", block: 64 },
-  "2.16.840.1.101.3.4.2.2": { name: "sha384", block: 128 },
-  "2.16.840.1.101.3.4.2.3": { name: "sha512", block: 128 },
+/** WebCrypto's hash names, with their output and block sizes (octets). */
+interface Hash {
+  name: "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512";
+  size: number;
+  block: number;
+}
+const SHA1: Hash = { name: "SHA-1", size: 20, block: 64 };
+const SHA256: Hash = { name: "SHA-256", size: 32, block: 64 };
+const SHA384: Hash = { name: "SHA-384", size: 48, block: 128 };
+const SHA512: Hash = { name: "SHA-512", size: 64, block: 128 };
+/** MAC digests (SHA-224 is not in WebCrypto: such a file is `unsupported`). */
+const HASHES: Readonly<Record<string, Hash>> = {
+  "1.3.14.3.2.26": SHA1,
+  "2.16.840.1.101.3.4.2.1": SHA256,
+  "2.16.840.1.101.3.4.2.2": SHA384,
+  "2.16.840.1.101.3.4.2.3": SHA512,
 };
-const PRFS: Readonly<Record<string, string>> = {
-  "1.2.840.113549.2.7": "sha1",
-  "1.2.840.113549.2.8": "sha224",
-  "1.2.840.113549.2.9": "sha256",
-  "1.2.840.113549.2.10": "sha384",
-  "1.2.840.113549.2.11": "sha512",
+/** PBKDF2 pseudo-random functions (HMAC with …). */
+const PRFS: Readonly<Record<string, Hash>> = {
+  "1.2.840.113549.2.7": SHA1,
+  "1.2.840.113549.2.9": SHA256,
+  "1.2.840.113549.2.10": SHA384,
+  "1.2.840.113549.2.11": SHA512,
 };
-const CIPHERS: Readonly<Record<string, { name: string; keyLength: number }>> = {
-  "2.16.840.1.101.3.4.1.2": { name: "aes-128-cbc", keyLength: 16 },
-  "2.16.840.1.101.3.4.1.22": { name: "aes-192-cbc", keyLength: 24 },
-  "2.16.840.1.101.3.4.1.42": { name: "aes-256-cbc", keyLength: 32 },
+const CIPHERS: Readonly<Record<string, { keyLength: number }>> = {
+  "2.16.840.1.101.3.4.1.2": { keyLength: 16 },
+  "2.16.840.1.101.3.4.1.22": { keyLength: 24 },
+  "2.16.840.1.101.3.4.1.42": { keyLength: 32 },
 };
 
 /** What a file holds: certificates (DER) in file order, and keys (PKCS#8 DER) when asked for. */
@@ -104,16 +114,20 @@ export function looksLikePkcs12(bytes: Uint8Array): boolean {
  * encodings, as OpenSSL does). Keys are decrypted only when `wantKeys` is set (`key-match`); for
  * `cert` and `chain` a shrouded key bag is skipped unread.
  */
-export function readPkcs12(bytes: Uint8Array, password: string | undefined, wantKeys: boolean): Pkcs12Read {
+export async function readPkcs12(
+  bytes: Uint8Array,
+  password: string | undefined,
+  wantKeys: boolean,
+): Promise<Pkcs12Read> {
   try {
-    return { ok: true, ...read(bytes, password ?? "", wantKeys) };
+    return { ok: true, ...(await read(bytes, password ?? "", wantKeys)) };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, ...error.failure };
     return { ok: false, kind: "malformed", message: "not a well-formed PKCS#12 file" };
   }
 }
 
-function read(buf: Uint8Array, password: string, wantKeys: boolean): Pkcs12Contents {
+async function read(buf: Uint8Array, password: string, wantKeys: boolean): Promise<Pkcs12Contents> {
   const top = readTlv(buf, 0, buf.length);
   const pfx = top !== null && top.end === buf.length ? sequence(buf, top) : null;
   if (pfx === null || pfx.length < 2 || pfx.length > 3) return malformed();
@@ -129,7 +143,9 @@ function read(buf: Uint8Array, password: string, wantKeys: boolean): Pkcs12Conte
   const passwords = password === "" ? [bmp(""), new Uint8Array()] : [bmp(password)];
   if (mac !== null) {
     const macBytes = buf.subarray(authSafe.start, authSafe.end);
-    if (!passwords.some((candidate) => macVerifies(mac, candidate, macBytes))) {
+    let verified = false;
+    for (const candidate of passwords) verified ||= await macVerifies(mac, candidate, macBytes);
+    if (!verified) {
       refuse(
         "password",
         password === ""
@@ -143,12 +159,13 @@ function read(buf: Uint8Array, password: string, wantKeys: boolean): Pkcs12Conte
   for (const info of contents) {
     const parts = sequence(buf, info) ?? malformed();
     const type = readOid(buf, parts[0]);
-    if (type === OID_DATA) readSafeContents(buf, dataContent(buf, info), password, wantKeys, out, 0, budget);
+    if (type === OID_DATA)
+      await readSafeContents(buf, dataContent(buf, info), password, wantKeys, out, 0, budget);
     else if (type === OID_ENCRYPTED_DATA) {
-      const plain = decrypt(buf, encryptedContentInfo(buf, parts), password);
+      const plain = await decrypt(buf, encryptedContentInfo(buf, parts), password);
       const inner = readTlv(plain, 0, plain.length);
       if (inner === null || inner.end !== plain.length) return malformed();
-      readSafeContents(plain, inner, password, wantKeys, out, 0, budget);
+      await readSafeContents(plain, inner, password, wantKeys, out, 0, budget);
     } else
       refuse(
         "unsupported",
@@ -191,8 +208,8 @@ function encryptedContentInfo(buf: Uint8Array, parts: Tlv[]): Encrypted {
 interface Pbes2 {
   salt: Uint8Array;
   iterations: number;
-  prf: string;
-  cipher: { name: string; keyLength: number };
+  prf: Hash;
+  cipher: { keyLength: number };
   iv: Uint8Array;
 }
 
@@ -216,7 +233,7 @@ function encryptionOf(buf: Uint8Array, encrypted: Encrypted): Pbes2 {
   const salt = kdfParams[0];
   if (!isUniversal(salt, TAG.OCTET_STRING, false)) return malformed();
   const iterations = checkedIterations(buf, kdfParams[1]);
-  let prf = "sha1";
+  let prf = SHA1;
   for (const extra of kdfParams.slice(2)) {
     if (isUniversal(extra, TAG.INTEGER, false)) continue; // keyLength: the cipher's own
     const named = PRFS[readAlgorithm(buf, extra)?.oid ?? ""];
@@ -247,19 +264,28 @@ const tooMany = (): never =>
     `the file asks for more than ${MAX_PKCS12_ITERATIONS.toLocaleString("en")} key-derivation iterations; it is refused unread`,
   );
 
-function decrypt(buf: Uint8Array, encrypted: Encrypted, password: string): Uint8Array {
+/** A copy WebCrypto takes (`BufferSource` over an ArrayBuffer). */
+const own = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => bytes.slice();
+
+async function decrypt(buf: Uint8Array, encrypted: Encrypted, password: string): Promise<Uint8Array> {
   const scheme = encryptionOf(buf, encrypted);
   // PBES2 takes the password as its UTF-8 bytes (RFC 8018; OpenSSL does the same in PKCS#12).
-  const key = pbkdf2Sync(
-    Buffer.from(password, "utf8"),
-    scheme.salt,
-    scheme.iterations,
-    scheme.cipher.keyLength,
-    scheme.prf,
+  const secret = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, [
+    "deriveBits",
+  ]);
+  const bits = await crypto.subtle.deriveBits(
+    { name: "PBKDF2", hash: scheme.prf.name, salt: own(scheme.salt), iterations: scheme.iterations },
+    secret,
+    scheme.cipher.keyLength * 8,
   );
   try {
-    const decipher = createDecipheriv(scheme.cipher.name, key, scheme.iv);
-    return new Uint8Array(Buffer.concat([decipher.update(encrypted.data), decipher.final()]));
+    const key = await crypto.subtle.importKey("raw", bits, "AES-CBC", false, ["decrypt"]);
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-CBC", iv: own(scheme.iv) },
+      key,
+      own(encrypted.data),
+    );
+    return new Uint8Array(plain);
   } catch {
     return refuse(
       "password",
@@ -268,7 +294,7 @@ function decrypt(buf: Uint8Array, encrypted: Encrypted, password: string): Uint8
   }
 }
 
-function readSafeContents(
+async function readSafeContents(
   buf: Uint8Array,
   safeContents: Tlv,
   password: string,
@@ -276,7 +302,7 @@ function readSafeContents(
   out: Pkcs12Contents,
   depth: number,
   budget: { bags: number },
-): void {
+): Promise<void> {
   const bags = sequence(buf, safeContents) ?? malformed();
   for (const bag of bags) {
     if (++budget.bags > MAX_BAGS) refuse("unsupported", `the file holds more than ${MAX_BAGS} bags`);
@@ -299,20 +325,20 @@ function readSafeContents(
       const data = shrouded[1];
       if (shrouded.length !== 2 || !isUniversal(data, TAG.OCTET_STRING, false)) malformed();
       out.keys.push(
-        decrypt(buf, { algorithm: shrouded[0]!, data: buf.subarray(data.body, data.end) }, password),
+        await decrypt(buf, { algorithm: shrouded[0]!, data: buf.subarray(data.body, data.end) }, password),
       );
     } else if (type === OID_KEY_BAG) {
       if (wantKeys) out.keys.push(buf.slice(value.start, value.end));
     } else if (type === OID_SAFE_CONTENTS_BAG) {
       if (depth >= MAX_NESTING) malformed();
-      readSafeContents(buf, value, password, wantKeys, out, depth + 1, budget);
+      await readSafeContents(buf, value, password, wantKeys, out, depth + 1, budget);
     }
     // CRL and secret bags: not certificates, skipped.
   }
 }
 
 interface MacData {
-  hash: { name: string; block: number };
+  hash: Hash;
   digest: Uint8Array;
   salt: Uint8Array;
   iterations: number;
@@ -343,12 +369,17 @@ function readMacData(buf: Uint8Array, t: Tlv): MacData {
   };
 }
 
-function macVerifies(mac: MacData, password: Uint8Array, data: Uint8Array): boolean {
-  const size = createHash(mac.hash.name).update(new Uint8Array()).digest().length;
-  if (mac.digest.length !== size) return false;
-  const key = pkcs12Kdf(mac.hash, password, mac.salt, 3, mac.iterations, size);
-  const computed = createHmac(mac.hash.name, key).update(data).digest();
-  return timingSafeEqual(computed, mac.digest);
+async function macVerifies(mac: MacData, password: Uint8Array, data: Uint8Array): Promise<boolean> {
+  if (mac.digest.length !== mac.hash.size) return false;
+  const keyBytes = await pkcs12Kdf(mac.hash, password, mac.salt, 3, mac.iterations, mac.hash.size);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    own(keyBytes),
+    { name: "HMAC", hash: mac.hash.name },
+    false,
+    ["verify"],
+  );
+  return crypto.subtle.verify("HMAC", key, own(mac.digest), own(data));
 }
 
 /** The password as a BMPString with its two-octet terminator (RFC 7292 Appendix B.1). */
@@ -363,14 +394,14 @@ function bmp(password: string): Uint8Array {
 }
 
 /** RFC 7292 Appendix B.2: `n` octets of key material for purpose `id` (3: MAC key). */
-function pkcs12Kdf(
-  hash: { name: string; block: number },
+async function pkcs12Kdf(
+  hash: Hash,
   password: Uint8Array,
   salt: Uint8Array,
   id: number,
   iterations: number,
   n: number,
-): Uint8Array {
+): Promise<Uint8Array> {
   const v = hash.block;
   const fill = (source: Uint8Array): Uint8Array => {
     const length = source.length === 0 ? 0 : v * Math.ceil(source.length / v);
@@ -382,8 +413,8 @@ function pkcs12Kdf(
   const i = new Uint8Array([...fill(salt), ...fill(password)]);
   const result: number[] = [];
   while (result.length < n) {
-    let a = createHash(hash.name).update(d).update(i).digest();
-    for (let r = 1; r < iterations; r++) a = createHash(hash.name).update(a).digest();
+    let a = new Uint8Array(await crypto.subtle.digest(hash.name, own(new Uint8Array([...d, ...i]))));
+    for (let r = 1; r < iterations; r++) a = new Uint8Array(await crypto.subtle.digest(hash.name, a));
     result.push(...a);
     if (result.length >= n) break;
     const b = new Uint8Array(v);
