@@ -37,7 +37,13 @@ export async function readPkcs12Input(
       keysPem: read.keys.map((der) => keyPem(der)),
     };
   }
-  if (read.kind !== "legacy") return { ok: false, message: `${source} (PKCS#12): ${read.message}` };
+  if (read.kind !== "legacy") {
+    const how =
+      read.kind === "password" && password === undefined
+        ? ": give it with --passin env:VAR or --passin file:PATH"
+        : "";
+    return { ok: false, message: `${source} (PKCS#12): ${read.message}${how}` };
+  }
   return throughOpenssl(bytes, source, password ?? "", wantKeys);
 }
 

@@ -149,7 +149,7 @@ async function read(buf: Uint8Array, password: string, wantKeys: boolean): Promi
       refuse(
         "password",
         password === ""
-          ? "the file is protected by a password: give it with --passin env:VAR or --passin file:PATH"
+          ? "the file is protected by a password, and none was given"
           : "the password is wrong: the file's integrity check (MAC) does not verify with it",
       );
     }
