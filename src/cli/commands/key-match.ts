@@ -37,11 +37,14 @@ Does this key belong to this certificate, and to this request? Compares the publ
 (SubjectPublicKeyInfo, which works for every key type, unlike the RSA modulus) of two or three
 inputs, each a file or "-" for stdin:
   -c, --cert FILE       PEM certificates (repeatable), e.g. a HAProxy crt file holding the chain
-                        and the key: a private key in it is the key input when -k is not given
+                        and the key: a private key in it is the key input when -k is not given;
+                        or a PKCS#12 file (.p12, .pfx): its certificates, and its key
+                        as the key input
   -k, --key FILE        one private key: PKCS#8 (RSA, EC, Ed25519, Ed448), PKCS#1 RSA, SEC1 EC
                         (an EC PARAMETERS block before it is skipped), or encrypted PKCS#8
   -r, --csr FILE        one certificate signing request
-  --passin SOURCE       the encrypted key's passphrase: env:VAR or file:PATH (its first line)
+  --passin SOURCE       the encrypted key's passphrase or the PKCS#12 file's password: env:VAR or
+                        file:PATH (its first line); never the password itself
 
 Prints each input's publicKeySha256 (SHA-256 of its SubjectPublicKeyInfo, as openssl x509 -pubkey
 | openssl pkey -pubin -outform DER | sha256sum prints it) and the certificates that hold the key.
