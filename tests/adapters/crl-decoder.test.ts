@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { DerRevocationListDecoder } from "../../src/adapters/crypto/crl-decoder.ts";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
@@ -169,6 +170,31 @@ describe("CRLs written by openssl ca -gencrl read back as openssl crl -text prin
     // The mutations must exercise the refusal path, not only bytes openssl ignores.
     expect(refusedByOpenssl).toBeGreaterThan(15);
   }, 120_000);
+
+  test("random bytes and random mutations never throw, and the answer is a decision (fast-check)", () => {
+    const der = derOf(crlPath);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => {
+        expect(typeof reader.decodeRevocationList(bytes).ok).toBe("boolean");
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(der.length - 1), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        (edits) => {
+          const copy = der.slice();
+          for (const [at, value] of edits) copy[at] = value;
+          const result = reader.decodeRevocationList(copy);
+          if (result.ok) expect(result.list.entryCount).toBe([...result.list.entries()].length);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 
   test("hostile structure is refused, never thrown: empty, not a SEQUENCE, a certificate", async () => {
     expect(reader.decodeRevocationList(new Uint8Array()).ok).toBe(false);
