@@ -5,6 +5,7 @@
  * the request deadline), one route per row of the operations table, the page and the docs, and
  * hands them to the one Elysia application (src/adapters/http/application.ts) that serves them.
  */
+import { DerRevocationListDecoder } from "./adapters/crypto/crl-decoder.ts";
 import { type AdmissionOptions, certificateLanes, DEFAULT_ADMISSION } from "./adapters/http/admission.ts";
 import { apiRoutes } from "./adapters/http/api-routes.ts";
 import { type EdgeLog, httpApplication } from "./adapters/http/application.ts";
@@ -21,6 +22,7 @@ import type {
   ClientAddressSource,
   Clock,
   NetworkFacts,
+  RevocationListDecoder,
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
@@ -39,6 +41,8 @@ export interface AppDeps {
   roots: RootStore;
   /** The GeoIP databases behind public-ip's network facts (CONTRACT §8.10); none when absent. */
   networkFacts?: NetworkFacts;
+  /** The CRL reader of POST /v1/crl; the strict DER reader when absent (it has no outside effects). */
+  revocationLists?: RevocationListDecoder;
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
@@ -62,7 +66,13 @@ export function buildApp(deps: AppDeps) {
   );
   const api = apiRoutes({
     useCases: bindUseCases(
-      { clock: deps.clock, decoder: deps.decoder, roots: deps.roots, networkFacts: deps.networkFacts },
+      {
+        clock: deps.clock,
+        decoder: deps.decoder,
+        roots: deps.roots,
+        networkFacts: deps.networkFacts,
+        revocationLists: deps.revocationLists ?? new DerRevocationListDecoder(),
+      },
       "api",
     ),
     docs: OPERATION_DOCS,

@@ -9,6 +9,7 @@ import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts"
 import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { inspectCertificationRequest } from "./domain/certificates/csr.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
+import { inspectRevocationList } from "./domain/certificates/revocation.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
 import { compareCidrs } from "./domain/cidr/compare.ts";
 import { cidrsContain } from "./domain/cidr/contains.ts";
@@ -27,7 +28,13 @@ import {
   LOCAL_CIDR_LIMITS,
 } from "./domain/limits.ts";
 import { NO_NETWORK_FACTS } from "./domain/network-facts.ts";
-import type { ClientAddressResult, NetworkFacts, SignatureVerifier, WorkBudget } from "./domain/ports.ts";
+import type {
+  ClientAddressResult,
+  NetworkFacts,
+  RevocationListDecoder,
+  SignatureVerifier,
+  WorkBudget,
+} from "./domain/ports.ts";
 import { describeAddressDatabases, observePublicIp } from "./domain/public-ip.ts";
 
 /**
@@ -62,6 +69,8 @@ const HEALTHY = Object.freeze({ status: "ok" as const });
 export interface UseCaseDeps extends Omit<CertificateBundleDeps, "verifier"> {
   /** The operator's GeoIP databases (public-ip); none when absent, as in every CLI run. */
   networkFacts?: NetworkFacts;
+  /** The strict CRL reader (POST /v1/crl). */
+  revocationLists: RevocationListDecoder;
 }
 
 /**
@@ -99,5 +108,16 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
     csr: (body, context) =>
       inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),
     publicIpDatabases: () => describeAddressDatabases(networkFacts),
+    crl: (body, context) =>
+      inspectRevocationList(
+        body,
+        {
+          decoder: deps.decoder,
+          revocationLists: deps.revocationLists,
+          verifier: context.verifier,
+          clock: deps.clock,
+        },
+        certificates,
+      ),
   };
 }

@@ -4,20 +4,26 @@
  * command-line tool's local runs (src/cli/run-operation.ts).
  */
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
+import type { RevocationListDecoder } from "../domain/ports.ts";
+import { DerRevocationListDecoder } from "./crypto/crl-decoder.ts";
 import { DerCertificateDecoder } from "./crypto/decoder.ts";
 import { mozillaRootStore } from "./crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "./crypto/verifier.ts";
 import { systemClock } from "./system/clock.ts";
 
+/** The certificate adapters, and the CRL reader the revocation use case and rule read lists with. */
+export type RealCertificateDeps = CertificateBundleDeps & { revocationLists: RevocationListDecoder };
+
 /**
- * System clock, DER decoder, WebCrypto verifier and the runtime's Mozilla roots. The root index is
+ * System clock, DER decoder, WebCrypto verifier, CRL reader and the runtime's Mozilla roots. The root index is
  * built here, once per process (the first call): at start for the server, so no request pays for
  * it, and only when a certificate command runs for the CLI.
  */
-export function realCertificateDeps(): CertificateBundleDeps {
+export function realCertificateDeps(): RealCertificateDeps {
   return {
     clock: systemClock,
     decoder: new DerCertificateDecoder(),
+    revocationLists: new DerRevocationListDecoder(),
     verifier: new WebCryptoSignatureVerifier(),
     roots: mozillaRootStore(),
   };

@@ -6,8 +6,9 @@
  * (src/cli/deadline.ts, the bound every local certificate run uses), so that one hostile file
  * cannot hold the watcher.
  */
+
+import type { RealCertificateDeps } from "../adapters/real-deps.ts";
 import { Deadline } from "../cli/deadline.ts";
-import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import { DomainError } from "../domain/errors.ts";
 import { bindUseCases } from "../use-cases.ts";
 import type { ChainJudge } from "./certificate-file.ts";
@@ -16,10 +17,7 @@ import type { ChainJudge } from "./certificate-file.ts";
 export const FILE_BUDGET_SECONDS = 10;
 
 /** `deps`' chain use case, one bounded run per file. */
-export function localChainJudge(
-  deps: CertificateBundleDeps,
-  budgetSeconds = FILE_BUDGET_SECONDS,
-): ChainJudge {
+export function localChainJudge(deps: RealCertificateDeps, budgetSeconds = FILE_BUDGET_SECONDS): ChainJudge {
   const useCases = bindUseCases(deps, "local");
   return async (pem) => {
     // Time only: the process's resident size belongs to the server, not to this one file.

@@ -20,6 +20,7 @@ import {
 } from "./connect-source.ts";
 import type { Deadline } from "./deadline.ts";
 import { EXIT, UsageError } from "./io.ts";
+import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:
   FILE… | -             one or more files read as one bundle, in the order given (Apache's
@@ -31,15 +32,20 @@ export const SOURCE_HELP = `Where the certificates come from:
 ${CONNECT_HELP}
   --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
-                        $NETTOOLS_ROOTS, skipped with a notice where it cannot be used)`;
+                        $NETTOOLS_ROOTS, skipped with a notice where it cannot be used)
+  --passin SOURCE       a PKCS#12 (.p12, .pfx) file's password: env:VAR or file:PATH (never the
+                        password itself); without it the empty password is tried`;
 
 export const SOURCE_OPTIONS = {
   ...CONNECT_OPTIONS,
   roots: { type: "string" },
+  passin: { type: "string" },
 } as const;
 
 export interface SourceValues extends ConnectValues {
   roots?: string | undefined;
+  /** A PKCS#12 file's password: env:VAR or file:PATH (CONTRACT §10.3). */
+  passin?: string | undefined;
 }
 
 export interface CertificateSource {
@@ -81,6 +87,18 @@ export async function readCertificateSource(
   const text = new CertificateBundleText();
   for (const name of positionals) {
     const bytes = name === "-" ? await stdinBytes(run) : await fileBytes(name, "");
+    if (looksLikePkcs12(bytes)) {
+      // CONTRACT §10.3: its certificates, in file order, as one more file of the bundle; keys unread.
+      const read = await readPkcs12Input(bytes, name === "-" ? "stdin" : name, values.passin, false, run.io);
+      if (!read.ok) {
+        run.io.stderr(
+          `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${read.message}\n`,
+        );
+        return { exit: EXIT.invalidInput };
+      }
+      text.addText(read.certificatesPem, `${name === "-" ? "stdin" : name} (PKCS#12)`);
+      continue;
+    }
     const added = addOrReport(run, text, bytes, name === "-" ? "stdin" : name);
     if (added !== null) return added;
   }

@@ -8,6 +8,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
+import { DerRevocationListDecoder } from "../adapters/crypto/crl-decoder.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
@@ -38,7 +39,12 @@ const deps = (): CertificateBundleDeps => {
   return realDeps;
 };
 
+/** The real certificate adapters of this process (the reference roots are indexed on first use). */
+export const localCertificateDeps = (): CertificateBundleDeps => deps();
+
 let localUseCases: UseCases | null = null;
+/** The strict CRL reader of local runs (nettools crl, chain --crl). */
+export const revocationListDecoder = new DerRevocationListDecoder();
 /** The caller's own roots for this run (`cert --roots`), composed with the shipped ones. */
 let suppliedRoots: CertificateData[] = [];
 
@@ -118,6 +124,9 @@ export async function runOperation<Id extends OperationId>(
         },
         get decoder() {
           return deps().decoder;
+        },
+        get revocationLists() {
+          return revocationListDecoder;
         },
         get roots() {
           return suppliedRoots.length === 0

@@ -22,6 +22,7 @@ import {
   CidrSplitRequest,
   CidrSplitResult,
 } from "./cidr-list-schemas.ts";
+import { CrlRequest, CrlResult } from "./crl-schemas.ts";
 import { CsrRequest, CsrResult } from "./csr-schemas.ts";
 import {
   CidrSubnetsRequest,
@@ -252,6 +253,15 @@ export const OPERATIONS = {
     result: PublicIpDatabasesResult,
     // no-store: a SIGHUP reload changes the answer at any moment (CONTRACT §8.10).
     policy: { ...JSON_ANSWER, noStore: true },
+  },
+  crl: {
+    id: "crl",
+    method: "POST",
+    path: "/v1/crl",
+    request: CrlRequest,
+    result: CrlResult,
+    // A signature check: queued like the other certificate operations (CONTRACT §10.2).
+    policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

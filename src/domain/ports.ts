@@ -4,6 +4,7 @@
  */
 import type { CertificateData } from "./certificates/model.ts";
 import type { CertificationRequestData } from "./certificates/request-model.ts";
+import type { RevocationListData } from "./certificates/revocation-list-model.ts";
 import type { IpAddr } from "./ip/addr.ts";
 
 /** The current instant. Injected so tests can evaluate a bundle at any time. */
@@ -150,3 +151,16 @@ export interface NetworkFacts {
   /** The databases in use, in the order GEOIP_ASN_DB, GEOIP_COUNTRY_DB (one entry per variable). */
   databases(): readonly AddressDatabase[];
 }
+
+/**
+ * Decodes DER bytes into one certificate revocation list (RFC 5280 §5; CONTRACT §10.2), as strict
+ * as the certificate reader, or reports why they are not one. Never throws; work is linear in the
+ * size of the input.
+ */
+export interface RevocationListDecoder {
+  decodeRevocationList(der: Uint8Array): RevocationListDecodeResult;
+}
+
+export type RevocationListDecodeResult =
+  | { ok: true; list: RevocationListData }
+  | { ok: false; reason: string };

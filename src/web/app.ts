@@ -327,8 +327,10 @@ function setUpCertificates(): void {
   const fileInput = byId<HTMLInputElement>("cert-file");
 
   const notes = byId("cert-file-notes");
+  // A PKCS#12 file's password: read here, when a file is loaded, and never sent (CONTRACT §10.3).
+  const password = byId<HTMLInputElement>("cert-file-password");
   const load = (files: FileList | null | undefined, target: HTMLTextAreaElement) =>
-    loadCertificateFiles(files, target, notes);
+    loadCertificateFiles(files, target, notes, () => password.value);
   fileInput.addEventListener("change", () => void load(fileInput.files, textarea));
   const rootsFile = byId<HTMLInputElement>("cert-roots-file");
   rootsFile.addEventListener("change", () => void load(rootsFile.files, byId("cert-roots")));

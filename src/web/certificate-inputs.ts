@@ -3,6 +3,8 @@
  * CLI's own reader: the certificate form and the key-match panel share these.
  */
 import { BinaryInputError, CertificateBundleText } from "../cli/certificate-files.ts";
+import { pemBlock } from "../domain/certificates/pem.ts";
+import { looksLikePkcs12, readPkcs12 } from "../local/pkcs12.ts";
 import { h, show } from "./dom.ts";
 
 /** Most bytes read from the files of one pick: far above any bundle the API takes (48 KiB of PEM). */
@@ -13,21 +15,49 @@ export const MAX_FILE_BYTES = 1 << 20;
  * PEM, DER (`.cer`, `.der`, `.crt`), DER or PEM PKCS#7 (`.p7b`, `.p7c`), several files as one
  * bundle in order, a byte-order mark ignored; a private key block is set aside before the text
  * reaches the editor, so it is never shown or sent. Returns the PEM text and the notices, or a
- * one-line refusal (binary data names its offset and at most 16 bytes in hex).
+ * one-line refusal (binary data names its offset and at most 16 bytes in hex). A PKCS#12 file
+ * (`.p12`, `.pfx`; CONTRACT §10.3) is read here with `password` (the empty one when none is
+ * given): its certificates join the bundle in file order; its key is never read, and the password
+ * never leaves this function.
  */
-export async function readCertificateFiles(files: FileList): Promise<CertificateBundleText | string> {
+export async function readCertificateFiles(
+  files: ArrayLike<File> & Iterable<File>,
+  password?: string,
+): Promise<CertificateBundleText | string> {
   let size = 0;
   for (const file of files) size += file.size;
   if (size > MAX_FILE_BYTES)
     return `${size} bytes chosen: more than a certificate bundle holds (1 MiB read at most).`;
   const bundle = new CertificateBundleText();
   try {
-    for (const file of files) bundle.addFile(new Uint8Array(await file.arrayBuffer()), file.name);
+    for (const file of files) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (!looksLikePkcs12(bytes)) {
+        bundle.addFile(bytes, file.name);
+        continue;
+      }
+      const read = await readPkcs12(bytes, password === "" ? undefined : password, false);
+      if (!read.ok) return pkcs12Refusal(file.name, read.kind, read.message);
+      bundle.addText(read.certificates.map(pemBlock).join(""), `${file.name} (PKCS#12)`);
+      bundle.notices.push(
+        `${file.name}: a PKCS#12 file: ${read.certificates.length} certificate(s) read in this browser; its private key was not read`,
+      );
+    }
   } catch (error) {
     if (error instanceof BinaryInputError) return error.message;
     throw error;
   }
   return bundle;
+}
+
+/** Why a PKCS#12 file could not be read, in the page's words. */
+function pkcs12Refusal(name: string, kind: string, message: string): string {
+  if (kind === "legacy") {
+    return `${name}: ${message}; convert its certificates first: openssl pkcs12 -legacy -in ${name} -nokeys -out certificates.pem`;
+  }
+  if (kind === "password")
+    return `${name}: ${message}: enter the file's password in the PKCS#12 password field`;
+  return `${name}: ${message}`;
 }
 
 /**
@@ -50,9 +80,10 @@ export async function loadCertificateFiles(
   files: FileList | null | undefined,
   target: HTMLTextAreaElement,
   notes: HTMLElement,
+  password?: () => string,
 ): Promise<void> {
   if (!files?.length) return;
-  const read = await readCertificateFiles(files);
+  const read = await readCertificateFiles(files, password?.());
   if (typeof read === "string") {
     show(notes, h("p", { class: "problem", role: "alert" }, read));
     return;

@@ -15,6 +15,7 @@ import { MAP_WORDS } from "../../src/web/address-map.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
 import { certPath, certPem, chainPem, filePath, GENERATED_DIR, privateKeyPem } from "../fixtures/fixtures.ts";
 import { DBIP_FILES, DBIP_IPV4_CLIENT } from "../fixtures/geoip/expected.ts";
+import { makePkcs12Files, P12_PASSWORD } from "../support/pkcs12-files.ts";
 import { launchChromium } from "./chromium.ts";
 import { expiredIntermediateBundle } from "./expired-intermediate.ts";
 
@@ -544,6 +545,40 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
       await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
       await v.page.locator("#chain-pem").waitFor();
       expect(await v.page.locator("#cert-result tbody tr").count()).toBe(3);
+      await expectClean(v);
+    },
+    TIME_LIMIT_MS,
+  );
+
+  test(
+    "chooses a PKCS#12 file with its password: its certificates in the box, in file order; no key byte and no password in any request",
+    async () => {
+      const p12 = makePkcs12Files();
+      const v = await visit();
+      const observed: string[] = [];
+      v.page.on("request", (request) => observed.push(request.url(), request.postData() ?? ""));
+      const picker = v.page.getByLabel("Certificate files");
+      const editor = v.page.getByLabel("PEM certificates");
+      const notes = v.page.locator("#cert-file-notes");
+      const file = { name: "server.p12", mimeType: "application/x-pkcs12", buffer: readFileSync(p12.modern) };
+      // Without the password: refused in one line that says where it goes.
+      await picker.setInputFiles(file);
+      await notes.getByText(/PKCS#12 password field/).waitFor();
+      await v.page.getByLabel(/PKCS#12 password/).fill(P12_PASSWORD);
+      await picker.setInputFiles([]);
+      await picker.setInputFiles(file);
+      await notes
+        .getByText(/^server\.p12: a PKCS#12 file: 2 certificate\(s\) read in this browser/)
+        .waitFor();
+      expect(await editor.inputValue()).toBe(p12.certificatesPem);
+      await v.page.getByRole("button", { name: "Inspect the bundle" }).click();
+      await v.page.locator("#chain-verdict").waitFor();
+      const keyLines = p12.keyPem.split("\n").filter((line) => line.length > 20 && !line.startsWith("-----"));
+      expect(observed.join("\n")).toContain("BEGIN CERTIFICATE");
+      for (const text of observed) {
+        expect(text).not.toContain(P12_PASSWORD);
+        for (const line of keyLines) expect(text).not.toContain(line);
+      }
       await expectClean(v);
     },
     TIME_LIMIT_MS,

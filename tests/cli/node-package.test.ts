@@ -23,6 +23,7 @@ import { bunReferencesOutsideServe } from "../../scripts/build-cli-package.ts";
 import { STARTTLS_DEFAULT_PORTS, type StartTlsProtocol } from "../../src/cli/starttls.ts";
 import { certPem, chainPem, GENERATED_DIR, pemToDers } from "../fixtures/fixtures.ts";
 import { KEY_PASSPHRASE, keyFixturePath } from "../fixtures/key-fixtures.ts";
+import { makePkcs12Files, P12_PASSWORD } from "../support/pkcs12-files.ts";
 import { type FakeServer, startStartTlsServer } from "../support/starttls-server.ts";
 import { startTlsServer, type TlsServer } from "../support/tls-server.ts";
 import { type Ran, runNettools, runProcess } from "./run.ts";
@@ -243,6 +244,27 @@ describe("the nettools npm package", () => {
         const legacy = ["key-match", "-k", keyFixturePath("keys/rsa.legacy.pem"), "-c", certificate];
         expect(await nettools(major, legacy)).toEqual(await repositoryCli(legacy));
       });
+
+      test("PKCS#12: default and -legacy files read as under Bun (cert, key-match; password from the environment)", async () => {
+        const p12 = makePkcs12Files();
+        for (const file of [p12.modern, p12.legacy]) {
+          for (const args of [
+            ["cert", "--json", "--passin", "env:P12PW", file],
+            ["key-match", "--json", "--passin", "env:P12PW", "-c", file],
+          ]) {
+            const answer = await runProcess(["nettools", ...args], {
+              cwd: work,
+              env: { ...QUIET, PATH: packagePath(major), P12PW: P12_PASSWORD },
+              timeoutMs: 30_000,
+            });
+            const reference = await runNettools(args, { cwd: work, env: { ...QUIET, P12PW: P12_PASSWORD } });
+            expect(answer.code).toBe(0);
+            expect(answer.stdout + answer.stderr).not.toContain(P12_PASSWORD);
+            const untimed = (text: string) => ({ ...(JSON.parse(text) as object), evaluatedAt: null });
+            expect(untimed(answer.stdout)).toEqual(untimed(reference.stdout));
+          }
+        }
+      }, 120_000);
 
       test("every command the CLI lists answers --help", async () => {
         const help = await nettools(major, ["--help"]);

@@ -176,7 +176,14 @@ describe("the document is complete", () => {
       const expected = method === "POST" ? ["200", "400", "405", "413", "415", "500"] : ["200", "405", "500"];
       if (key === "GET /v1/public-ip" || key === "GET /v1/ip") expected.push("503");
       // OVERLOADED (CONTRACT §1.7)
-      if (["POST /v1/certificate-bundle", "POST /v1/certificate-chain", "POST /v1/csr"].includes(key))
+      if (
+        [
+          "POST /v1/certificate-bundle",
+          "POST /v1/certificate-chain",
+          "POST /v1/csr",
+          "POST /v1/crl",
+        ].includes(key)
+      )
         expected.push("503");
       if (key !== "GET /v1/health") expected.push("429"); // only when the operator sets a limit
       const responses = responsesOf(key);

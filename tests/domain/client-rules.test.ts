@@ -89,7 +89,7 @@ describe("the code table (CONTRACT §8.1)", () => {
         "EKU_LACKS_SERVER_AUTH EKU_ABSENT RSA_KEY_UNDER_1024 RSA_KEY_UNDER_2048 SHA1_SIGNATURE " +
         "VALIDITY_OVER_825_DAYS VALIDITY_OVER_398_DAYS PATH_LENGTH_EXCEEDED NAME_CONSTRAINTS_VIOLATED " +
         "EXPIRING VALIDITY_OVER_BR_LIMIT NO_EMBEDDED_SCTS UNNEEDED_CERTIFICATE DUPLICATE_CERTIFICATE " +
-        "LEAF_SELECTION_REQUIRED NO_LEAF_CERTIFICATE ROOT_INCLUDED",
+        "LEAF_SELECTION_REQUIRED NO_LEAF_CERTIFICATE ROOT_INCLUDED REVOKED CRL_STALE",
     );
     const table = Object.fromEntries(
       Object.entries(PROBLEM_RULES).map(([code, r]) => [
@@ -121,6 +121,8 @@ describe("the code table (CONTRACT §8.1)", () => {
       LEAF_SELECTION_REQUIRED: "warning any ",
       NO_LEAF_CERTIFICATE: "warning any ",
       ROOT_INCLUDED: "info any ",
+      REVOKED: "error any chrome,firefox,apple,go,openssl",
+      CRL_STALE: "warning any ",
     });
   });
 

@@ -303,7 +303,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
   test("health, public-ip and the CIDR operations are never queued, so never refused for load", async () => {
     expect(
       OPERATION_LIST.filter((operation) => operation.policy.admission === "queued").map((o) => o.id),
-    ).toEqual(["certificateBundle", "certificateChain", "csr"]);
+    ).toEqual(["certificateBundle", "certificateChain", "csr", "crl"]);
     // A queue that never frees a slot refuses every certificate inspection; nothing else notices.
     const { app: busy } = testApp({ admission: { concurrency: 0, maxWaitMs: 1 } });
     expect((await busy.handle(new Request("http://localhost/v1/health"))).status).toBe(200);

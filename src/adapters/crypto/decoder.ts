@@ -258,7 +258,7 @@ function sameBytes(buf: Uint8Array, a: Tlv, b: Tlv): boolean {
  * redundant 00/FF octet). OpenSSL breaks serials over 35 octets with `\` and a newline; this
  * does not.
  */
-function serialText(buf: Uint8Array, t: Tlv | undefined): string | null {
+export function serialText(buf: Uint8Array, t: Tlv | undefined): string | null {
   if (!isUniversal(t, TAG.INTEGER, false)) return null;
   const len = t.end - t.body;
   if (len === 0) return null;
@@ -490,7 +490,10 @@ function readSubjectKeyIdentifier(buf: Uint8Array, octets: Tlv | undefined): str
   return hexColons(buf, id.body, id.end);
 }
 
-function readAuthorityKeyIdentifier(buf: Uint8Array, octets: Tlv | undefined): string | null | Malformed {
+export function readAuthorityKeyIdentifier(
+  buf: Uint8Array,
+  octets: Tlv | undefined,
+): string | null | Malformed {
   if (octets === undefined) return null;
   const body = extensionBody(buf, octets);
   const parts = body === null ? null : sequence(buf, body);

@@ -316,7 +316,8 @@ export function certificateLanes(options: AdmissionOptions, verifier: SignatureV
       job({ verifier: withDeadline(verifier, clock), budget: { exhausted: () => clock.expired() } });
   /** The lane of a validated certificate body (its `pem`), sized for it. */
   const laneOf = (input: unknown): Admission => {
-    const blocks = blockCount((input as { pem: string }).pem);
+    // A body without `pem` (POST /v1/crl: one signature check) weighs one unit in the small lane.
+    const blocks = blockCount((input as { pem?: string }).pem ?? "");
     const lane = blocks <= SMALL_BUNDLE_BLOCKS ? small : large;
     return {
       run: (job, elapsedMs) => lane.run(admitted(job), Math.max(1, blocks * blocks), elapsedMs),

@@ -98,6 +98,11 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./csr.ts")).csr,
   },
   {
+    name: "crl",
+    summary: "read a CRL offline (PEM or DER, any size): signature, staleness, revoked serials",
+    load: async () => (await import("./crl.ts")).crl,
+  },
+  {
     name: "key-match",
     summary: "does this key belong to this certificate and request? (locally, any key type)",
     load: async () => (await import("./key-match.ts")).keyMatch,

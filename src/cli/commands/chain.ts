@@ -18,6 +18,7 @@ import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { renderChain } from "../render-chain.ts";
+import { addRevocationProblems } from "../revocation-check.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
@@ -46,6 +47,9 @@ ${AT_HELP}
   --format prom         each FILE judged as its own chain, printed as Prometheus series (the ones
                         CERT_WATCH exports: x509_cert_not_after …, network_tools_chain_status …)
                         for node_exporter's textfile collector; exit status as without it
+  --crl FILE            check the path against this CRL (PEM or DER, any size; repeatable):
+                        REVOKED (error) for a listed member, CRL_STALE (warning) for a list
+                        past its nextUpdate; a list is used only when its issuer's key verifies it
 ${SOURCE_HELP}
 ${COMMON_HELP}
 
@@ -83,6 +87,7 @@ interface ChainValues {
   roots?: string | undefined;
   at?: string | undefined;
   format?: string | undefined;
+  crl?: string[] | undefined;
 }
 
 export const chain: Command = {
@@ -100,6 +105,7 @@ export const chain: Command = {
       "expires-within": { type: "string" },
       ...AT_OPTION,
       format: { type: "string" },
+      crl: { type: "string", multiple: true },
       ...SOURCE_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
@@ -213,6 +219,10 @@ async function build(
   );
   deadline.check();
   if (!result.ok) return reportInputError(run, result, texts, source.pem);
+  if (values.crl !== undefined && values.crl.length > 0) {
+    const revocation = await addRevocationProblems(run, result.value, values.crl, source.pem, request.roots);
+    if (revocation !== null) return revocation;
+  }
   const rules: ExitRules = {
     strict: values.strict === true,
     expiringCounts: values["expires-within"] !== undefined,

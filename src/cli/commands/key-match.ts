@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import { DerCertificateDecoder } from "../../adapters/crypto/decoder.ts";
 import { publicKeyFacts } from "../../adapters/crypto/public-key-facts.ts";
 import { readCertificates, readCertificationRequest } from "../../domain/certificates/csr.ts";
@@ -20,6 +19,8 @@ import {
   stdinBytesOnce,
   textOf,
 } from "../key-safe-inputs.ts";
+import { readPassphrase } from "../passin.ts";
+import { looksLikePkcs12, readPkcs12Input } from "../pkcs12-input.ts";
 import {
   isPrivateKeyBlock,
   looksLikeDerKey,
@@ -36,11 +37,14 @@ Does this key belong to this certificate, and to this request? Compares the publ
 (SubjectPublicKeyInfo, which works for every key type, unlike the RSA modulus) of two or three
 inputs, each a file or "-" for stdin:
   -c, --cert FILE       PEM certificates (repeatable), e.g. a HAProxy crt file holding the chain
-                        and the key: a private key in it is the key input when -k is not given
+                        and the key: a private key in it is the key input when -k is not given;
+                        or a PKCS#12 file (.p12, .pfx): its certificates, and its key
+                        as the key input
   -k, --key FILE        one private key: PKCS#8 (RSA, EC, Ed25519, Ed448), PKCS#1 RSA, SEC1 EC
                         (an EC PARAMETERS block before it is skipped), or encrypted PKCS#8
   -r, --csr FILE        one certificate signing request
-  --passin SOURCE       the encrypted key's passphrase: env:VAR or file:PATH (its first line)
+  --passin SOURCE       the encrypted key's passphrase or the PKCS#12 file's password: env:VAR or
+                        file:PATH (its first line); never the password itself
 
 Prints each input's publicKeySha256 (SHA-256 of its SubjectPublicKeyInfo, as openssl x509 -pubkey
 | openssl pkey -pubin -outform DER | sha256sum prints it) and the certificates that hold the key.
@@ -152,6 +156,14 @@ async function readInputs(
   for (const name of certFiles) {
     const bytes = await inputBytes(name, stdin);
     const origin = sourceName(name);
+    if (looksLikePkcs12(bytes)) {
+      // CONTRACT §10.3: its certificates join the -c bundle in file order; its key is the key input.
+      const read = await readPkcs12Input(bytes, origin, passin, true, io);
+      if (!read.ok) throw new InputProblem(read.message);
+      bundle.addText(read.certificatesPem, `${origin} (PKCS#12)`);
+      for (const key of read.keysPem) keysInCertFiles.push({ block: pemBlocksOf(key)[0]!, origin });
+      continue;
+    }
     if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
     if (binaryOffset(bytes) >= 0) {
       const problem = addCertificateFile(bundle, bytes, origin);
@@ -184,10 +196,15 @@ async function readInputs(
   if (keyFile !== undefined) {
     const origin = sourceName(keyFile);
     const bytes = await inputBytes(keyFile, stdin);
-    if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
-    const binary = binaryProblem(bytes, origin, "a PEM private key", "key-match reads PEM keys");
+    const pkcs12 = looksLikePkcs12(bytes) ? await readPkcs12Input(bytes, origin, passin, true, io) : null;
+    if (pkcs12 !== null && !pkcs12.ok) throw new InputProblem(pkcs12.message);
+    if (pkcs12 === null && looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
+    const binary =
+      pkcs12 === null ? binaryProblem(bytes, origin, "a PEM private key", "key-match reads PEM keys") : null;
     if (binary !== null) throw new InputProblem(binary);
-    const blocks = pemBlocksOf(textOf(bytes)).filter(isPrivateKeyBlock);
+    const blocks = pkcs12?.ok
+      ? pkcs12.keysPem.flatMap((key) => pemBlocksOf(key))
+      : pemBlocksOf(textOf(bytes)).filter(isPrivateKeyBlock);
     if (blocks.length !== 1) {
       throw new InputProblem(
         blocks.length === 0
@@ -232,28 +249,6 @@ function publicKey(block: PemBlockText, origin: string, passphrase: string | und
   const half = publicHalfOf(block, origin, passphrase);
   if (!half.ok) throw new InputProblem(half.message);
   return { spki: half.spki, origin };
-}
-
-/** `--passin env:VAR` or `--passin file:PATH` (the file's first line), as openssl spells them. */
-async function readPassphrase(source: string, io: Io): Promise<string> {
-  if (source.startsWith("env:")) {
-    const name = source.slice(4);
-    const value = io.env[name];
-    if (value === undefined)
-      throw new UsageError(`--passin ${source}: the environment variable ${name} is not set`);
-    return value;
-  }
-  if (source.startsWith("file:")) {
-    const path = source.slice(5);
-    try {
-      return (await readFile(path, "utf8")).split(/\r?\n/)[0] ?? "";
-    } catch (error) {
-      throw new UsageError(
-        `--passin: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
-      );
-    }
-  }
-  throw new UsageError("--passin takes env:VAR or file:PATH, as openssl does");
 }
 
 /** `text` with each block's characters replaced by spaces, line ends kept. */

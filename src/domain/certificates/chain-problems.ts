@@ -175,6 +175,14 @@ export const PROBLEM_CODES = [
    * cross-signed CA that is not self-signed; on [i] (its first occurrence).
    */
   "ROOT_INCLUDED",
+  /**
+   * Error, any profile; only with CRLs given (`nettools chain --crl`, CONTRACT §10.2). A path member
+   * is listed in a CRL of its issuer whose signature that issuer's key verifies; on [i]. Every
+   * client that checks revocation refuses a revoked certificate.
+   */
+  "REVOKED",
+  /** Warning; only with CRLs given. A CRL used for path members has a nextUpdate before `evaluatedAt`; on the members it covers. */
+  "CRL_STALE",
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -223,6 +231,8 @@ export const PROBLEM_RULES: Readonly<Record<ProblemCode, ProblemRule>> = {
   LEAF_SELECTION_REQUIRED: rule("warning"),
   NO_LEAF_CERTIFICATE: rule("warning"),
   ROOT_INCLUDED: rule("info"),
+  REVOKED: rule("error", EVERY_CLIENT),
+  CRL_STALE: rule("warning"),
 };
 
 const PROBLEMS = new DiagnosticCodes<ProblemCode>(

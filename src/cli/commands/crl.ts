@@ -1,0 +1,235 @@
+import { readCertificates } from "../../domain/certificates/csr.ts";
+import { rfc3339 } from "../../domain/certificates/findings.ts";
+import type { CertificateData } from "../../domain/certificates/model.ts";
+import {
+  answerRevocationList,
+  parseInstant,
+  REASON_WORDS,
+  type RevocationListResult,
+} from "../../domain/certificates/revocation.ts";
+import type { RevocationListData } from "../../domain/certificates/revocation-list-model.ts";
+import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
+import {
+  MAX_CRL_FILE_BYTES,
+  readCappedFile,
+  readRevocationListBytes,
+} from "../../local/revocation-list-file.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { CertificateBundleText } from "../certificate-files.ts";
+import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { atFromOption } from "../instant-option.ts";
+import { EXIT, UsageError } from "../io.ts";
+import { addCertificateFile, inputBytes, sourceName, stdinBytesOnce } from "../key-safe-inputs.ts";
+import { type Style, table } from "../render.ts";
+import { localCertificateDeps, revocationListDecoder } from "../run-operation.ts";
+import { type Command, printHelp } from "./command.ts";
+
+const HELP = `Usage: nettools crl [options] FILE
+
+Reads a certificate revocation list (PEM X509 CRL or DER, of any size: a CA's full list can be
+megabytes) on this machine, as the API's POST /v1/crl does for small ones: its issuer, dates,
+number and size, whether the CA's key verifies it, whether it is stale, and whether each given
+certificate is listed. Nothing is fetched from the network, and no server is contacted.
+
+Options:
+  --issuer FILE         the CA certificate that signed the list (PEM or DER; in a file of several,
+                        the one whose subject is the list's issuer); its key checks the signature
+  -c, --cert FILE       certificates to look up (PEM, DER or PKCS#7; repeatable, "-" for stdin)
+  --at TIME             judge staleness at TIME: RFC 3339, or @SECONDS since the epoch
+  --entries             also list every revoked serial, its date, reason and invalidity date
+${COMMON_HELP}
+
+Exit codes for crl: 0 nothing wrong; 1 a given certificate is revoked, the signature fails, or
+the list is stale; 2 invalid input.
+
+Example: nettools crl --issuer ca.pem -c server.pem ca.crl`;
+
+interface Entry {
+  serialNumber: string;
+  revocationDate: string;
+  reason: string | null;
+  invalidityDate: string | null;
+}
+
+export const crl: Command = {
+  name: "crl",
+  help: HELP,
+  async run(args, io) {
+    const { values, positionals } = parse(args, {
+      issuer: { type: "string" },
+      cert: { type: "string", short: "c", multiple: true },
+      at: { type: "string" },
+      entries: { type: "boolean" },
+    });
+    if (values.help) return printHelp(io, HELP);
+    const run = makeRun(io, values, { inProcessOnly: "crl reads CRLs of any size on this machine" });
+    if (positionals.length !== 1) throw new UsageError("crl needs exactly one CRL file");
+    const at = values.at === undefined ? new Date() : parseAt(values.at);
+    if (at === null) {
+      throw new UsageError(`--at must be RFC 3339 (2026-12-01T00:00:00Z) or @SECONDS, not "${values.at}"`);
+    }
+    const path = positionals[0]!;
+    const file = await readCappedFile(path, MAX_CRL_FILE_BYTES);
+    if (!file.ok) return inputError(run, file.message);
+    const read = readRevocationListBytes(file.bytes, path, revocationListDecoder);
+    if (!read.ok) return inputError(run, read.message);
+    const list = read.list;
+
+    const stdin = stdinBytesOnce(io);
+    const certificates = await certificatesOf(run, values.cert ?? [], "certificatePem", stdin);
+    if ("exit" in certificates) return certificates.exit;
+    let issuer: CertificateData | null = null;
+    let signature: "verified" | "failed" | null = null;
+    if (values.issuer !== undefined) {
+      const candidates = await certificatesOf(run, [values.issuer], "issuerPem", stdin);
+      if ("exit" in candidates) return candidates.exit;
+      const named = candidates.certificates.filter((c) => c.subjectNameKey === list.issuerNameKey);
+      if (named.length === 0) {
+        return inputError(
+          run,
+          `${values.issuer} holds no certificate whose subject is the list's issuer (${list.issuer})`,
+        );
+      }
+      // In a file of several (a CA chain), the one whose key verifies the list.
+      for (const candidate of named) {
+        const answer = await answerRevocationList(list, candidate, [], at, localCertificateDeps().verifier);
+        issuer = candidate;
+        signature = answer.signature === "verified" ? "verified" : "failed";
+        if (signature === "verified") break;
+      }
+    }
+    const result = await answerRevocationList(
+      list,
+      null,
+      certificates.certificates,
+      at,
+      localCertificateDeps().verifier,
+    );
+    if (signature !== null) result.signature = signature;
+    const entries = values.entries ? entriesOf(list) : null;
+    if (run.json) {
+      io.stdout(
+        `${JSON.stringify(entries === null ? result : { ...result, revokedCertificates: entries })}\n`,
+      );
+    } else {
+      io.stdout(renderRevocationList(result, entries, run.out, issuer !== null));
+    }
+    const failing =
+      result.signature === "failed" || result.stale || result.certificates.some((c) => c.revoked);
+    return failing ? EXIT.findings : EXIT.ok;
+  },
+};
+
+/** `--at`: RFC 3339 (CONTRACT §9.1) or `@SECONDS` as `openssl verify -attime` and `date -d @N` take it. */
+export function parseAt(text: string): Date | null {
+  try {
+    const at = atFromOption(text);
+    return at === undefined ? null : parseInstant(at);
+  } catch {
+    return null;
+  }
+}
+
+function entriesOf(list: RevocationListData): Entry[] {
+  const out: Entry[] = [];
+  for (const entry of list.entries()) {
+    out.push({
+      serialNumber: entry.serialNumber,
+      revocationDate: rfc3339(entry.revocationDate),
+      reason: entry.reason,
+      invalidityDate: entry.invalidityDate === null ? null : rfc3339(entry.invalidityDate),
+    });
+  }
+  return out;
+}
+
+/** Certificates from files (PEM, DER, PKCS#7), decoded here, or the exit code after saying why not. */
+async function certificatesOf(
+  run: Run,
+  files: readonly string[],
+  field: "certificatePem" | "issuerPem",
+  stdin: () => Promise<Uint8Array>,
+): Promise<{ certificates: CertificateData[] } | { exit: number }> {
+  if (files.length === 0) return { certificates: [] };
+  const text = new CertificateBundleText();
+  for (const file of files) {
+    const problem = addCertificateFile(text, await inputBytes(file, stdin), sourceName(file));
+    if (problem !== null) return { exit: inputError(run, problem) };
+  }
+  const read = await readCertificates(
+    text.pem,
+    field,
+    localCertificateDeps().decoder,
+    LOCAL_CERTIFICATE_LIMITS,
+  );
+  if (read.issues.length === 0) return { certificates: read.certificates };
+  const error = {
+    code: "INVALID_INPUT",
+    message: `${files.join(", ")}: not readable as certificates`,
+    issues: read.issues.map((issue) => ({ ...issue, path: ["certificatePem"] })),
+  };
+  if (run.json) run.io.stdout(`${JSON.stringify({ error })}\n`);
+  else run.io.stderr(renderCertificateInputError(error, run.err, { certificatePem: text }));
+  return { exit: EXIT.invalidInput };
+}
+
+/** One line (never a byte of the input), exit 2; the error envelope with --json. */
+function inputError(run: Run, message: string): number {
+  if (run.json) run.io.stdout(`${JSON.stringify({ error: { code: "INVALID_INPUT", message } })}\n`);
+  else run.io.stderr(`${run.err.red(run.err.bold("error"))}: ${message}\n`);
+  return EXIT.invalidInput;
+}
+
+/** The list's facts, the lookups, and (with --entries) every entry in `openssl crl -text`'s words. */
+export function renderRevocationList(
+  result: RevocationListResult,
+  entries: readonly Entry[] | null,
+  style: Style,
+  issuerGiven: boolean,
+): string {
+  const signature =
+    result.signature === "verified"
+      ? style.green("verified")
+      : result.signature === "failed"
+        ? style.red("FAILED: the issuer's key does not verify this list")
+        : `not checked${issuerGiven ? "" : " (give --issuer CA.pem)"}`;
+  const fields = table(
+    null,
+    [
+      ["issuer", result.issuer || "(empty)"],
+      ["thisUpdate", result.thisUpdate],
+      ["nextUpdate", result.nextUpdate ?? "(none)"],
+      ["crlNumber", result.crlNumber ?? "(none)"],
+      ["signature", `${result.signatureAlgorithm}, ${signature}`],
+      ["entries", String(result.entries)],
+      ["stale", result.stale ? style.red(`yes: nextUpdate is before ${result.evaluatedAt}`) : "no"],
+    ],
+    style,
+  );
+  const sections = [`${style.bold("Revocation list")}\n${fields}`];
+  if (result.certificates.length > 0) {
+    const lines = result.certificates.map((c) => {
+      if (c.revoked) {
+        const reason =
+          c.reason === null
+            ? "no reason given"
+            : (REASON_WORDS[c.reason as keyof typeof REASON_WORDS] ?? c.reason);
+        return `  #${c.index} serial ${c.serialNumber}: ${style.red("REVOKED")} on ${c.revocationDate} (${reason})\n`;
+      }
+      return `  #${c.index} serial ${c.serialNumber}: ${c.reason === null ? style.green("not revoked") : `not covered: ${c.reason}`}\n`;
+    });
+    sections.push(`${style.bold("Certificates")}\n${lines.join("")}`);
+  }
+  if (entries !== null) {
+    const rows = entries.map((e) => [
+      e.serialNumber,
+      e.revocationDate,
+      e.reason === null ? "-" : REASON_WORDS[e.reason as keyof typeof REASON_WORDS],
+      e.invalidityDate ?? "-",
+    ]);
+    sections.push(
+      `${style.bold("Revoked certificates")}\n${rows.length === 0 ? "  (none)\n" : table(["SERIAL", "REVOKED", "REASON", "INVALID SINCE"], rows, style, "  ")}`,
+    );
+  }
+  return sections.join("\n");
+}

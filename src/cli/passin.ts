@@ -1,0 +1,28 @@
+/**
+ * `--passin env:VAR` or `--passin file:PATH` (the file's first line), as openssl spells them
+ * (CONTRACT §8.2, §10.3): the one way a passphrase or a PKCS#12 password reaches `nettools`, so
+ * that it is never on the command line. The value is never printed.
+ */
+import { readFile } from "node:fs/promises";
+import { type Io, UsageError } from "./io.ts";
+
+export async function readPassphrase(source: string, io: Io): Promise<string> {
+  if (source.startsWith("env:")) {
+    const name = source.slice(4);
+    const value = io.env[name];
+    if (value === undefined)
+      throw new UsageError(`--passin ${source}: the environment variable ${name} is not set`);
+    return value;
+  }
+  if (source.startsWith("file:")) {
+    const path = source.slice(5);
+    try {
+      return (await readFile(path, "utf8")).split(/\r?\n/)[0] ?? "";
+    } catch (error) {
+      throw new UsageError(
+        `--passin: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
+      );
+    }
+  }
+  throw new UsageError("--passin takes env:VAR or file:PATH, as openssl does (never the password itself)");
+}
