@@ -46,6 +46,12 @@ export interface Config {
    * like a bad value here (one line, exit 2).
    */
   geoip: GeoipFiles;
+  /**
+   * REFERENCE_ROOTS_FILE: a trust-store file that replaces the built-in reference root store
+   * (CONTRACT §9.2), null when unset or empty. Read by src/server.ts at start: a missing,
+   * unreadable or certificate-less file stops the start (one line naming the variable, exit 2).
+   */
+  referenceRootsFile: string | null;
 }
 
 /** A configuration value that cannot be used: the message names the variable and the rule. */
@@ -163,6 +169,7 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),
     metricsPort,
     geoip: { asn: filePath(env.GEOIP_ASN_DB), country: filePath(env.GEOIP_COUNTRY_DB) },
+    referenceRootsFile: filePath(env.REFERENCE_ROOTS_FILE),
   };
 }
 

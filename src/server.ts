@@ -16,7 +16,13 @@
 import type { Server } from "bun";
 import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
 import { RateLimiter } from "./adapters/http/rate-limit.ts";
+import {
+  type ReferenceRootStore,
+  ReferenceRootsFileError,
+  rootStoreFromFile,
+} from "./adapters/crypto/root-store.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
+import { skippedNotice } from "./domain/certificates/trust-store-file.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
@@ -148,6 +154,20 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     process.stderr.write(`network-tools-api: configuration error: ${error.message}\n`);
     return START_FAILURE_EXIT_CODE;
   }
+  // REFERENCE_ROOTS_FILE (CONTRACT §9.2): a file that cannot replace the built-in store stops the start.
+  let referenceRoots: ReferenceRootStore | undefined;
+  if (config.referenceRootsFile !== null) {
+    try {
+      const loaded = rootStoreFromFile(config.referenceRootsFile);
+      referenceRoots = loaded.store;
+      const notice = skippedNotice(loaded.skippedLabels);
+      if (notice !== null && !isWorker) logger.log({ level: "warn", msg: `REFERENCE_ROOTS_FILE: ${notice}` });
+    } catch (error) {
+      if (!(error instanceof ReferenceRootsFileError)) throw error;
+      process.stderr.write(`network-tools-api: configuration error: REFERENCE_ROOTS_FILE: ${error.message}\n`);
+      return START_FAILURE_EXIT_CODE;
+    }
+  }
   const reloadsOnHangup = networkFacts.databases().length > 0;
   if (config.workers > 1 && !isWorker) {
     // One scrape, the sum over the workers (asked over IPC, gone ones included) and the supervisor itself.
@@ -200,7 +220,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     cors: config.cors,
     clientAddress,
     logClientAddress: config.logClientAddress,
-    ...realCertificateDeps(),
+    ...realCertificateDeps(referenceRoots),
     networkFacts,
     rateLimiter:
       config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),

@@ -5,20 +5,21 @@
  */
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import { DerCertificateDecoder } from "./crypto/decoder.ts";
-import { mozillaRootStore } from "./crypto/root-store.ts";
+import { mozillaRootStore, type ReferenceRootStore } from "./crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "./crypto/verifier.ts";
 import { systemClock } from "./system/clock.ts";
 
 /**
- * System clock, DER decoder, WebCrypto verifier and the runtime's Mozilla roots. The root index is
- * built here, once per process (the first call): at start for the server, so no request pays for
- * it, and only when a certificate command runs for the CLI.
+ * System clock, DER decoder, WebCrypto verifier and the reference roots: `referenceRoots` when the
+ * operator replaced them (REFERENCE_ROOTS_FILE, `--reference-roots`), else the built-in snapshot of
+ * Mozilla's roots. The built-in index is built here, once per process (the first call): at start
+ * for the server, so no request pays for it, and only when a certificate command runs for the CLI.
  */
-export function realCertificateDeps(): CertificateBundleDeps {
+export function realCertificateDeps(referenceRoots?: ReferenceRootStore): CertificateBundleDeps {
   return {
     clock: systemClock,
     decoder: new DerCertificateDecoder(),
     verifier: new WebCryptoSignatureVerifier(),
-    roots: mozillaRootStore(),
+    roots: referenceRoots ?? mozillaRootStore(),
   };
 }

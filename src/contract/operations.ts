@@ -39,6 +39,7 @@ import {
   PublicIpResult,
   RangeToCidrsRequest,
   RangeToCidrsResult,
+  ReferenceRootsResult,
 } from "./schemas.ts";
 
 /** The version of the interface this table describes (spec part 9), shown in the OpenAPI document. */
@@ -251,6 +252,15 @@ export const OPERATIONS = {
     request: null,
     result: PublicIpDatabasesResult,
     // no-store: a SIGHUP reload changes the answer at any moment (CONTRACT §8.10).
+    policy: { ...JSON_ANSWER, noStore: true },
+  },
+  referenceRoots: {
+    id: "referenceRoots",
+    method: "GET",
+    path: "/v1/reference-roots",
+    request: null,
+    result: ReferenceRootsResult,
+    // no-store: the answer describes this process's configuration (CONTRACT §9.2).
     policy: { ...JSON_ANSWER, noStore: true },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
