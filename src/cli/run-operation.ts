@@ -8,6 +8,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
+import type { ReferenceRootStore } from "../adapters/crypto/root-store.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
@@ -33,10 +34,22 @@ import { renderError, type Style } from "./render.ts";
 
 /** The real outbound adapters, made on first use: a CIDR command never builds the root index. */
 let realDeps: CertificateBundleDeps | null = null;
+/** The reference store `--reference-roots` loaded, if any (else the built-in one). */
+let referenceRoots: ReferenceRootStore | undefined;
 const deps = (): CertificateBundleDeps => {
-  realDeps ??= realCertificateDeps();
+  realDeps ??= realCertificateDeps(referenceRoots);
   return realDeps;
 };
+
+/**
+ * Replaces the built-in reference store for this process's runs (`--reference-roots`, CONTRACT
+ * §9.2). Called before the first operation runs.
+ */
+export function useReferenceRoots(store: ReferenceRootStore): void {
+  referenceRoots = store;
+  realDeps = null;
+  localUseCases = null;
+}
 
 let localUseCases: UseCases | null = null;
 /** The caller's own roots for this run (`cert --roots`), composed with the shipped ones. */
@@ -49,7 +62,9 @@ let suppliedRoots: CertificateData[] = [];
  * `checkOnly` the roots are read and judged but not applied (a default that may be skipped).
  */
 export async function supplyRoots(pem: string, checkOnly = false): Promise<ApiResult<never> | null> {
-  const read = await readSuppliedRoots(pem, deps().decoder, LOCAL_CERTIFICATE_LIMITS);
+  // A local file holds any number of roots (a system bundle: about 150; CONTRACT §9.6).
+  const limits = { ...LOCAL_CERTIFICATE_LIMITS, maxBlocks: Number.MAX_SAFE_INTEGER };
+  const read = await readSuppliedRoots(pem, deps().decoder, limits);
   if (read.issues.length > 0) {
     const error = new DomainError("INVALID_INPUT", read.issues[0]!.message, read.issues);
     if (read.issues.length > 1)

@@ -6,6 +6,7 @@ import {
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
   type CertificateSource,
@@ -86,6 +87,7 @@ interface CertValues {
   servername?: string | undefined;
   save?: string | undefined;
   roots?: string | undefined;
+  "reference-roots"?: string | undefined;
 }
 
 async function inspect(
@@ -95,6 +97,8 @@ async function inspect(
   deadline: Deadline,
 ): Promise<number> {
   const io = run.io;
+  const badReference = applyReferenceRoots(run, values);
+  if (badReference !== null) return badReference;
   const roots = await readRoots(run, values, run.client === null ? undefined : SERVER_TAKES_NO_ROOTS);
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined && !(await applyRoots(run, roots))) return EXIT.invalidInput;

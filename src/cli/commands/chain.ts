@@ -2,6 +2,7 @@ import { privateKeyRefusal } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { applyReferenceRoots } from "../reference-roots.ts";
 import { replaceFile } from "../atomic-file.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
@@ -75,6 +76,7 @@ interface ChainValues {
   servername?: string | undefined;
   save?: string | undefined;
   roots?: string | undefined;
+  "reference-roots"?: string | undefined;
 }
 
 export const chain: Command = {
@@ -138,6 +140,8 @@ async function build(
 ): Promise<number> {
   const io = run.io;
   const texts: InputTexts = {};
+  const badReference = applyReferenceRoots(run, values);
+  if (badReference !== null) return badReference;
   const roots = await readRoots(run, values);
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined) {
