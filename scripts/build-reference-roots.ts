@@ -60,7 +60,12 @@ export function buildSnapshot(input: {
     format: "nettools-reference-roots/1",
     version: `Mozilla ${input.nssVersion} certdata.txt, Chrome Root Store ${chrome.versionMajor}`,
     sources: [
-      { file: "certdata.txt", from: input.nssFrom, version: input.nssVersion, sha256: sha256(input.certdata) },
+      {
+        file: "certdata.txt",
+        from: input.nssFrom,
+        version: input.nssVersion,
+        sha256: sha256(input.certdata),
+      },
       {
         file: "root_store.textproto",
         from: input.chromeFrom,
@@ -114,5 +119,7 @@ if (import.meta.main) {
   });
   writeFileSync(out, `${JSON.stringify(snapshot, null, 1)}\n`);
   const distrusted = snapshot.roots.filter((root) => root.serverDistrustAfter || root.sctNotAfter).length;
-  console.log(`${out}: ${snapshot.roots.length} roots, ${distrusted} with a distrust date (${snapshot.version})`);
+  console.log(
+    `${out}: ${snapshot.roots.length} roots, ${distrusted} with a distrust date (${snapshot.version})`,
+  );
 }

@@ -14,19 +14,19 @@
  * With GeoIP databases configured (CONTRACT §8.10), SIGHUP reads their files again while serving.
  */
 import type { Server } from "bun";
-import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
-import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import {
   type ReferenceRootStore,
   ReferenceRootsFileError,
   rootStoreFromFile,
 } from "./adapters/crypto/root-store.ts";
+import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
+import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
-import { skippedNotice } from "./domain/certificates/trust-store-file.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { OPERATION_LIST } from "./contract/operations.ts";
+import { skippedNotice } from "./domain/certificates/trust-store-file.ts";
 import { createJsonLogger } from "./process/logger.ts";
 import {
   emptySnapshot,
@@ -164,7 +164,9 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       if (notice !== null && !isWorker) logger.log({ level: "warn", msg: `REFERENCE_ROOTS_FILE: ${notice}` });
     } catch (error) {
       if (!(error instanceof ReferenceRootsFileError)) throw error;
-      process.stderr.write(`network-tools-api: configuration error: REFERENCE_ROOTS_FILE: ${error.message}\n`);
+      process.stderr.write(
+        `network-tools-api: configuration error: REFERENCE_ROOTS_FILE: ${error.message}\n`,
+      );
       return START_FAILURE_EXIT_CODE;
     }
   }

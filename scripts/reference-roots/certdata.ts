@@ -28,7 +28,10 @@ export interface CertdataRoot {
   der: Uint8Array;
   /** `CKA_NSS_SERVER_DISTRUST_AFTER` in ms since the epoch, or null when it is `CK_FALSE`/absent. */
   serverDistrustAfter: number | null;
-  /** The distrust attribute's lines exactly as in the file (empty when none): the snapshot records them. */
+  /**
+   * The distrust attribute's lines exactly as in the file, after the comment that states the date in
+   * words when there is one (empty when none): the snapshot records them.
+   */
   distrustLines: string[];
 }
 
@@ -49,6 +52,9 @@ export function readObjects(text: string): CertdataObject[] {
       current = { attributes: new Map(), line: k + 1, lines: [] };
       objects.push(current);
     }
+    // Mozilla's tooling writes a distrust date in words on the line before it: kept with it.
+    const previous = lines[k - 1] ?? "";
+    if (name.endsWith("_DISTRUST_AFTER") && previous.startsWith("# For ")) current.lines.push(previous);
     current.lines.push(line);
     if (type === "MULTILINE_OCTAL") {
       const bytes: number[] = [];
@@ -84,13 +90,15 @@ export function readServerAuthRoots(text: string): CertdataRoot[] {
     if (token(object, "CKA_TRUST_SERVER_AUTH") !== "CKT_NSS_TRUSTED_DELEGATOR") continue;
     const certificate = certificates.get(issuerSerialKey(object));
     const der = certificate && bytes(certificate, "CKA_VALUE");
-    if (!certificate || !der) throw new Error(`certdata.txt: no certificate for the trust at line ${object.line}`);
+    if (!certificate || !der)
+      throw new Error(`certdata.txt: no certificate for the trust at line ${object.line}`);
     const distrust = certificate.attributes.get("CKA_NSS_SERVER_DISTRUST_AFTER");
     roots.push({
       label: unquote(token(certificate, "CKA_LABEL") ?? ""),
       der,
       serverDistrustAfter: distrust?.kind === "bytes" ? asn1Time(distrust.bytes) : null,
-      distrustLines: distrust?.kind === "bytes" ? attributeLines(certificate, "CKA_NSS_SERVER_DISTRUST_AFTER") : [],
+      distrustLines:
+        distrust?.kind === "bytes" ? attributeLines(certificate, "CKA_NSS_SERVER_DISTRUST_AFTER") : [],
     });
   }
   return roots;
@@ -104,15 +112,25 @@ export function asn1Time(bytes: Uint8Array): number {
   const text = new TextDecoder().decode(bytes);
   const match = /^(\d{2}|\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(text);
   if (!match) throw new Error(`certdata.txt: a distrust date reads ${JSON.stringify(text)}`);
-  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
+  const [, y, mo, d, h, mi, s] = match.map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const year = match[1]!.length === 4 ? y : y < 50 ? 2000 + y : 1900 + y;
   return Date.UTC(year, mo - 1, d, h, mi, s);
 }
 
 function attributeLines(object: CertdataObject, name: string): string[] {
-  const start = object.lines.findIndex((line) => line.startsWith(`${name} `));
-  const end = object.lines.indexOf("END", start);
-  return start === -1 || end === -1 ? [] : object.lines.slice(start, end + 1);
+  const at = object.lines.findIndex((line) => line.startsWith(`${name} `));
+  const end = object.lines.indexOf("END", at);
+  if (at === -1 || end === -1) return [];
+  const start = object.lines[at - 1]?.startsWith("# For ") ? at - 1 : at;
+  return object.lines.slice(start, end + 1);
 }
 
 function token(object: CertdataObject, name: string): string | null {

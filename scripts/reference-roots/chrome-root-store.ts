@@ -52,7 +52,8 @@ export function readChromeRootStore(text: string): ChromeRootStore {
   }
   if (stack.length !== 1) throw new Error("root_store.textproto: a block is not closed");
   const version = top.fields.find(([name]) => name === "version_major")?.[1];
-  if (version === undefined || !/^\d+$/.test(version)) throw new Error("root_store.textproto: no version_major");
+  if (version === undefined || !/^\d+$/.test(version))
+    throw new Error("root_store.textproto: no version_major");
   const anchors = top.children
     .filter((block) => block.name === "trust_anchors")
     .map((block) => ({

@@ -164,7 +164,9 @@ export async function readRoots(
     const text = await readRootFiles(spec, fromEnvironment ? "NETTOOLS_ROOTS: " : "--roots: ");
     const notice = skippedNotice(readTrustStoreText(text.pem).skippedLabels);
     if (notice !== null)
-      run.io.stderr(`${run.err.dim("notice")}: ${fromEnvironment ? "NETTOOLS_ROOTS" : "--roots"}: ${notice}\n`);
+      run.io.stderr(
+        `${run.err.dim("notice")}: ${fromEnvironment ? "NETTOOLS_ROOTS" : "--roots"}: ${notice}\n`,
+      );
     return { pem: text.pem, text, fromEnvironment };
   } catch (error) {
     if (fromEnvironment && (error instanceof UsageError || error instanceof BinaryInputError)) {

@@ -24,15 +24,23 @@ export const REFERENCE_ROOTS_OPTIONS = { "reference-roots": { type: "string" } }
  * Loads the file the flag (else NETTOOLS_REFERENCE_ROOTS) names into this process's runs. Returns
  * an exit code after one line on stderr when it cannot be used, else null.
  */
-export function applyReferenceRoots(run: Run, values: { "reference-roots"?: string | undefined }): number | null {
+export function applyReferenceRoots(
+  run: Run,
+  values: { "reference-roots"?: string | undefined },
+): number | null {
   const given = values["reference-roots"];
   const fromEnvironment = given === undefined;
   const path = given ?? run.io.env.NETTOOLS_REFERENCE_ROOTS;
   if (path === undefined || path === "") return null;
   const origin = fromEnvironment ? "NETTOOLS_REFERENCE_ROOTS" : "--reference-roots";
   if (run.client !== null) {
-    if (!fromEnvironment) throw new UsageError("--reference-roots works in this process only: the server judges against its own store");
-    run.io.stderr(`${run.err.dim("notice")}: NETTOOLS_REFERENCE_ROOTS is not used: the server judges against its own store\n`);
+    if (!fromEnvironment)
+      throw new UsageError(
+        "--reference-roots works in this process only: the server judges against its own store",
+      );
+    run.io.stderr(
+      `${run.err.dim("notice")}: NETTOOLS_REFERENCE_ROOTS is not used: the server judges against its own store\n`,
+    );
     return null;
   }
   try {
@@ -43,7 +51,9 @@ export function applyReferenceRoots(run: Run, values: { "reference-roots"?: stri
     return null;
   } catch (error) {
     if (!(error instanceof ReferenceRootsFileError)) throw error;
-    run.io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${origin}: ${error.message}\n`);
+    run.io.stderr(
+      `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${origin}: ${error.message}\n`,
+    );
     return EXIT.invalidInput;
   }
 }

@@ -213,7 +213,8 @@ export const ReferenceRootsResult = Type.Object(
     certificates: Type.Integer({ minimum: 0, description: "How many roots the store holds." }),
     distrustDates: Type.Integer({
       minimum: 0,
-      description: "How many roots carry a distrust date (Firefox's server distrust-after or Chrome's SCT not-after).",
+      description:
+        "How many roots carry a distrust date (Firefox's server distrust-after or Chrome's SCT not-after).",
     }),
     sha256: Type.String({
       pattern: "^[0-9a-f]{64}$",

@@ -6,7 +6,6 @@ import {
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
   type CertificateSource,
@@ -26,6 +25,7 @@ import {
   readIdentity,
 } from "../hostname-answer.ts";
 import { EXIT, UsageError } from "../io.ts";
+import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificates } from "../render.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";

@@ -2,7 +2,6 @@ import { privateKeyRefusal } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { applyReferenceRoots } from "../reference-roots.ts";
 import { replaceFile } from "../atomic-file.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
@@ -16,6 +15,7 @@ import {
 import { Deadline } from "../deadline.ts";
 import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { EXIT, UsageError } from "../io.ts";
+import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";

@@ -8,12 +8,7 @@
  * A root that matches ends a path only once its key verifies the member (`issuerRoot`).
  */
 import type { Issue } from "../errors.ts";
-import type {
-  CertificateDecoder,
-  RootDistrust,
-  RootStore,
-  SignatureCheck,
-} from "../ports.ts";
+import type { CertificateDecoder, RootDistrust, RootStore, SignatureCheck } from "../ports.ts";
 import { NOT_A_CERTIFICATE_MESSAGE } from "./bundle.ts";
 import type { CertificateData } from "./model.ts";
 import { checkPemSize, DEFAULT_PEM_LIMITS, type PemLimits, scanPem } from "./pem.ts";
