@@ -58,12 +58,13 @@ describe("the committed snapshot", () => {
   test("every Firefox distrust date reads back from its recorded certdata.txt lines, twice", () => {
     expect(dated.length).toBeGreaterThan(0);
     for (const root of dated) {
-      if (!("serverDistrustAfter" in root)) continue;
-      const lines = root.serverDistrustAfterSource ?? [];
+      const date = "serverDistrustAfter" in root ? root.serverDistrustAfter : undefined;
+      const lines = "serverDistrustAfterSource" in root ? (root.serverDistrustAfterSource ?? []) : [];
+      expect(date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       expect(lines[1]).toBe("CKA_NSS_SERVER_DISTRUST_AFTER MULTILINE_OCTAL");
       expect(lines.at(-1)).toBe("END");
-      expect(octalUtcTime(lines)).toBe(root.serverDistrustAfter);
-      expect(wordsDate(lines[0]!)).toBe(root.serverDistrustAfter);
+      expect(octalUtcTime(lines)).toBe(date!);
+      expect(wordsDate(lines[0]!)).toBe(date!);
     }
   });
 
@@ -73,14 +74,15 @@ describe("the committed snapshot", () => {
     for (const root of snapshot.roots) {
       const der = Buffer.from(root.der, "base64");
       expect(createHash("sha256").update(der).digest("hex")).toBe(root.sha256);
+      const dates = root as { serverDistrustAfter?: string; sctNotAfter?: string };
+      const parsed = (text: string | undefined) => (text === undefined ? null : Date.parse(text));
       const expected =
-        "serverDistrustAfter" in root || "sctNotAfter" in root
-          ? {
-              serverDistrustAfter:
-                "serverDistrustAfter" in root ? Date.parse(root.serverDistrustAfter) : null,
-              sctNotAfter: "sctNotAfter" in root ? Date.parse(root.sctNotAfter) : null,
-            }
-          : null;
+        dates.serverDistrustAfter === undefined && dates.sctNotAfter === undefined
+          ? null
+          : {
+              serverDistrustAfter: parsed(dates.serverDistrustAfter),
+              sctNotAfter: parsed(dates.sctNotAfter),
+            };
       expect(store.distrustOf(der)).toEqual(expected);
     }
   });
