@@ -1,13 +1,13 @@
 /**
  * Rebuilds the built-in reference root store (CONTRACT §9.2, docs/decisions/0009):
- * src/adapters/crypto/reference-roots.json, from NSS `certdata.txt` and the Chrome Root Store's
+ * src/adapters/reference-roots.json, from NSS `certdata.txt` and the Chrome Root Store's
  * `root_store.textproto`. Neither input is committed; the snapshot names them (where from, which
  * commit or version, their SHA-256) so anyone can fetch the same files and rebuild it byte for byte.
  *
  *   bun scripts/build-reference-roots.ts \
  *     --certdata certdata.txt --nss "NSS 3.123" --nss-from "nss-dev/nss lib/ckfw/builtins/certdata.txt @ b646e2b…" \
  *     --chrome root_store.textproto --chrome-from "chromium/src net/data/ssl/chrome_root_store/root_store.textproto" \
- *     [--out src/adapters/crypto/reference-roots.json]
+ *     [--out src/adapters/reference-roots.json]
  *
  * Kept: every root whose trust object says `CKA_TRUST_SERVER_AUTH CKT_NSS_TRUSTED_DELEGATOR`, in
  * certdata.txt's order, with its `CKA_NSS_SERVER_DISTRUST_AFTER` (and that attribute's lines as the
@@ -100,7 +100,7 @@ if (import.meta.main) {
       "nss-from": { type: "string" },
       chrome: { type: "string" },
       "chrome-from": { type: "string" },
-      out: { type: "string", default: join(ROOT, "src/adapters/crypto/reference-roots.json") },
+      out: { type: "string", default: join(ROOT, "src/adapters/reference-roots.json") },
     },
   });
   const { certdata, nss, chrome, out } = values;

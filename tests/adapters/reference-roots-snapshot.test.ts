@@ -15,8 +15,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSnapshot } from "../../scripts/build-reference-roots.ts";
-import snapshot from "../../src/adapters/crypto/reference-roots.json";
 import { mozillaRootStore } from "../../src/adapters/crypto/root-store.ts";
+import snapshot from "../../src/adapters/reference-roots.json";
 
 const FIXTURES = join(import.meta.dir, "../fixtures/reference-roots");
 const excerpt = readFileSync(join(FIXTURES, "certdata-excerpt.txt"), "utf8");

@@ -10,7 +10,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import snapshot from "../../src/adapters/crypto/reference-roots.json";
 import {
   mozillaRootStore,
   pemToDer,
@@ -21,6 +20,7 @@ import {
 } from "../../src/adapters/crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { realCertificateDeps } from "../../src/adapters/real-deps.ts";
+import snapshot from "../../src/adapters/reference-roots.json";
 import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
 import { RequestRootStore } from "../../src/domain/certificates/trust-anchors.ts";
 import { fixedClock } from "../fakes/clock.ts";

@@ -25,7 +25,8 @@ describe("REFERENCE_ROOTS_FILE that cannot be used: exit 2, one line", () => {
     "%s",
     async (file, reason) => {
       const path = join(scratch, file);
-      if (file === "crl-only.pem") writeFileSync(path, "-----BEGIN X509 CRL-----\nAAAA\n-----END X509 CRL-----\n");
+      if (file === "crl-only.pem")
+        writeFileSync(path, "-----BEGIN X509 CRL-----\nAAAA\n-----END X509 CRL-----\n");
       const ran = await runServerCommand([], { HOST: "127.0.0.1", PORT: "0", REFERENCE_ROOTS_FILE: path });
       expect(ran.code).toBe(2);
       expect(ran.stderr).toBe(

@@ -1,7 +1,7 @@
 /**
  * The reference root store (RootStore port, CONTRACT §4.3 `issuerIsKnownRoot`, §9.2): by default
  * the committed snapshot of Mozilla's roots for TLS server authentication, with their distrust
- * dates (reference-roots.json, rebuilt by scripts/build-reference-roots.ts from NSS certdata.txt and
+ * dates (src/adapters/reference-roots.json, rebuilt by scripts/build-reference-roots.ts from NSS certdata.txt and
  * the Chrome Root Store; docs/decisions/0009), or the certificates of a trust-store file that
  * replaces it (REFERENCE_ROOTS_FILE, `--reference-roots`: no distrust dates then). Indexed by
  * subject-name DER, each name with its roots and their subjectKeyIdentifiers.
@@ -20,8 +20,8 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { trustStoreCertificates } from "../../domain/certificates/trust-store-file.ts";
 import type { ReferenceRootsInfo, RootDistrust, RootStore } from "../../domain/ports.ts";
+import snapshot from "../reference-roots.json" with { type: "json" };
 import { children, hexLower, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "./der.ts";
-import snapshot from "./reference-roots.json" with { type: "json" };
 
 const OID_SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
 const BEGIN = "-----BEGIN CERTIFICATE-----";
