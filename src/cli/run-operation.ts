@@ -62,9 +62,7 @@ let suppliedRoots: CertificateData[] = [];
  * `checkOnly` the roots are read and judged but not applied (a default that may be skipped).
  */
 export async function supplyRoots(pem: string, checkOnly = false): Promise<ApiResult<never> | null> {
-  // A local file holds any number of roots (a system bundle: about 150; CONTRACT §9.6).
-  const limits = { ...LOCAL_CERTIFICATE_LIMITS, maxBlocks: Number.MAX_SAFE_INTEGER };
-  const read = await readSuppliedRoots(pem, deps().decoder, limits);
+  const read = await readSuppliedRoots(pem, deps().decoder, LOCAL_CERTIFICATE_LIMITS);
   if (read.issues.length > 0) {
     const error = new DomainError("INVALID_INPUT", read.issues[0]!.message, read.issues);
     if (read.issues.length > 1)

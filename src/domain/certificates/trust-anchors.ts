@@ -179,7 +179,7 @@ export async function readSuppliedRoots(
   const tooLong = checkPemSize(text, limits.maxPemLength);
   if (tooLong) return { roots: [], issues: [asRootsIssue(tooLong)], skippedLabels: [] };
   const store = readTrustStoreText(text);
-  const scan = scanPem(store.masked, limits);
+  const scan = scanPem(store.masked, { ...limits, maxBlocks: limits.maxRootBlocks ?? limits.maxBlocks });
   const issues: Issue[] = scan.issues.map(asRootsIssue);
   const roots: CertificateData[] = [];
   const decoded = await Promise.all(
