@@ -127,6 +127,8 @@ async function inspect(
   deadline.check();
   if (!result.ok) return reportInputError(run, result, source);
   const answer = address?.identity ? bundleAddressAnswer(address.identity, result.value) : null;
+  // The address checked here is the result's `hostname`, in its own shape (CONTRACT §9.6).
+  if (answer !== null) result.value.hostname = answer.hostname;
   const words = answer?.words ?? bundleNameWords(result.value);
   const code = report(result, run, (value, style) => renderCertificates(value, style, words));
   const missing = missingIntermediates(result.value.findings);
