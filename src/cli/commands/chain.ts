@@ -1,4 +1,4 @@
-import { privateKeyRefusal } from "../../client/certificate-answers.ts";
+import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
@@ -52,14 +52,6 @@ in it is an error (WRONG_ORDER, UNNEEDED_CERTIFICATE, DUPLICATE_CERTIFICATE and 
 repaired by writing; EXPIRED, NOT_YET_VALID, HOSTNAME_MISMATCH are not); 1 otherwise.
 
 Example: nettools chain --fix --hostname www.example.com -o fullchain.pem bundle.pem`;
-
-/** Problems of the bundle as sent that the written chain no longer has (CONTRACT §7.1). */
-export const REPAIRED_BY_WRITING: ReadonlySet<string> = new Set([
-  "WRONG_ORDER",
-  "UNNEEDED_CERTIFICATE",
-  "DUPLICATE_CERTIFICATE",
-  "ROOT_INCLUDED",
-]);
 
 type ChainResult = ResultOf<"certificateChain">;
 
