@@ -29,3 +29,47 @@ describe("nettools chain --roots with a trust-store file", () => {
     TIMEOUT_MS,
   );
 });
+
+describe("--reference-roots replaces the built-in store for cert and chain", () => {
+  test(
+    "a private root given as the reference store is a known root, and a chain under it is webpki",
+    async () => {
+      const store = file("corp-store.pem", `# corp\n${certPem("chain-root")}`);
+      const bundle = file(
+        "served.pem",
+        certPem("chain-leaf") + certPem("chain-int2") + certPem("chain-int1"),
+      );
+      const cert = await nettools(["cert", "--json", "--reference-roots", store, bundle]);
+      const findings = (
+        JSON.parse(cert.stdout) as { findings: { code: string; evidence: Record<string, unknown> }[] }
+      ).findings;
+      expect(
+        findings.find((finding) => finding.code === "ISSUER_NOT_IN_BUNDLE")?.evidence.issuerIsKnownRoot,
+      ).toBe(true);
+      const builtIn = await nettools(["cert", "--json", bundle]);
+      const before = (
+        JSON.parse(builtIn.stdout) as { findings: { code: string; evidence: Record<string, unknown> }[] }
+      ).findings;
+      expect(
+        before.find((finding) => finding.code === "ISSUER_NOT_IN_BUNDLE")?.evidence.issuerIsKnownRoot,
+      ).toBe(false);
+      const chain = await nettools(["chain", "--json", "--reference-roots", store, bundle]);
+      expect(JSON.parse(chain.stdout)).toMatchObject({
+        status: "complete",
+        profile: "webpki",
+        anchor: { kind: "known-root" },
+      });
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "with --server the server's store applies: the flag is a usage error",
+    async () => {
+      const ran = await nettools(["roots", "--server", "http://127.0.0.1:9", "--reference-roots", "x.pem"]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain("--reference-roots works in this process only");
+    },
+    TIMEOUT_MS,
+  );
+});
