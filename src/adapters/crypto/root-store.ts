@@ -98,6 +98,14 @@ export class ReferenceRootStore implements RootStore {
 
   /** Where the store came from, how many roots and distrust dates it holds, and its digest. */
   describe(): ReferenceRootsInfo {
+    this.description ??= this.computeDescription();
+    return { ...this.description };
+  }
+
+  /** The store never changes once built: its description is computed once, on first ask. */
+  private description: ReferenceRootsInfo | null = null;
+
+  private computeDescription(): ReferenceRootsInfo {
     const hash = createHash("sha256");
     for (const der of this.ders) hash.update(der);
     let distrustDates = 0;
