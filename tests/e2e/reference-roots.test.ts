@@ -42,11 +42,19 @@ test(
   "a usable file: described by the API exactly as by nettools roots, and a chain under it is webpki",
   async () => {
     const path = join(scratch, "private-ca.pem");
-    writeFileSync(path, `# our private CA\n${certPem("chain-root")}`);
+    const crl = "-----BEGIN X509 CRL-----\nMAA=\n-----END X509 CRL-----\n";
+    writeFileSync(path, `# our private CA\n${certPem("chain-root")}${crl}`);
     const server = await startServer({ REFERENCE_ROOTS_FILE: path });
     try {
       const http = await (await fetch(`${server.url}/v1/reference-roots`)).text();
       expect(JSON.parse(http)).toMatchObject({ source: "file", version: "private-ca.pem", certificates: 1 });
+      // The skipped CRL is named once, at start, in a warn line.
+      const warned = server.lines.filter((line) => line.includes("REFERENCE_ROOTS_FILE"));
+      expect(warned).toHaveLength(1);
+      expect(JSON.parse(warned[0]!)).toMatchObject({
+        level: "warn",
+        msg: "REFERENCE_ROOTS_FILE: blocks that are not certificates were skipped (X509 CRL), as openssl skips them in a CA file",
+      });
       const remote = await runNettools(["roots", "--server", server.url, "--json"]);
       const local = await runNettools(["roots", "--reference-roots", path, "--json"]);
       expect(remote.stdout).toBe(`${http}\n`);
