@@ -47,6 +47,12 @@ export interface Config {
    */
   geoip: GeoipFiles;
   /**
+   * REFERENCE_ROOTS_FILE: a trust-store file that replaces the built-in reference root store
+   * (CONTRACT §9.2), null when unset or empty. Read by src/server.ts at start: a missing,
+   * unreadable or certificate-less file stops the start (one line naming the variable, exit 2).
+   */
+  referenceRootsFile: string | null;
+  /**
    * The certificate files and directories CERT_WATCH names (CONTRACT §10.1), and how often they
    * are judged again (CERT_WATCH_INTERVAL_SECONDS); null when CERT_WATCH is unset or empty. The
    * paths are checked by src/server.ts at start (a missing one stops it, exit 2).
@@ -183,6 +189,7 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     metricsPort,
     geoip: { asn: filePath(env.GEOIP_ASN_DB), country: filePath(env.GEOIP_COUNTRY_DB) },
     certWatch,
+    referenceRootsFile: filePath(env.REFERENCE_ROOTS_FILE),
   };
 }
 

@@ -17,6 +17,11 @@
  * metrics listener's scrape, and SIGHUP also starts a pass.
  */
 import type { Server } from "bun";
+import {
+  type ReferenceRootStore,
+  ReferenceRootsFileError,
+  rootStoreFromFile,
+} from "./adapters/crypto/root-store.ts";
 import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
 import { RateLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
@@ -26,6 +31,7 @@ import { startCertificateWatch } from "./certificate-watch/start.ts";
 import type { CertificateWatcher } from "./certificate-watch/watcher.ts";
 import type { Config } from "./config.ts";
 import { OPERATION_LIST } from "./contract/operations.ts";
+import { skippedNotice } from "./domain/certificates/trust-store-file.ts";
 import { createJsonLogger } from "./process/logger.ts";
 import {
   emptySnapshot,
@@ -153,6 +159,22 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     process.stderr.write(`network-tools-api: configuration error: ${error.message}\n`);
     return START_FAILURE_EXIT_CODE;
   }
+  // REFERENCE_ROOTS_FILE (CONTRACT §9.2): a file that cannot replace the built-in store stops the start.
+  let referenceRoots: ReferenceRootStore | undefined;
+  if (config.referenceRootsFile !== null) {
+    try {
+      const loaded = rootStoreFromFile(config.referenceRootsFile);
+      referenceRoots = loaded.store;
+      const notice = skippedNotice(loaded.skippedLabels);
+      if (notice !== null && !isWorker) logger.log({ level: "warn", msg: `REFERENCE_ROOTS_FILE: ${notice}` });
+    } catch (error) {
+      if (!(error instanceof ReferenceRootsFileError)) throw error;
+      process.stderr.write(
+        `network-tools-api: configuration error: REFERENCE_ROOTS_FILE: ${error.message}\n`,
+      );
+      return START_FAILURE_EXIT_CODE;
+    }
+  }
   const reloadsOnHangup = networkFacts.databases().length > 0;
   // The certificate watch (CONTRACT §10.1): one process only, the one that exports the metrics.
   let watcher: CertificateWatcher | null = null;
@@ -220,7 +242,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     cors: config.cors,
     clientAddress,
     logClientAddress: config.logClientAddress,
-    ...realCertificateDeps(),
+    ...realCertificateDeps(referenceRoots),
     networkFacts,
     rateLimiter:
       config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),

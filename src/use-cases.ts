@@ -9,6 +9,7 @@ import type { OperationId, RequestOf, ResultOf } from "./contract/operations.ts"
 import { buildCertificateChain } from "./domain/certificates/chain.ts";
 import { inspectCertificationRequest } from "./domain/certificates/csr.ts";
 import { type CertificateBundleDeps, inspectCertificateBundle } from "./domain/certificates/inspect.ts";
+import { describeReferenceRoots } from "./domain/certificates/reference-roots.ts";
 import { inspectRevocationList } from "./domain/certificates/revocation.ts";
 import { allocateCidrs } from "./domain/cidr/allocate.ts";
 import { compareCidrs } from "./domain/cidr/compare.ts";
@@ -119,5 +120,6 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
         },
         certificates,
       ),
+    referenceRoots: () => describeReferenceRoots(deps.roots),
   };
 }

@@ -30,8 +30,16 @@ describe("configuration", () => {
       trustedProxyHeader: "x-forwarded-for",
       metricsPort: null,
       geoip: { asn: null, country: null },
+      referenceRootsFile: null,
     });
     expect(config.trustedProxies.prefixes).toEqual([]);
+  });
+
+  test("REFERENCE_ROOTS_FILE: the built-in store when unset or blank, the path exactly as given otherwise", () => {
+    expect(loadConfig({ REFERENCE_ROOTS_FILE: "  " }, 1).referenceRootsFile).toBeNull();
+    expect(loadConfig({ REFERENCE_ROOTS_FILE: "/etc/roots dir/ca.pem" }, 1).referenceRootsFile).toBe(
+      "/etc/roots dir/ca.pem",
+    );
   });
 
   test("GEOIP_ASN_DB, GEOIP_COUNTRY_DB: off when unset or blank, the path exactly as given otherwise", () => {

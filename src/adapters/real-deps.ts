@@ -7,7 +7,7 @@ import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import type { RevocationListDecoder } from "../domain/ports.ts";
 import { DerRevocationListDecoder } from "./crypto/crl-decoder.ts";
 import { DerCertificateDecoder } from "./crypto/decoder.ts";
-import { mozillaRootStore } from "./crypto/root-store.ts";
+import { mozillaRootStore, type ReferenceRootStore } from "./crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "./crypto/verifier.ts";
 import { systemClock } from "./system/clock.ts";
 
@@ -15,16 +15,18 @@ import { systemClock } from "./system/clock.ts";
 export type RealCertificateDeps = CertificateBundleDeps & { revocationLists: RevocationListDecoder };
 
 /**
- * System clock, DER decoder, WebCrypto verifier, CRL reader and the runtime's Mozilla roots. The root index is
- * built here, once per process (the first call): at start for the server, so no request pays for
- * it, and only when a certificate command runs for the CLI.
+ * System clock, DER decoder, WebCrypto verifier, CRL reader and the reference roots:
+ * `referenceRoots` when the operator replaced them (REFERENCE_ROOTS_FILE, `--reference-roots`), else
+ * the built-in snapshot of Mozilla's roots. The built-in index is built here, once per process (the
+ * first call): at start for the server, so no request pays for it, and only when a certificate
+ * command runs for the CLI.
  */
-export function realCertificateDeps(): RealCertificateDeps {
+export function realCertificateDeps(referenceRoots?: ReferenceRootStore): RealCertificateDeps {
   return {
     clock: systemClock,
     decoder: new DerCertificateDecoder(),
     revocationLists: new DerRevocationListDecoder(),
     verifier: new WebCryptoSignatureVerifier(),
-    roots: mozillaRootStore(),
+    roots: referenceRoots ?? mozillaRootStore(),
   };
 }

@@ -9,6 +9,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { addressFormProblem } from "../domain/certificates/hostname.ts";
+import { readTrustStoreText, skippedNotice } from "../domain/certificates/trust-store-file.ts";
 import type { Run } from "./args.ts";
 import { BinaryInputError, CertificateBundleText } from "./certificate-files.ts";
 import {
@@ -21,6 +22,7 @@ import {
 import type { Deadline } from "./deadline.ts";
 import { EXIT, UsageError } from "./io.ts";
 import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
+import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:
   FILE… | -             one or more files read as one bundle, in the order given (Apache's
@@ -32,12 +34,17 @@ export const SOURCE_HELP = `Where the certificates come from:
 ${CONNECT_HELP}
   --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
-                        $NETTOOLS_ROOTS, skipped with a notice where it cannot be used)
+                        $NETTOOLS_ROOTS, skipped with a notice where it cannot be used). Read as
+                        openssl reads a CA file: text outside BEGIN/END blocks is ignored (curl's
+                        cacert.pem, openssl x509 -text output), TRUSTED CERTIFICATE blocks count,
+                        other blocks are skipped with one notice; any number of certificates
+${REFERENCE_ROOTS_HELP}
   --passin SOURCE       a PKCS#12 (.p12, .pfx) file's password: env:VAR or file:PATH (never the
                         password itself); without it the empty password is tried`;
 
 export const SOURCE_OPTIONS = {
   ...CONNECT_OPTIONS,
+  ...REFERENCE_ROOTS_OPTIONS,
   roots: { type: "string" },
   passin: { type: "string" },
 } as const;
@@ -46,6 +53,7 @@ export interface SourceValues extends ConnectValues {
   roots?: string | undefined;
   /** A PKCS#12 file's password: env:VAR or file:PATH (CONTRACT §10.3). */
   passin?: string | undefined;
+  "reference-roots"?: string | undefined;
 }
 
 export interface CertificateSource {
@@ -172,6 +180,11 @@ export async function readRoots(
   }
   try {
     const text = await readRootFiles(spec, fromEnvironment ? "NETTOOLS_ROOTS: " : "--roots: ");
+    const notice = skippedNotice(readTrustStoreText(text.pem).skippedLabels);
+    if (notice !== null)
+      run.io.stderr(
+        `${run.err.dim("notice")}: ${fromEnvironment ? "NETTOOLS_ROOTS" : "--roots"}: ${notice}\n`,
+      );
     return { pem: text.pem, text, fromEnvironment };
   } catch (error) {
     if (fromEnvironment && (error instanceof UsageError || error instanceof BinaryInputError)) {

@@ -17,6 +17,11 @@ import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 export interface HostnameAnswer {
   /** True matched, false not matched, null not decided (no leaf, or several). */
   matched: boolean | null;
+  /**
+   * The answer in the bundle result's own shape (CONTRACT §9.6): `expected` as the bundle
+   * operation would write it (an address in RFC 5952 text), and its status.
+   */
+  hostname: NonNullable<ResultOf<"certificateBundle">["hostname"]>;
   /** `10.0.0.5: matched (IP SAN)`, without the word `hostname`. */
   words: string;
 }
@@ -38,6 +43,7 @@ export function answerFor(identity: ExpectedIdentity, sans: readonly SubjectAltN
   if (san !== null) {
     return {
       matched: true,
+      hostname: { expected: name, status: "matched" },
       words: `${name}: ${identity.kind === "ip" ? "matched (IP SAN)" : `matched (DNS SAN ${san})`}`,
     };
   }
@@ -45,7 +51,11 @@ export function answerFor(identity: ExpectedIdentity, sans: readonly SubjectAltN
   const listed = sans.filter((entry) => entry.type === type).map((entry) => entry.value);
   const kind = identity.kind === "ip" ? "IP SAN" : "DNS SAN";
   const seen = listed.length === 0 ? `the leaf has no ${kind}` : `the leaf's ${kind}s: ${shortList(listed)}`;
-  return { matched: false, words: `${name}: not matched (${seen})` };
+  return {
+    matched: false,
+    hostname: { expected: name, status: "mismatched" },
+    words: `${name}: not matched (${seen})`,
+  };
 }
 
 /**
@@ -59,7 +69,11 @@ export function bundleAddressAnswer(
   const leaf = result.selectedLeafIndex === null ? undefined : result.certificates[result.selectedLeafIndex];
   if (leaf === undefined) {
     const status = result.leafIndexes.length === 0 ? "no-leaf" : "ambiguous";
-    return { matched: null, words: `${identityName(identity)}: ${status}` };
+    return {
+      matched: null,
+      hostname: { expected: identityName(identity), status },
+      words: `${identityName(identity)}: ${status}`,
+    };
   }
   return answerFor(identity, leaf.sans);
 }

@@ -9,6 +9,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { DerRevocationListDecoder } from "../adapters/crypto/crl-decoder.ts";
+import type { ReferenceRootStore } from "../adapters/crypto/root-store.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
@@ -34,13 +35,24 @@ import { renderError, type Style } from "./render.ts";
 
 /** The real outbound adapters, made on first use: a CIDR command never builds the root index. */
 let realDeps: CertificateBundleDeps | null = null;
+/** The reference store `--reference-roots` loaded, if any (else the built-in one). */
+let referenceRoots: ReferenceRootStore | undefined;
 const deps = (): CertificateBundleDeps => {
-  realDeps ??= realCertificateDeps();
+  realDeps ??= realCertificateDeps(referenceRoots);
   return realDeps;
 };
 
 /** The real certificate adapters of this process (the reference roots are indexed on first use). */
 export const localCertificateDeps = (): CertificateBundleDeps => deps();
+/**
+ * Replaces the built-in reference store for this process's runs (`--reference-roots`, CONTRACT
+ * §9.2). Called before the first operation runs.
+ */
+export function useReferenceRoots(store: ReferenceRootStore): void {
+  referenceRoots = store;
+  realDeps = null;
+  localUseCases = null;
+}
 
 let localUseCases: UseCases | null = null;
 /** The strict CRL reader of local runs (nettools crl, chain --crl). */

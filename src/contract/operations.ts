@@ -40,6 +40,7 @@ import {
   PublicIpResult,
   RangeToCidrsRequest,
   RangeToCidrsResult,
+  ReferenceRootsResult,
 } from "./schemas.ts";
 
 /** The version of the interface this table describes (spec part 9), shown in the OpenAPI document. */
@@ -262,6 +263,15 @@ export const OPERATIONS = {
     result: CrlResult,
     // A signature check: queued like the other certificate operations (CONTRACT §10.2).
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+  },
+  referenceRoots: {
+    id: "referenceRoots",
+    method: "GET",
+    path: "/v1/reference-roots",
+    request: null,
+    result: ReferenceRootsResult,
+    // no-store: the answer describes this process's configuration (CONTRACT §9.2).
+    policy: { ...JSON_ANSWER, noStore: true },
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

@@ -199,3 +199,27 @@ export const PublicIpDatabasesResult = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** `GET /v1/reference-roots` (CONTRACT §9.2): the reference store this process judges against. */
+export const ReferenceRootsResult = Type.Object(
+  {
+    source: Type.Union([Type.Literal("built-in"), Type.Literal("file")], {
+      description:
+        "`built-in`: the committed snapshot of Mozilla's roots with their distrust dates; `file`: the operator's REFERENCE_ROOTS_FILE.",
+    }),
+    version: Type.String({
+      description: "The snapshot's version text (its sources and versions), or the file's base name.",
+    }),
+    certificates: Type.Integer({ minimum: 0, description: "How many roots the store holds." }),
+    distrustDates: Type.Integer({
+      minimum: 0,
+      description:
+        "How many roots carry a distrust date (Firefox's server distrust-after or Chrome's SCT not-after).",
+    }),
+    sha256: Type.String({
+      pattern: "^[0-9a-f]{64}$",
+      description: "SHA-256, lowercase hex, over the roots' DER concatenated in store order.",
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -106,4 +106,9 @@ export const LOCAL_CERTIFICATE_LIMITS = {
   maxPemLength: 4 * 1024 * 1024,
   /** Most CERTIFICATE blocks. */
   maxBlocks: 500,
+  /**
+   * Most blocks of a roots file (`--roots`, NETTOOLS_ROOTS): any number, as a system trust store
+   * holds (CONTRACT §9.6); its length is still bounded by `maxPemLength`.
+   */
+  maxRootBlocks: Number.MAX_SAFE_INTEGER,
 } as const;

@@ -74,6 +74,25 @@ export interface RootStore {
    * the store. Optional: a store read from a plain PEM file has no dates.
    */
   distrustOf?(rootDer: Uint8Array): RootDistrust | null;
+  /**
+   * Where the store came from and what it holds (CONTRACT §9.2 `GET /v1/reference-roots`).
+   * Optional: a fake store need not describe itself.
+   */
+  describe?(): ReferenceRootsInfo;
+}
+
+/** A reference store's description: the answer of `GET /v1/reference-roots` and `nettools roots`. */
+export interface ReferenceRootsInfo {
+  /** `built-in`: the committed snapshot; `file`: REFERENCE_ROOTS_FILE or `--reference-roots`. */
+  source: "built-in" | "file";
+  /** The snapshot's version text, or the file's base name. */
+  version: string;
+  /** How many roots the store holds (those that read). */
+  certificates: number;
+  /** How many of them carry a distrust date (Firefox's or Chrome's). */
+  distrustDates: number;
+  /** SHA-256 (lowercase hex) over the roots' DER, concatenated in store order. */
+  sha256: string;
 }
 
 /**

@@ -5,10 +5,13 @@
  */
 
 import {
+  deployableByFix,
+  errorsLeftAfterFix,
   missingIntermediates,
   missingIntermediateWarning,
   privateKeyRefusal,
   setAsidePrivateKeys,
+  withChainRoots,
 } from "../client/certificate-answers.ts";
 import { type ChainClient, refusingClients } from "../client/client-names.ts";
 import {
@@ -81,11 +84,17 @@ function yesNo(value: boolean | null): string {
 }
 
 /**
- * The bundle's findings, summary and certificates. `chainComplete`: the chain check (which, unlike
- * the bundle endpoint, knows the user's own root) reached an anchor, so the bundle's "looks
- * incomplete" guess is not repeated against it.
+ * The bundle's findings, summary and certificates, read with the roots the chain used (CONTRACT
+ * §9.6): when the chain check (which, unlike the bundle endpoint, knows the user's own root)
+ * reached an anchor, the bundle's "looks incomplete" guess is not repeated against it, and a
+ * missing issuer that is the user's own root is said to be one.
  */
-function certificateView(value: CertificateBundleResultType, chainComplete: boolean): Child[] {
+function certificateView(
+  value: CertificateBundleResultType,
+  chain: CertificateChainResultType | null,
+): Child[] {
+  const chainComplete = chain?.status === "complete";
+  const findings = withChainRoots(value.findings, chain);
   const certificates = h(
     "table",
     {},
@@ -121,7 +130,7 @@ function certificateView(value: CertificateBundleResultType, chainComplete: bool
   );
   const hostname =
     value.hostname === null ? "not checked" : `${value.hostname.expected}: ${value.hostname.status}`;
-  const warnings = (chainComplete ? [] : missingIntermediates(value.findings)).map((finding) =>
+  const warnings = (chainComplete ? [] : missingIntermediates(findings)).map((finding) =>
     h(
       "p",
       { class: "warning", role: "status" },
@@ -131,7 +140,7 @@ function certificateView(value: CertificateBundleResultType, chainComplete: bool
   );
   return [
     ...warnings,
-    findingsView(value.findings),
+    findingsView(findings),
     summary([
       ["Possible leaves", value.leafIndexes.length ? value.leafIndexes.map(position).join(", ") : "none"],
       [
@@ -197,10 +206,22 @@ function chainView(value: CertificateChainResultType): HTMLElement {
     );
   }
   panel.append(value.problems.length ? problems : h("p", { class: "ok" }, "No problems."));
-  // Only a complete chain is offered for deployment (CONTRACT §7.1): an incomplete one would
-  // break clients without the missing issuer cached, so it is never handed out here.
+  // Only a chain `nettools chain --fix` would write with exit 0 is offered for deployment
+  // (CONTRACT §7.1, §9.6): an incomplete one breaks clients without the missing issuer cached,
+  // and one with an error left (expired, refused by a client) is refused by the clients named.
   if (value.status === "incomplete" && value.anchor !== null) panel.append(missingIssuerView(value.anchor));
-  if (value.status !== "complete" || value.fullchainPem === "") return panel;
+  if (!deployableByFix(value)) {
+    const left = errorsLeftAfterFix(value);
+    if (value.status === "complete" && left.length > 0)
+      panel.append(
+        h(
+          "p",
+          { class: "hint", id: "chain-not-offered" },
+          `Not offered for deployment: ${left.length === 1 ? "1 error stays" : `${left.length} errors stay`} in the corrected chain (${[...new Set(left.map((problem) => problem.code))].join(", ")}), so nettools chain --fix would exit 1. Fix ${left.length === 1 ? "it" : "them"} first.`,
+        ),
+      );
+    return panel;
+  }
   const pem = h("pre", {
     id: "chain-pem",
     class: "mono",
@@ -395,7 +416,7 @@ function setUpCertificates(): void {
         region,
         ...notices,
         chained.ok ? chainView(chained.value) : problem(chained, undefined, "The chain could not be built"),
-        ...certificateView(result.value, chained.ok && chained.value.status === "complete"),
+        ...certificateView(result.value, chained.ok ? chained.value : null),
       );
     else
       show(

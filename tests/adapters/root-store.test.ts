@@ -1,20 +1,28 @@
 /**
- * The reference root store (CONTRACT §4.3 `issuerIsKnownRoot`): the runtime's Mozilla roots,
- * indexed by subject-name DER and subjectKeyIdentifier exactly as the decoder reads them, and the
- * hint it gives through the whole use case with the real decoder and verifier.
+ * The reference root store (CONTRACT §4.3 `issuerIsKnownRoot`, §9.2): the built-in snapshot of
+ * Mozilla's roots, indexed by subject-name DER and subjectKeyIdentifier exactly as the decoder
+ * reads them; its description (`GET /v1/reference-roots`); a trust-store file replacing it; and
+ * the hint it gives through the whole use case with the real decoder and verifier.
  */
 import { describe, expect, test } from "bun:test";
-import { rootCertificates } from "node:tls";
+import { createHash } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import {
   mozillaRootStore,
   pemToDer,
   ReferenceRootStore,
+  ReferenceRootsFileError,
   readRootKeys,
+  rootStoreFromFile,
 } from "../../src/adapters/crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { realCertificateDeps } from "../../src/adapters/real-deps.ts";
+import snapshot from "../../src/adapters/reference-roots.json";
 import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
+import { RequestRootStore } from "../../src/domain/certificates/trust-anchors.ts";
 import { fixedClock } from "../fakes/clock.ts";
 import { certDer, certPem, chainPem } from "../fixtures/fixtures.ts";
 
@@ -27,10 +35,10 @@ async function decodeOk(der: Uint8Array) {
 }
 
 describe("the index", () => {
-  test("reads every runtime root's subject name and key id exactly as the decoder does", async () => {
-    expect(rootCertificates.length).toBeGreaterThan(100);
-    for (const pem of rootCertificates) {
-      const der = pemToDer(pem)!;
+  test("reads every snapshot root's subject name and key id exactly as the decoder does", async () => {
+    expect(snapshot.roots.length).toBeGreaterThan(100);
+    for (const root of snapshot.roots) {
+      const der = Buffer.from(root.der, "base64");
       const certificate = await decodeOk(der);
       const keys = readRootKeys(der)!;
       expect(keys.subjectNameKey).toBe(certificate.subjectNameKey);
@@ -38,9 +46,9 @@ describe("the index", () => {
     }
   });
 
-  test("every runtime root is indexed, once per process", () => {
+  test("every snapshot root is indexed, once per process", () => {
     const store = mozillaRootStore();
-    expect(store.size).toBe(rootCertificates.length);
+    expect(store.size).toBe(snapshot.roots.length);
     expect(mozillaRootStore()).toBe(store);
     expect(realCertificateDeps().roots).toBe(store);
   });
@@ -61,6 +69,64 @@ describe("the index", () => {
     expect(store.size).toBe(0);
     expect(store.isKnownRoot("30", null)).toBe(false);
     expect(pemToDer("no block")).toBeNull();
+  });
+});
+
+describe("the store's description and its replacement by a file (CONTRACT §9.2)", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "reference-roots-"));
+  const digest = (ders: readonly Uint8Array[]) => {
+    const hash = createHash("sha256");
+    for (const der of ders) hash.update(der);
+    return hash.digest("hex");
+  };
+
+  test("built-in: the snapshot's version, its roots, its dated roots, the digest over their DER in order", () => {
+    const ders = snapshot.roots.map((root) => Buffer.from(root.der, "base64"));
+    expect(mozillaRootStore().describe()).toEqual({
+      source: "built-in",
+      version: snapshot.version,
+      certificates: snapshot.roots.length,
+      distrustDates: snapshot.roots.filter((root) => "serverDistrustAfter" in root || "sctNotAfter" in root)
+        .length,
+      sha256: digest(ders),
+    });
+  });
+
+  test("a file: its base name, its certificates in file order, no distrust dates", () => {
+    const path = join(scratch, "my-roots.pem");
+    writeFileSync(path, `# two roots\n${certPem("root-rsa")}some words\n${certPem("isrg-root-x1-resigned")}`);
+    const { store, skippedLabels } = rootStoreFromFile(path);
+    expect(skippedLabels).toEqual([]);
+    expect(store.describe()).toEqual({
+      source: "file",
+      version: "my-roots.pem",
+      certificates: 2,
+      distrustDates: 0,
+      sha256: digest([certDer("root-rsa"), certDer("isrg-root-x1-resigned")]),
+    });
+    expect(store.distrustOf(certDer("root-rsa"))).toBeNull();
+  });
+
+  test("a missing file, or one without a certificate, is refused with its path and nothing of its text", () => {
+    const empty = join(scratch, "empty.pem");
+    writeFileSync(empty, "# secret words\n-----BEGIN X509 CRL-----\nAAAA\n-----END X509 CRL-----\n");
+    expect(() => rootStoreFromFile(join(scratch, "missing.pem"))).toThrow(
+      new ReferenceRootsFileError(`cannot read ${join(scratch, "missing.pem")} (ENOENT)`),
+    );
+    expect(() => rootStoreFromFile(empty)).toThrow(
+      new ReferenceRootsFileError(`${empty} holds no certificate`),
+    );
+  });
+
+  test("a request's store gives the reference store's distrust dates, none for a supplied root", async () => {
+    const entrust = snapshot.roots.find((root) => root.label === "Entrust Root Certification Authority")!;
+    const der = Buffer.from(entrust.der, "base64");
+    const request = new RequestRootStore(mozillaRootStore(), [await decodeOk(certDer("root-rsa"))]);
+    expect(request.distrustOf(der)).toEqual({
+      serverDistrustAfter: Date.parse("2024-11-30T23:59:59Z"),
+      sctNotAfter: null,
+    });
+    expect(request.distrustOf(certDer("root-rsa"))).toBeNull();
   });
 });
 

@@ -372,6 +372,14 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
       const finding = errors.getByRole("listitem");
       expect(await finding.textContent()).toContain("CERTIFICATE_EXPIRED — certificate #1");
       expect(await finding.textContent()).toContain("expired at 2020-01-01T00:00:00Z");
+      // Complete, but the expired intermediate stays in any chain written: --fix would exit 1, so
+      // nothing is handed out, and the panel says why (CONTRACT §9.6).
+      await v.page.locator("#chain-verdict").waitFor();
+      expect(await v.page.locator("#chain-pem").count()).toBe(0);
+      expect(await v.page.getByRole("button", { name: /Download/ }).count()).toBe(0);
+      expect(await v.page.locator("#chain-not-offered").textContent()).toMatch(
+        /errors? stays? in the corrected chain \(.*EXPIRED.*\)/,
+      );
       // Errors come first, then the other groups.
       const groups = await v.page.locator(".findings h4").allTextContents();
       expect(groups[0]).toBe("Errors (1)");
@@ -449,6 +457,11 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
       expect(await v.page.locator("#chain-problems li > strong").allTextContents()).toEqual([
         "WRONG_ORDER (error)",
       ]);
+      // The findings use the same root as the chain panel: no missing intermediate beside "complete".
+      const findings = (await v.page.locator("#cert-result .findings").textContent()) ?? "";
+      expect(findings).toContain("one of your own roots");
+      expect(findings).not.toContain("most likely missing");
+      expect(await v.page.locator("#cert-result .warning").count()).toBe(0);
       const [download] = await Promise.all([
         v.page.waitForEvent("download"),
         v.page.getByRole("button", { name: "Download fullchain.pem" }).click(),

@@ -225,10 +225,14 @@ describe("hostnames answered in words", () => {
       /hostname +192\.0\.2\.20: not matched \(the leaf's IP SANs: 192\.0\.2\.10, 2001:db8::10, ::ffff:192\.0\.2\.20\)/,
     );
     expect(mapped.stderr).toContain("hostname 192.0.2.20: not matched");
-    // --json stays the API's result (no hostname sent); the answer is on stderr.
-    const json = await nettools(["cert", "--json", ...roots(), "-H", "2001:db8::10", leaf]);
-    expect(JSON.parse(json.stdout).hostname).toBeNull();
+    // --json: the answer checked here is the result's hostname, in its own shape, the address in
+    // RFC 5952 text (CONTRACT §9.6); stderr says where it was checked.
+    const json = await nettools(["cert", "--json", ...roots(), "-H", "2001:DB8:0:0::10", leaf]);
+    expect(JSON.parse(json.stdout).hostname).toEqual({ expected: "2001:db8::10", status: "matched" });
     expect(json.stderr).toContain("hostname 2001:db8::10: matched (IP SAN), checked in this process");
+    const missed = await nettools(["cert", "--json", ...roots(), "-H", "192.0.2.20", leaf]);
+    expect(missed.code).toBe(1);
+    expect(JSON.parse(missed.stdout).hostname).toEqual({ expected: "192.0.2.20", status: "mismatched" });
   });
 
   test.each([

@@ -15,6 +15,7 @@ import { type JsonSchema, mismatchesOf } from "../../src/client/schema-mismatch.
 import { hasFormat } from "../../src/contract/formats.ts";
 import "../../src/client/validate.ts"; // registers the formats with TypeBox
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
+import { mozillaRootStore } from "../../src/adapters/crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MaxMindNetworkFacts } from "../../src/adapters/geoip/maxmind-databases.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
@@ -54,6 +55,8 @@ beforeAll(async () => {
     await (await call(geoip, "GET", "/v1/public-ip/databases")).json(),
     await (await call(app, "GET", "/v1/public-ip/databases")).json(),
   ]);
+  const builtInRoots = testApp({ roots: mozillaRootStore() }).app;
+  answers.set("referenceRoots", [await (await call(builtInRoots, "GET", "/v1/reference-roots")).json()]);
   // The `ip` operation answers in text; its result schema is the value that text is made of.
   answers.set("ip", answers.get("publicIp") ?? []);
   await post("cidrMerge", "/v1/cidr-merge", { inputs: ["10.0.0.0/25", "10.0.0.128/25", "2001:db8::/33"] });

@@ -23,6 +23,7 @@ import { ipDoc } from "./operation-docs/ip.ts";
 import { publicIpDoc } from "./operation-docs/public-ip.ts";
 import { publicIpDatabasesDoc } from "./operation-docs/public-ip-databases.ts";
 import { rangeToCidrsDoc } from "./operation-docs/range-to-cidrs.ts";
+import { referenceRootsDoc } from "./operation-docs/reference-roots.ts";
 import { reverseZonesDoc } from "./operation-docs/reverse-zones.ts";
 
 /** Operation id → its prose. */
@@ -45,4 +46,5 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrSubnets: cidrSubnetsDoc,
   cidrCompare: cidrCompareDoc,
   crl: crlDoc,
+  referenceRoots: referenceRootsDoc,
 };

@@ -103,6 +103,11 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./crl.ts")).crl,
   },
   {
+    name: "roots",
+    summary: "the reference root store certificates are judged against: source, version, count, digest",
+    load: async () => (await import("./roots.ts")).roots,
+  },
+  {
     name: "key-match",
     summary: "does this key belong to this certificate and request? (locally, any key type)",
     load: async () => (await import("./key-match.ts")).keyMatch,

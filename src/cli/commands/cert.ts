@@ -26,6 +26,7 @@ import {
 } from "../hostname-answer.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
+import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificates } from "../render.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -90,6 +91,7 @@ interface CertValues {
   servername?: string | undefined;
   save?: string | undefined;
   roots?: string | undefined;
+  "reference-roots"?: string | undefined;
 }
 
 async function inspect(
@@ -100,6 +102,8 @@ async function inspect(
   at: string | undefined,
 ): Promise<number> {
   const io = run.io;
+  const badReference = applyReferenceRoots(run, values);
+  if (badReference !== null) return badReference;
   const roots = await readRoots(run, values, run.client === null ? undefined : SERVER_TAKES_NO_ROOTS);
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined && !(await applyRoots(run, roots))) return EXIT.invalidInput;
@@ -129,6 +133,8 @@ async function inspect(
   deadline.check();
   if (!result.ok) return reportInputError(run, result, source);
   const answer = address?.identity ? bundleAddressAnswer(address.identity, result.value) : null;
+  // The address checked here is the result's `hostname`, in its own shape (CONTRACT §9.6).
+  if (answer !== null) result.value.hostname = answer.hostname;
   const words = answer?.words ?? bundleNameWords(result.value);
   const code = report(result, run, (value, style) => renderCertificates(value, style, words));
   const missing = missingIntermediates(result.value.findings);

@@ -1,4 +1,4 @@
-import { privateKeyRefusal } from "../../client/certificate-answers.ts";
+import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
@@ -17,6 +17,7 @@ import { Deadline } from "../deadline.ts";
 import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
+import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
 import { addRevocationProblems } from "../revocation-check.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
@@ -62,14 +63,6 @@ repaired by writing; EXPIRED, NOT_YET_VALID, HOSTNAME_MISMATCH are not); 1 other
 
 Example: nettools chain --fix --hostname www.example.com -o fullchain.pem bundle.pem`;
 
-/** Problems of the bundle as sent that the written chain no longer has (CONTRACT §7.1). */
-export const REPAIRED_BY_WRITING: ReadonlySet<string> = new Set([
-  "WRONG_ORDER",
-  "UNNEEDED_CERTIFICATE",
-  "DUPLICATE_CERTIFICATE",
-  "ROOT_INCLUDED",
-]);
-
 type ChainResult = ResultOf<"certificateChain">;
 
 interface ChainValues {
@@ -88,6 +81,7 @@ interface ChainValues {
   at?: string | undefined;
   format?: string | undefined;
   crl?: string[] | undefined;
+  "reference-roots"?: string | undefined;
 }
 
 export const chain: Command = {
@@ -188,6 +182,8 @@ async function build(
 ): Promise<number> {
   const io = run.io;
   const texts: InputTexts = {};
+  const badReference = applyReferenceRoots(run, values);
+  if (badReference !== null) return badReference;
   const roots = await readRoots(run, values);
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined) {

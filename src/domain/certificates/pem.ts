@@ -37,6 +37,8 @@ export interface PemLimits {
   maxBlocks: number;
   /** Longest text, in UTF-16 code units and in UTF-8 bytes. */
   maxPemLength: number;
+  /** Most blocks of a `roots` text, when it differs from `maxBlocks` (a local trust-store file, CONTRACT §9.6). */
+  maxRootBlocks?: number;
 }
 
 /** The limits of the HTTP API (spec §2.8): 16 blocks, 49152 characters and bytes. */

@@ -8,10 +8,11 @@
  * A root that matches ends a path only once its key verifies the member (`issuerRoot`).
  */
 import type { Issue } from "../errors.ts";
-import type { CertificateDecoder, RootStore, SignatureCheck } from "../ports.ts";
+import type { CertificateDecoder, RootDistrust, RootStore, SignatureCheck } from "../ports.ts";
 import { NOT_A_CERTIFICATE_MESSAGE } from "./bundle.ts";
 import type { CertificateData } from "./model.ts";
-import { DEFAULT_PEM_LIMITS, type PemLimits, scanPem } from "./pem.ts";
+import { checkPemSize, DEFAULT_PEM_LIMITS, type PemLimits, scanPem } from "./pem.ts";
+import { certificateDer, readTrustStoreText } from "./trust-store-file.ts";
 
 /** Where a path's anchor came from: the caller's roots or the shipped reference store. */
 export type RootOrigin = "supplied-root" | "known-root";
@@ -113,6 +114,11 @@ export class RequestRootStore implements RootStore {
     ];
   }
 
+  /** The reference store's distrust dates for this root (CONTRACT §9.2); a supplied root has none. */
+  distrustOf(rootDer: Uint8Array): RootDistrust | null {
+    return this.reference.distrustOf?.(rootDer) ?? null;
+  }
+
   /** How many roots answer for this issuer: the most checks `issuerRoot` makes for it. */
   answering(certificate: CertificateData): number {
     return this.findRoots(certificate.issuerNameKey, certificate.authorityKeyIdentifier).length;
@@ -153,23 +159,34 @@ export class RequestRootStore implements RootStore {
 export interface SuppliedRoots {
   roots: CertificateData[];
   issues: Issue[];
+  /** Labels of blocks skipped as not certificates (CONTRACT §9.6), each once: the caller's one notice. */
+  skippedLabels: string[];
 }
 
 /**
- * Reads the caller's `roots` text with the same PEM rules and limits as `pem` (CONTRACT §7.2):
- * empty or blank means none. Every issue has path `["roots"]`; block problems keep their
- * `location`. A certificate that is not a CA is refused at its block.
+ * Reads the caller's `roots` text as a trust-store file (CONTRACT §9.6, trust-store-file.ts: text
+ * outside blocks ignored, `TRUSTED CERTIFICATE` read as its certificate, other labels skipped) with
+ * `pem`'s rules inside the blocks and its limits (§7.2): empty or blank means none. Every issue has
+ * path `["roots"]`; block problems keep their `location`. A certificate that is not a CA is
+ * refused at its block.
  */
 export async function readSuppliedRoots(
   text: string | undefined,
   decoder: CertificateDecoder,
   limits: PemLimits = DEFAULT_PEM_LIMITS,
 ): Promise<SuppliedRoots> {
-  if (text === undefined || text.trim() === "") return { roots: [], issues: [] };
-  const scan = scanPem(text, limits);
+  if (text === undefined || text.trim() === "") return { roots: [], issues: [], skippedLabels: [] };
+  const tooLong = checkPemSize(text, limits.maxPemLength);
+  if (tooLong) return { roots: [], issues: [asRootsIssue(tooLong)], skippedLabels: [] };
+  const store = readTrustStoreText(text);
+  const scan = scanPem(store.masked, { ...limits, maxBlocks: limits.maxRootBlocks ?? limits.maxBlocks });
   const issues: Issue[] = scan.issues.map(asRootsIssue);
   const roots: CertificateData[] = [];
-  const decoded = await Promise.all(scan.blocks.map((block) => decoder.decode(block.der)));
+  const decoded = await Promise.all(
+    scan.blocks.map((block) =>
+      decoder.decode(certificateDer(block.der, store.trustedAt.has(block.location.offset))),
+    ),
+  );
   for (const [k, result] of decoded.entries()) {
     const block = scan.blocks[k]!;
     if (!result.ok) {
@@ -185,7 +202,7 @@ export async function readSuppliedRoots(
     }
   }
   issues.sort((a, b) => (a.location?.offset ?? Infinity) - (b.location?.offset ?? Infinity));
-  return { roots, issues };
+  return { roots, issues, skippedLabels: store.skippedLabels };
 }
 
 /** A `pem` issue restated for the `roots` field (same text rules, other field name). */
