@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { type JsonSchema, mismatchesOf } from "../../src/client/schema-mismatch.ts";
 import { hasFormat } from "../../src/contract/formats.ts";
 import "../../src/client/validate.ts"; // registers the formats with TypeBox
+import { readFileSync } from "node:fs";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { mozillaRootStore } from "../../src/adapters/crypto/root-store.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
@@ -25,6 +26,7 @@ import { chainPem } from "../fixtures/fixtures.ts";
 import { DBIP_FILES } from "../fixtures/geoip/expected.ts";
 import { keyFixture } from "../fixtures/key-fixtures.ts";
 import { call, testApp } from "../http/helpers.ts";
+import { makeCa } from "../support/openssl-ca.ts";
 
 /** Real answers of the app (through `app.handle`), by operation id: the matching seeds. */
 const answers = new Map<string, unknown[]>();
@@ -94,6 +96,13 @@ beforeAll(async () => {
     pem: keyFixture("requests/p256.pem"),
     certificatePem: keyFixture("certs/p256.pem") + keyFixture("certs/ca.pem"),
   });
+  // A CRL made by `openssl ca -gencrl`, one serial revoked: looked up with and without its issuer.
+  const ca = makeCa("Generated validators CA");
+  const revoked = ca.issue("revoked.example", "0A11");
+  ca.revoke(revoked, "keyCompromise");
+  const crl = readFileSync(ca.gencrl(), "utf8");
+  await post("crl", "/v1/crl", { crl, issuerPem: ca.caPem, certificatePem: readFileSync(revoked, "utf8") });
+  await post("crl", "/v1/crl", { crl });
   await post("error envelope", "/v1/cidr-cover", { inputs: ["10.0.0.256"] });
 }, 60_000);
 
