@@ -30,6 +30,30 @@ export interface ChainContext {
   expiryWarningDays: number;
 }
 
+/** One path member (CONTRACT §7.1 `certificates`, with §8.1's fields), field order as specified. */
+export interface ChainMember {
+  index: number;
+  subject: string;
+  commonName: string | null;
+  notAfter: string;
+  /** floor((notAfter − evaluatedAt) / 86400 s): negative once expired. */
+  expiresInDays: number;
+  caIssuersUrls: string[];
+  ocspUrls: string[];
+  notBefore: string;
+  /** ceil((notAfter − notBefore + 1 s) / 86400 s): RFC 5280's inclusive period in whole days. */
+  validityDays: number;
+  keyType: string;
+  keyBits: number | null;
+  keyCurve: string | null;
+  signatureAlgorithm: string;
+  publicKeySha256: string;
+  extendedKeyUsage: string[] | null;
+  pathLenConstraint: number | null;
+  sctCount: number;
+  crlUrls: string[];
+}
+
 /** A path the rule allows, with what ranks it. */
 export interface BuiltPath {
   /** Positions, leaf first. */

@@ -10,7 +10,14 @@
 import type { Issue } from "../errors.ts";
 import type { CertificateDecoder, Clock, RootStore, SignatureVerifier, WorkBudget } from "../ports.ts";
 import { type CertificateLimits, DEFAULT_CERTIFICATE_LIMITS, readBundle } from "./bundle.ts";
-import { type AnchorKind, type BuiltPath, bestPath, type ChainContext, servedChain } from "./chain-path.ts";
+import {
+  type AnchorKind,
+  type BuiltPath,
+  bestPath,
+  type ChainContext,
+  type ChainMember,
+  servedChain,
+} from "./chain-path.ts";
 import {
   type ChainProblem,
   type Profile,
@@ -26,7 +33,7 @@ import { pemBlock } from "./pem.ts";
 import type { SignatureCheckCache } from "./relationships.ts";
 import { type IssuerRoot, isReferenceRoot, RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
 
-export type { AnchorKind } from "./chain-path.ts";
+export type { AnchorKind, ChainMember } from "./chain-path.ts";
 export {
   type ChainProblem,
   CLIENTS,
@@ -73,30 +80,6 @@ export interface ChainAnchor {
   subject: string;
   /** `caIssuers` URIs of the last member. */
   caIssuersUrls: string[];
-}
-
-/** One path member (CONTRACT §7.1 `certificates`, with §8.1's fields), field order as specified. */
-export interface ChainMember {
-  index: number;
-  subject: string;
-  commonName: string | null;
-  notAfter: string;
-  /** floor((notAfter − evaluatedAt) / 86400 s): negative once expired. */
-  expiresInDays: number;
-  caIssuersUrls: string[];
-  ocspUrls: string[];
-  notBefore: string;
-  /** ceil((notAfter − notBefore + 1 s) / 86400 s): RFC 5280's inclusive period in whole days. */
-  validityDays: number;
-  keyType: string;
-  keyBits: number | null;
-  keyCurve: string | null;
-  signatureAlgorithm: string;
-  publicKeySha256: string;
-  extendedKeyUsage: string[] | null;
-  pathLenConstraint: number | null;
-  sctCount: number;
-  crlUrls: string[];
 }
 
 /** CertificateChainResult (CONTRACT §7.1), field order as specified. */
