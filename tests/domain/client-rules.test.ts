@@ -19,7 +19,13 @@ import { scriptedVerifier } from "../fakes/verifier.ts";
 const NOW = "2026-01-01T00:00:00Z";
 const ALL: Client[] = ["chrome", "firefox", "apple", "go", "openssl"];
 
-const root = makeCertificate({ subject: "CN=Root", ca: true, subjectKeyIdentifier: "AA" });
+const root = makeCertificate({
+  subject: "CN=Root",
+  ca: true,
+  subjectKeyIdentifier: "AA",
+  notBefore: "2010-01-01T00:00:00Z",
+  notAfter: "2040-01-01T00:00:00Z",
+});
 const intSpec: CertSpec = {
   subject: "CN=Int",
   issuer: "CN=Root",
@@ -229,6 +235,7 @@ describe("leaf rules: names, usage, dates", () => {
 
   test("validity: 825 days from 2019-07-01 (any profile), 398 from 2020-09-01 (webpki), both inclusive", async () => {
     const leafFor = (notBefore: string, days: number) => ({
+      sctCount: 3,
       notBefore,
       notAfter: new Date(Date.parse(notBefore) + days * 86_400_000 - 1000).toISOString().replace(".000", ""),
     });
@@ -254,7 +261,8 @@ describe("leaf rules: names, usage, dates", () => {
       const notAfter = new Date(Date.parse(notBefore) + days * 86_400_000 - 1000)
         .toISOString()
         .replace(".000", "");
-      return (await chainOf({ notBefore, notAfter }, {}, { anchor: "reference", now: notBefore })).problems;
+      const leaf = { notBefore, notAfter, sctCount: 3 };
+      return (await chainOf(leaf, {}, { anchor: "reference", now: notBefore })).problems;
     };
     expect(await at("2026-03-14T23:59:59Z", 201)).toEqual([]);
     expect(await at("2026-03-15T00:00:00Z", 200)).toEqual([]);
@@ -293,7 +301,10 @@ describe("leaf rules: names, usage, dates", () => {
     expect(codesOf(await chainOf({ sctCount: 0 }, {}, { anchor: "reference" }))).toEqual([
       "NO_EMBEDDED_SCTS[0]",
     ]);
-    expect(codesOf(await chainOf({ sctCount: 1 }, {}, { anchor: "reference" }))).toEqual([]);
+    // One SCT is not none: TOO_FEW_EMBEDDED_SCTS says what is missing (CONTRACT §9.5).
+    expect(codesOf(await chainOf({ sctCount: 1 }, {}, { anchor: "reference" }))).toEqual([
+      "TOO_FEW_EMBEDDED_SCTS[0]",
+    ]);
   });
 });
 
@@ -385,7 +396,7 @@ describe("pathLen and name constraints on the path built", () => {
     expect(codesOf(result)).toEqual([]);
   });
 
-  test("NAME_CONSTRAINTS_VIOLATED: the first violating dns or ip SAN, on [leaf, CA]; the anchor's own names openssl only", async () => {
+  test("NAME_CONSTRAINTS_VIOLATED: the first violating dns or ip SAN, on [leaf, CA]; the anchor's own name Go and OpenSSL (CONTRACT §9.4)", async () => {
     const constrained = { nameConstraints: { permitted: { dns: ["example.com"], ip: ["10.0.0.0/8"] } } };
     const at = (sans: CertSpec["sans"]) => chainOf({ sans }, constrained);
     expect(codesOf(await at(["www.example.com", { type: "ip", value: "10.1.2.3" }]))).toEqual([]);
@@ -412,7 +423,7 @@ describe("pathLen and name constraints on the path built", () => {
     const result = await inBundle([leaf, int, anchor]);
     expect(result.problems.find((p) => p.code === "NAME_CONSTRAINTS_VIOLATED")).toMatchObject({
       certificateIndexes: [0, 2],
-      clients: ["openssl"],
+      clients: ["go", "openssl"],
     });
   });
 

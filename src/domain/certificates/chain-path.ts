@@ -27,7 +27,10 @@ export interface ChainContext {
   /** Whether the caller supplied roots (the wording names them as the user's own). */
   hasOwnRoots: boolean;
   evaluatedAt: Date;
-  expiryWarningDays: number;
+  /** `expiryWarningDays` as given, or null: then a share of each member's lifetime (CONTRACT §9.5). */
+  expiryWarningDays: number | null;
+  /** CLI only (`--expires-within N%`): the warning threshold as a percentage of each member's lifetime. */
+  expiryWarningPercent?: number | undefined;
 }
 
 /** One path member (CONTRACT §7.1 `certificates`, with §8.1's fields), field order as specified. */
@@ -61,6 +64,42 @@ export interface BuiltPath {
   anchor: AnchorKind;
   /** The root that ends the path, for `includeRoot` and the wording (null for `in-bundle`/`missing`). */
   root: RootMatch | null;
+}
+
+/** A supplied root as a problem names it (CONTRACT §9.4 `suppliedRoot`). */
+export interface SuppliedRootRef {
+  /** Its 0-based position among the `roots` blocks. */
+  index: number;
+  subject: string;
+}
+
+/**
+ * The anchor the rules judge (CONTRACT §9.4): the in-bundle self-signed last member, or a supplied
+ * root; null for a reference root (its curators judge it) and for an incomplete path.
+ */
+export interface JudgedAnchor {
+  certificate: CertificateData;
+  /** Its bundle position (in-bundle), or null (supplied). */
+  position: number | null;
+  supplied: SuppliedRootRef | null;
+}
+
+/** The judged anchor of `path`, if any. */
+export function judgedAnchorOf(
+  path: BuiltPath,
+  certificates: readonly CertificateData[],
+): JudgedAnchor | null {
+  if (path.anchor === "in-bundle") {
+    const position = path.members.at(-1)!;
+    return { certificate: certificates[position]!, position, supplied: null };
+  }
+  const supplied = path.root?.supplied;
+  if (path.anchor !== "supplied-root" || supplied === undefined) return null;
+  return {
+    certificate: supplied.certificate,
+    position: null,
+    supplied: { index: supplied.index, subject: supplied.certificate.subject },
+  };
 }
 
 /** One certificate of the served chain, and its position in the bundle (null: a root from outside it). */

@@ -8,7 +8,15 @@
  * client-rules.ts.
  */
 import { repeats } from "./bundle.ts";
-import type { BuiltPath, ChainContext, ChainMember, ServedCertificate } from "./chain-path.ts";
+import type {
+  BuiltPath,
+  ChainContext,
+  ChainMember,
+  JudgedAnchor,
+  ServedCertificate,
+  SuppliedRootRef,
+} from "./chain-path.ts";
+import { DATED_CONSTANTS } from "./dated-constants.ts";
 import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import { MAX_LISTED_DNS_NAMES, publishedAt, rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, identityText, matchIdentity } from "./identity.ts";
@@ -50,12 +58,15 @@ export interface ChainProblem {
   nextAction: string;
   /** The clients known to refuse the connection because of it, in `CLIENTS` order. */
   clients: Client[];
+  /** The supplied root the problem is about (CONTRACT §9.4); absent for any other. */
+  suppliedRoot?: SuppliedRootRef;
 }
 
 /** What a rule may state for one problem instead of its code's defaults (WRONG_ORDER's warning, a client variant). */
 export interface ProblemVariant {
   severity?: Severity;
   clients?: readonly Client[];
+  suppliedRoot?: SuppliedRootRef | null;
 }
 
 /** Builds one problem with its code's severity and clients unless `variant` states others. */
@@ -66,8 +77,14 @@ export function problem(
   nextAction: string,
   variant: ProblemVariant = {},
 ): ChainProblem {
-  const clients = [...(variant.clients ?? PROBLEM_RULES[code].clients)];
-  return PROBLEMS.make(code, certificateIndexes, { observed, nextAction, clients }, variant.severity);
+  const clients = CLIENTS.filter((client) =>
+    (variant.clients ?? PROBLEM_RULES[code].clients).includes(client),
+  );
+  const rest =
+    variant.suppliedRoot === undefined || variant.suppliedRoot === null
+      ? { observed, nextAction, clients }
+      : { observed, nextAction, clients, suppliedRoot: variant.suppliedRoot };
+  return PROBLEMS.make(code, certificateIndexes, rest, variant.severity);
 }
 
 /** Sorts problems into the contract's order (in place) and returns them. */
@@ -137,6 +154,7 @@ export function pathProblems(
   members: readonly ChainMember[],
   identity: ExpectedIdentity | null,
   served: readonly ServedCertificate[],
+  anchor: JudgedAnchor | null = null,
 ): ChainProblem[] {
   const { certificates } = context;
   const problems: ChainProblem[] = [...duplicateProblems(context)];
@@ -152,6 +170,7 @@ export function pathProblems(
     const certificate = certificates[member.index]!;
     const name = named(context, member.index);
     const role = member.index === leaf ? "renew it" : "fetch the current certificate from its issuer";
+    const warning = expiryThreshold(context, member.validityDays);
     if (member.expiresInDays < 0) {
       problems.push(
         problem(
@@ -161,12 +180,12 @@ export function pathProblems(
           `Replace ${name}: ${role}.`,
         ),
       );
-    } else if (member.expiresInDays < context.expiryWarningDays) {
+    } else if (member.expiresInDays < warning.days) {
       problems.push(
         problem(
           "EXPIRING",
           [member.index],
-          `${capitalize(name)} expires in ${member.expiresInDays} ${member.expiresInDays === 1 ? "day" : "days"}, at ${member.notAfter}.`,
+          `${capitalize(name)} expires in ${member.expiresInDays} ${member.expiresInDays === 1 ? "day" : "days"}, at ${member.notAfter}${warning.why}.`,
           `Replace ${name} before ${member.notAfter}: ${role}.`,
         ),
       );
@@ -182,6 +201,7 @@ export function pathProblems(
       );
     }
   }
+  if (anchor?.supplied != null) problems.push(...suppliedRootValidity(context, anchor));
 
   if (identity !== null) {
     const leafCertificate = certificates[leaf]!;
@@ -226,6 +246,68 @@ export function pathProblems(
         [index],
         `${capitalize(named(context, index))} is a self-signed root served with the chain.`,
         "Leave the root out of the served chain: clients use their own copy of it (the corrected chain, fullchainPem, omits it unless includeRoot is set).",
+      ),
+    );
+  }
+  return problems;
+}
+
+/**
+ * The EXPIRING threshold of one member (CONTRACT §9.5): `expiryWarningDays` when given; with
+ * `expiryWarningPercent` (the CLI's `--expires-within N%`) that share of its lifetime, rounded up;
+ * else ⌈lifetime / 3⌉ days, at most 30, or ⌈lifetime / 2⌉ under 10 days of lifetime (certbot's
+ * renewal rule). `why` is the clause `observed` adds to say where the threshold comes from.
+ */
+export function expiryThreshold(
+  context: Pick<ChainContext, "expiryWarningDays" | "expiryWarningPercent">,
+  lifetimeDays: number,
+): { days: number; why: string } {
+  if (context.expiryWarningDays !== null) return { days: context.expiryWarningDays, why: "" };
+  if (context.expiryWarningPercent !== undefined) {
+    const days = Math.ceil((lifetimeDays * context.expiryWarningPercent) / 100);
+    return {
+      days,
+      why: `, within ${context.expiryWarningPercent} % of its ${lifetimeDays}-day lifetime (${days} days)`,
+    };
+  }
+  const rule = DATED_CONSTANTS.expiryWarning.value;
+  if (lifetimeDays < rule.shortLifetimeDays) {
+    const days = Math.ceil(lifetimeDays / 2);
+    return { days, why: `, within the last half of its ${lifetimeDays}-day lifetime (${days} days)` };
+  }
+  const days = Math.min(rule.maxDays, Math.ceil(lifetimeDays / 3));
+  return days === rule.maxDays
+    ? { days, why: ` (the warning starts ${days} days before expiry)` }
+    : { days, why: `, within the last third of its ${lifetimeDays}-day lifetime (${days} days)` };
+}
+
+/** EXPIRED and NOT_YET_VALID of a supplied root (CONTRACT §9.4): judged like an in-bundle anchor, named by `suppliedRoot`. */
+function suppliedRootValidity(context: ChainContext, anchor: JudgedAnchor): ChainProblem[] {
+  const { certificate } = anchor;
+  const supplied = anchor.supplied!;
+  const name = `your own root ${supplied.index} (${nameLabel(certificate.subject) ?? "with an empty name"})`;
+  const evaluatedAt = rfc3339(context.evaluatedAt);
+  const now = context.evaluatedAt.getTime();
+  const problems: ChainProblem[] = [];
+  if (now > certificate.notAfter.getTime()) {
+    problems.push(
+      problem(
+        "EXPIRED",
+        [],
+        `${capitalize(name)} expired at ${rfc3339(certificate.notAfter)}; the evaluation time is ${evaluatedAt}.`,
+        `Replace ${name} with its current certificate and supply that one as your root.`,
+        { suppliedRoot: supplied, clients: ["go", "openssl"] },
+      ),
+    );
+  }
+  if (now < certificate.notBefore.getTime()) {
+    problems.push(
+      problem(
+        "NOT_YET_VALID",
+        [],
+        `${capitalize(name)} is not valid before ${rfc3339(certificate.notBefore)}; the evaluation time is ${evaluatedAt}.`,
+        `Check the clock of the machine that made ${name}, or wait until it becomes valid.`,
+        { suppliedRoot: supplied, clients: ["go", "openssl"] },
       ),
     );
   }

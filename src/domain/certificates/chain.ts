@@ -8,7 +8,14 @@
  * Clock (read once); identical input and clock give identical output.
  */
 import type { Issue } from "../errors.ts";
-import type { CertificateDecoder, Clock, RootStore, SignatureVerifier, WorkBudget } from "../ports.ts";
+import type {
+  CertificateDecoder,
+  Clock,
+  RootDistrust,
+  RootStore,
+  SignatureVerifier,
+  WorkBudget,
+} from "../ports.ts";
 import { type CertificateLimits, DEFAULT_CERTIFICATE_LIMITS, readBundle } from "./bundle.ts";
 import {
   type AnchorKind,
@@ -16,6 +23,7 @@ import {
   bestPath,
   type ChainContext,
   type ChainMember,
+  judgedAnchorOf,
   servedChain,
 } from "./chain-path.ts";
 import {
@@ -46,7 +54,7 @@ export {
 /** Kept for the CLI's file conversions, which import it from here; it lives in pem.ts. */
 export { pemBlock } from "./pem.ts";
 
-/** Default and bounds of `expiryWarningDays`. */
+/** The most days the lifetime-relative warning uses (CONTRACT §9.5), and the bound of `expiryWarningDays`. */
 export const DEFAULT_EXPIRY_WARNING_DAYS = 30;
 export const MAX_EXPIRY_WARNING_DAYS = 3650;
 
@@ -109,10 +117,11 @@ export async function buildCertificateChain(
 ): Promise<CertificateChainResult> {
   const identity = validateIdentity(request.hostname);
   const supplied = readSuppliedRoots(request.roots, deps.decoder, limits);
-  const expiryWarningDays = request.expiryWarningDays ?? DEFAULT_EXPIRY_WARNING_DAYS;
+  // Absent: the threshold is a share of each member's lifetime (CONTRACT §9.5).
+  const expiryWarningDays = request.expiryWarningDays ?? null;
   const bundle = await readBundle(request.pem, request.leafIndex, deps, limits, {
     beforeLeafIndex: supplied.then((roots) => [...roots.issues, ...identity.issues]),
-    afterLeafIndex: checkExpiryWarningDays(expiryWarningDays),
+    afterLeafIndex: expiryWarningDays === null ? [] : checkExpiryWarningDays(expiryWarningDays),
   });
   const { certificates, evaluatedAt, leaves } = bundle;
   const selfSigned = bundle.selfChecks.map((check) => check?.outcome === "verified");
@@ -153,6 +162,7 @@ export async function buildCertificateChain(
   const status: ChainStatus = best.anchor === "missing" ? "incomplete" : "complete";
   const profile = profileOf(best, lastCertificate, deps.roots);
   const served = servedChain(best, certificates, request.includeRoot === true);
+  const anchor = judgedAnchorOf(best, certificates);
   return {
     evaluatedAt: rfc3339(evaluatedAt),
     leafIndex,
@@ -162,8 +172,14 @@ export async function buildCertificateChain(
     anchor: { kind: best.anchor, subject: anchorSubject, caIssuersUrls: [...lastCertificate.caIssuersUrls] },
     certificates: members,
     problems: sortProblems([
-      ...pathProblems(context, best, members, identity.expected, served),
-      ...clientRuleProblems({ context, path: best, profile }),
+      ...pathProblems(context, best, members, identity.expected, served, anchor),
+      ...clientRuleProblems({
+        context,
+        path: best,
+        profile,
+        anchor,
+        distrust: distrustOf(best, certificates, profile, deps.roots),
+      }),
     ]),
     fullchainPem: served.map((block) => pemBlock(block.der)).join(""),
   };
@@ -263,6 +279,21 @@ function profileOf(path: BuiltPath, last: CertificateData, reference: RootStore)
     default:
       return "unknown";
   }
+}
+
+/**
+ * The distrust dates of the reference root that anchors a `webpki` path (CONTRACT §9.5), through
+ * the store's optional `distrustOf`; null for any other path or a store without dates.
+ */
+function distrustOf(
+  path: BuiltPath,
+  certificates: readonly CertificateData[],
+  profile: Profile,
+  reference: RootStore,
+): RootDistrust | null {
+  if (profile !== "webpki" || reference.distrustOf === undefined) return null;
+  const der = path.anchor === "in-bundle" ? certificates[path.members.at(-1)!]!.der : path.root?.der;
+  return der === undefined ? null : reference.distrustOf(der);
 }
 
 /** floor((notAfter − evaluatedAt) / 86400 s), exact on whole seconds: negative once expired. */

@@ -1,7 +1,7 @@
 /**
- * Name constraints against a leaf's names (RFC 5280 §4.2.1.10, as CONTRACT §8.1 evaluates them):
- * `dns` SANs against dNSName subtrees, `ip` SANs against iPAddress subtrees; other name forms, the
- * subject, and subtrees of other types are not evaluated.
+ * Name constraints against a certificate's names (RFC 5280 §4.2.1.10, as CONTRACT §8.1 and §9.4
+ * evaluate them): the subject against directoryName subtrees, `dns`, `ip`, `email` and `uri` SANs
+ * against subtrees of their form, and forms that cannot be evaluated refused (`violatingNameOf`).
  *
  * - A name satisfies a dNSName subtree when it equals it or ends with `.` + it, compared
  *   case-insensitively ("adding zero or more labels to the left-hand side"); a subtree written with
@@ -45,6 +45,150 @@ export function ipWithin(octets: Uint8Array, subtree: NameSubtrees["ip"][number]
     if ((octets[k]! & subtree.mask[k]!) !== (subtree.address[k]! & subtree.mask[k]!)) return false;
   }
   return true;
+}
+
+/** The host of a rfc822Name (after its last `@`), or null without one. */
+function mailboxHost(mailbox: string): string | null {
+  const at = mailbox.lastIndexOf("@");
+  return at < 0 ? null : mailbox.slice(at + 1);
+}
+
+/**
+ * Whether a mailbox lies within an rfc822Name subtree (RFC 5280 §4.2.1.10): a base with `@` is
+ * one mailbox (the host compared case-insensitively), a base with a leading dot every host below
+ * that domain, any other base that one host.
+ */
+export function emailWithin(mailbox: string, base: string): boolean {
+  const host = mailboxHost(mailbox);
+  if (host === null) return false;
+  if (base.includes("@")) {
+    const baseHost = mailboxHost(base)!;
+    return (
+      mailbox.slice(0, mailbox.length - host.length) === base.slice(0, base.length - baseHost.length) &&
+      host.toLowerCase() === baseHost.toLowerCase()
+    );
+  }
+  const lower = host.toLowerCase();
+  const subtree = base.toLowerCase();
+  if (subtree.startsWith(".")) return lower.length > subtree.length && lower.endsWith(subtree);
+  return lower === subtree;
+}
+
+/**
+ * The host of a URI (`scheme://[userinfo@]host[:port]…`, RFC 3986 §3.2.2), lowercased, or null
+ * when it has none or its host is an address literal (neither can be checked against a
+ * uniformResourceIdentifier subtree: Go and OpenSSL refuse such a name).
+ */
+export function uriHost(uri: string): string | null {
+  const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(uri);
+  if (match === null) return null;
+  const authority = match[1]!.slice(match[1]!.lastIndexOf("@") + 1);
+  if (authority.startsWith("[")) return null;
+  const host = authority.replace(/:\d*$/, "").toLowerCase();
+  if (host === "" || /^[0-9.]+$/.test(host)) return null;
+  return host;
+}
+
+/** Whether a URI's host lies within a uniformResourceIdentifier subtree (a host, or `.domain` for those below it). */
+export function uriWithin(host: string, base: string): boolean {
+  const subtree = base.toLowerCase();
+  if (subtree.startsWith(".")) return host.length > subtree.length && host.endsWith(subtree);
+  return host === subtree;
+}
+
+/** The content octets (the RDNs) of a DER Name given as lowercase hex, as directoryName subtrees hold them. */
+export function nameContent(nameKey: string): string {
+  const first = Number.parseInt(nameKey.slice(2, 4), 16);
+  const header = first < 0x80 ? 2 : 2 + (first & 0x7f);
+  return nameKey.slice(header * 2);
+}
+
+/** A name that violates a CA's nameConstraints, and its form. */
+export interface ViolatingName {
+  /** `directoryName` (the subject), `dns`, `ip`, `email`, `uri`, or an unsupported form. */
+  form: string;
+  /** The name as the certificate shows it. */
+  value: string;
+}
+
+/** Violated: some permitted subtree of the form exists and none holds the name, or an excluded one does. */
+function violates<Base>(
+  bases: { permitted: readonly Base[]; excluded: readonly Base[] },
+  within: (base: Base) => boolean,
+) {
+  if (bases.permitted.length > 0 && !bases.permitted.some(within)) return true;
+  return bases.excluded.some(within);
+}
+
+/**
+ * The first name of `certificate` that violates `constraints` (CONTRACT §9.4), or null: its subject
+ * against directoryName subtrees, then its SANs in extension order — `dns`, `ip` (an address of
+ * neither 4 nor 16 octets violates any iPAddress subtree), `email`, `uri` (by host; a URI without
+ * a host name violates any URI subtree), and a form the service cannot evaluate (`otherName`,
+ * `x400Address`, `ediPartyName`, `registeredId`) violates when a subtree of that form exists. A
+ * SAN `directoryName` is not evaluated. At most names × subtrees comparisons.
+ */
+export function violatingNameOf(
+  certificate: { subjectNameKey: string; subject: string; sans: readonly SubjectAltName[] },
+  constraints: NameConstraints,
+): ViolatingName | null {
+  const { permitted, excluded } = constraints;
+  const side = <Base>(pick: (subtrees: NameSubtrees) => readonly Base[]) => ({
+    permitted: pick(permitted),
+    excluded: pick(excluded),
+  });
+  const subject = nameContent(certificate.subjectNameKey);
+  if (
+    subject !== "" &&
+    violates(
+      side((s) => s.directoryName),
+      (base) => subject.startsWith(base),
+    )
+  ) {
+    return { form: "directoryName", value: certificate.subject };
+  }
+  for (const san of certificate.sans) {
+    let violated = false;
+    switch (san.type) {
+      case "dns":
+        violated = violates(
+          side((s) => s.dns),
+          (base) => dnsWithin(san.value, base),
+        );
+        break;
+      case "ip": {
+        const ips = side((s) => s.ip);
+        const parsed = parseAddr(san.value);
+        if (!parsed.ok) violated = ips.permitted.length + ips.excluded.length > 0;
+        else {
+          const octets = ipOctets(parsed.value);
+          violated = violates(ips, (subtree) => ipWithin(octets, subtree));
+        }
+        break;
+      }
+      case "email":
+        violated = violates(
+          side((s) => s.email),
+          (base) => emailWithin(san.value, base),
+        );
+        break;
+      case "uri": {
+        const uris = side((s) => s.uri);
+        const host = uriHost(san.value);
+        violated =
+          host === null
+            ? uris.permitted.length + uris.excluded.length > 0
+            : violates(uris, (base) => uriWithin(host, base));
+        break;
+      }
+      case "directoryName":
+        break;
+      default:
+        violated = permitted.unsupported.includes(san.type) || excluded.unsupported.includes(san.type);
+    }
+    if (violated) return { form: san.type, value: san.value };
+  }
+  return null;
 }
 
 /**
