@@ -468,3 +468,25 @@ describe("the rules as of late 2026 (CONTRACT §9.5)", () => {
     expect([sha1.code, sha1.clients]).toEqual(["SHA1_SIGNATURE", ["chrome", "apple", "go", "openssl"]]);
   });
 });
+
+describe("name constraints against malformed and wildcard names (x509-limbo)", () => {
+  test("a DNS SAN with an empty label lies within no subtree; a wildcard meets an excluded name one label under it", async () => {
+    const { dnsWithin, wildcardMayMatch } = await import("../../src/domain/certificates/name-constraints.ts");
+    expect(dnsWithin(".example.com", "example.com")).toBe(false);
+    expect(dnsWithin("a..example.com", "example.com")).toBe(false);
+    expect(dnsWithin("a.example.com", "example.com")).toBe(true);
+    expect(wildcardMayMatch("*.example.com", "bar.example.com")).toBe(true);
+    expect(wildcardMayMatch("*.example.com", ".bar.example.com")).toBe(true);
+    expect(wildcardMayMatch("*.example.com", "x.bar.example.com")).toBe(false);
+    expect(wildcardMayMatch("*.example.com", "example.com")).toBe(false);
+    expect(wildcardMayMatch("www.example.com", "bar.example.com")).toBe(false);
+    const forbid = { nameConstraints: { excluded: { dns: ["bar.example.com"] } } };
+    expect(codesOf(await chainOf({ sans: ["*.example.com"] }, forbid))).toEqual([
+      "NAME_CONSTRAINTS_VIOLATED[0,1]",
+    ]);
+    const permit = { nameConstraints: { permitted: { dns: ["example.com"] } } };
+    expect(codesOf(await chainOf({ sans: [".example.com"] }, permit))).toEqual([
+      "NAME_CONSTRAINTS_VIOLATED[0,1]",
+    ]);
+  });
+});

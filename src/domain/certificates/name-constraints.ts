@@ -29,13 +29,32 @@ export function ipOctets(address: IpAddr): Uint8Array {
   return octets;
 }
 
-/** Whether a DNS name lies within a dNSName subtree (see the module comment). */
+/**
+ * Whether a DNS name lies within a dNSName subtree (see the module comment). A name with an empty
+ * label (`.example.com`, `a..b`) is not a DNS name and lies within none (x509-limbo
+ * `nc-permits-invalid-dns-san`).
+ */
 export function dnsWithin(name: string, base: string): boolean {
+  if (name.startsWith(".") || name.includes("..")) return false;
   const host = name.toLowerCase();
   const subtree = base.toLowerCase();
   if (subtree === "") return true;
   if (subtree.startsWith(".")) return host.length > subtree.length && host.endsWith(subtree);
   return host === subtree || host.endsWith(`.${subtree}`);
+}
+
+/**
+ * Whether a wildcard SAN (`*.example.com`) stands for some name within an excluded dNSName subtree:
+ * the subtree is one label under the wildcard's zone (`bar.example.com`), so a client would accept
+ * the certificate for a name its CA may not issue for (CVE-2025-61727, x509-limbo
+ * `nc-forbids-dnsname-wildcard-san`).
+ */
+export function wildcardMayMatch(name: string, base: string): boolean {
+  if (!name.startsWith("*.")) return false;
+  const zone = name.slice(2).toLowerCase();
+  const subtree = base.toLowerCase().replace(/^\./, "");
+  const dot = subtree.indexOf(".");
+  return dot > 0 && subtree.slice(dot + 1) === zone;
 }
 
 /** Whether an address (4 or 16 octets) lies within an iPAddress subtree. */
@@ -150,12 +169,13 @@ export function violatingNameOf(
   for (const san of certificate.sans) {
     let violated = false;
     switch (san.type) {
-      case "dns":
-        violated = violates(
-          side((s) => s.dns),
-          (base) => dnsWithin(san.value, base),
-        );
+      case "dns": {
+        const dns = side((s) => s.dns);
+        violated =
+          violates(dns, (base) => dnsWithin(san.value, base)) ||
+          dns.excluded.some((base) => wildcardMayMatch(san.value, base));
         break;
+      }
       case "ip": {
         const ips = side((s) => s.ip);
         const parsed = parseAddr(san.value);
