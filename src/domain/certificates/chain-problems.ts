@@ -424,3 +424,45 @@ function orderProblems(
   }
   return [];
 }
+
+/** What `withExpiryPercent` reads of a chain result. */
+export interface ExpiryView<Problem extends ChainProblem> {
+  leafIndex: number | null;
+  certificates: readonly Pick<
+    ChainMember,
+    "index" | "subject" | "notAfter" | "expiresInDays" | "validityDays"
+  >[];
+  problems: Problem[];
+}
+
+/**
+ * The result with its EXPIRING problems judged again at `percent` % of each member's lifetime (the
+ * CLI's `--expires-within N%`, CONTRACT §9.5): the API takes days only, so the command line asks
+ * without them and applies the share to the members it got back, locally or from a server alike.
+ */
+export function withExpiryPercent<Problem extends ChainProblem, Result extends ExpiryView<Problem>>(
+  result: Result,
+  percent: number,
+): Result {
+  const problems: ChainProblem[] = result.problems.filter((p) => p.code !== "EXPIRING");
+  for (const member of result.certificates) {
+    const warning = expiryThreshold(
+      { expiryWarningDays: null, expiryWarningPercent: percent },
+      member.validityDays,
+    );
+    if (member.expiresInDays < 0 || member.expiresInDays >= warning.days) continue;
+    const label = nameLabel(member.subject);
+    const name = label === null ? `certificate ${member.index}` : `certificate ${member.index} (${label})`;
+    const role =
+      member.index === result.leafIndex ? "renew it" : "fetch the current certificate from its issuer";
+    problems.push(
+      problem(
+        "EXPIRING",
+        [member.index],
+        `${capitalize(name)} expires in ${member.expiresInDays} ${member.expiresInDays === 1 ? "day" : "days"}, at ${member.notAfter}${warning.why}.`,
+        `Replace ${name} before ${member.notAfter}: ${role}.`,
+      ),
+    );
+  }
+  return { ...result, problems: sortProblems(problems) as Problem[] };
+}
