@@ -490,3 +490,16 @@ describe("name constraints against malformed and wildcard names (x509-limbo)", (
     ]);
   });
 });
+
+describe("RSA_KEY_UNDER_2048 names OpenSSL where its level 2 refuses (measured: under 1963 bits)", () => {
+  test("1962 bits names openssl, 1963 does not; apple always", async () => {
+    const clientsAt = async (keyBits: number) =>
+      (await chainOf({ keyType: "RSA", keyBits })).problems.find((p) => p.code === "RSA_KEY_UNDER_2048")
+        ?.clients;
+    expect(await clientsAt(1024)).toEqual(["apple", "openssl"]);
+    expect(await clientsAt(1962)).toEqual(["apple", "openssl"]);
+    expect(await clientsAt(1963)).toEqual(["apple"]);
+    expect(await clientsAt(2047)).toEqual(["apple"]);
+    expect(await clientsAt(2048)).toBeUndefined();
+  });
+});

@@ -246,6 +246,11 @@ function rsaKey(
   if (rsaKeyRule(subject.certificate) !== code) return null;
   const bits = rsaBits(subject.certificate)!;
   const limit = code === "RSA_KEY_UNDER_1024" ? RSA_MINIMUM_BITS.everyone : RSA_MINIMUM_BITS.apple;
+  // OpenSSL's level 2 counts 1963 bits and more as 112 bits of security (dated-constants.ts).
+  const clients =
+    code === "RSA_KEY_UNDER_2048" && bits >= DATED_CONSTANTS.opensslLevel2RsaBits.value
+      ? ["apple" as const]
+      : undefined;
   return problem(
     code,
     words.indexes(subject),
@@ -255,7 +260,7 @@ function rsaKey(
       `with a new key of at least ${RSA_MINIMUM_BITS.apple} bits (or an ECDSA P-256 key)`,
       `with a CA certificate whose key has at least ${RSA_MINIMUM_BITS.apple} bits`,
     ),
-    words.variant(subject),
+    words.variant(subject, clients),
   );
 }
 

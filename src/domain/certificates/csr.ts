@@ -13,6 +13,7 @@
 import { type Issue, invalidInput } from "../errors.ts";
 import type { CertificateDecoder, SignatureOutcome, SignatureVerifier } from "../ports.ts";
 import { readCertificateBlocks } from "./bundle.ts";
+import { DATED_CONSTANTS } from "./dated-constants.ts";
 import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import type { CertificateData } from "./model.ts";
 import { DEFAULT_PEM_LIMITS, OUTSIDE_TEXT_MESSAGES, type PemKind, type PemLimits, scanPem } from "./pem.ts";
@@ -331,6 +332,8 @@ export const CSR_RULES: readonly CsrRule[] = [
   },
 ];
 
+const OPENSSL_LEVEL2_RSA_BITS = DATED_CONSTANTS.opensslLevel2RsaBits.value;
+
 const CSR_PROBLEMS = new DiagnosticCodes<CsrProblemCode>(CSR_PROBLEM_CODES, severities(CSR_PROBLEM_CODES));
 
 /** The problems of a request: every rule that applies, by severity, then in the table's code order. */
@@ -348,7 +351,15 @@ export function csrProblems(
   for (const rule of CSR_RULES) {
     const observed = rule.observe(facts);
     if (observed === null) continue;
-    const clients = [...RULES[rule.code].clients];
+    const clients = RULES[rule.code].clients.filter(
+      // OpenSSL's level 2 counts 1963 bits and more as 112 bits of security (dated-constants.ts).
+      (client) =>
+        !(
+          rule.code === "RSA_KEY_UNDER_2048" &&
+          client === "openssl" &&
+          (rsaBits(request) ?? 0) >= OPENSSL_LEVEL2_RSA_BITS
+        ),
+    );
     problems.push(
       CSR_PROBLEMS.make(rule.code, [], { observed, nextAction: rule.nextAction(facts), clients }),
     );

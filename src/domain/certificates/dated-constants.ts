@@ -72,6 +72,17 @@ export const DATED_CONSTANTS = {
     verified: "2026-11-28",
   },
   /**
+   * The smallest RSA modulus OpenSSL's default security level 2 (3.2 and later) accepts: its
+   * estimate (`ossl_ifc_ffc_compute_security_bits`) gives 112 bits of security from 1963 bits on.
+   * Measured with `openssl verify -auth_level 2` on keys of 1960–1968 bits (OpenSSL 3.0.19, the
+   * same estimate); the source of the level's definition is below.
+   */
+  opensslLevel2RsaBits: {
+    value: 1963,
+    source: "https://github.com/openssl/openssl/blob/master/crypto/rsa/rsa_lib.c",
+    verified: "2026-11-28",
+  },
+  /**
    * Embedded SCTs wanted: `short` up to `shortLifetimeDays` of validity, `long` beyond (Chrome's
    * and Apple's CT policies; Firefox's follows Chrome's).
    */
