@@ -299,7 +299,7 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
       br.clients,
       br.observed.includes("validity 201 days"),
       br.observed.includes("200 days"),
-    ]).toEqual(["warning", [], true, true]);
+    ]).toEqual(["error", ["chrome"], true, true]);
     expect(problemOf(await at("days-48-2029", "webpki"), "VALIDITY_OVER_BR_LIMIT").observed).toContain(
       "47 days",
     );
