@@ -508,21 +508,22 @@ export const CHAIN_PROBLEM_CODES = [
    */
   "RSA_KEY_UNDER_1024",
   /**
-   * Error, any profile. A path member's RSA key has 1024 to 2047 bits; on [i]; Apple. HT210176:
-   * "TLS server certificates and issuing CAs using RSA keys must use key sizes greater than or
-   * equal to 2048 bits"; CA/B Forum Baseline Requirements §6.1.5. Never raised with
-   * RSA_KEY_UNDER_1024 for one certificate.
+   * Error, any profile. A path member's or judged anchor's RSA key has 1024 to 2047 bits; on [i];
+   * Apple (HT210176: "TLS server certificates and issuing CAs using RSA keys must use key sizes
+   * greater than or equal to 2048 bits"; CA/B Forum Baseline Requirements §6.1.5) and OpenSSL ≥ 3.2,
+   * whose default security level 2 wants 112 bits of security: its estimate gives that from 1963
+   * bits on (measured), so OpenSSL is named under 1963 bits only, where the contract names it for
+   * all of 1024–2047. Never raised with RSA_KEY_UNDER_1024 for one certificate.
    */
   "RSA_KEY_UNDER_2048",
   /**
    * Error, any profile. A path member other than the in-bundle anchor is signed with SHA-1 (RSA,
    * ECDSA, DSA, or RSASSA-PSS hashing with SHA-1); on [i]. Every client under `webpki` (Chrome 56,
-   * Firefox 52); otherwise Apple (HT210176), Go 1.18 (root signatures are not checked) and
-   * OpenSSL (level 1: "signatures using SHA1 and MD5 are also forbidden at this level").
-   * Chrome refuses SHA-1 under locally installed anchors too unless the EnableSha1ForLocalAnchors
-   * policy is set (Chromium blog "SHA-1 Certificates in Chrome", Chrome 57; `cert_verify_proc.cc`),
-   * which the contract's list leaves out; Firefox accepts it under manually imported roots
-   * (Mozilla, "Phasing Out SHA-1 on the Public Web").
+   * Firefox 52); otherwise Chrome (CONTRACT §9.5: Chromium refuses a SHA-1 leaf under a locally
+   * trusted root, the EnableSha1ForLocalAnchors policy is gone), Apple (HT210176), Go 1.18 (root
+   * signatures are not checked) and OpenSSL (level 1: "signatures using SHA1 and MD5 are also
+   * forbidden at this level"). Firefox accepts it under manually imported roots (Mozilla, "Phasing
+   * Out SHA-1 on the Public Web"), so it is not named there.
    */
   "SHA1_SIGNATURE",
   /**
@@ -548,13 +549,15 @@ export const CHAIN_PROBLEM_CODES = [
    */
   "PATH_LENGTH_EXCEEDED",
   /**
-   * Error, any profile. A CA member's nameConstraints are violated by a `dns` or `ip` SAN of the
-   * leaf (RFC 5280 §4.2.1.10); on [leaf, that CA]. OpenSSL X509_V_ERR_PERMITTED_VIOLATION and
-   * EXCLUDED_VIOLATION, Go 1.10 (every name is checked), Chromium, mozilla::pkix; for the in-bundle
-   * anchor's own constraints OpenSSL only (browser root stores ignore a root's constraints:
-   * letsencrypt/boulder#3556; RFC 5280 §6.1.1 leaves them to the relying party). Go's verifier
-   * applies a root's constraints too, and Chrome does for locally added anchors since Chrome 112's
-   * EnforceLocalAnchorConstraintsEnabled, which the contract's list leaves out.
+   * Error, any profile. A CA member's or judged anchor's nameConstraints refuse a name of a
+   * certificate below it on the path (CONTRACT §9.4; RFC 5280 §4.2.1.10, §6.1.3): the subject
+   * against directoryName subtrees, DNS, IP, e-mail and URI SANs against subtrees of their form,
+   * and forms that cannot be checked where constrained; a self-issued intermediate's own names are
+   * exempt; on [that certificate, that CA]. OpenSSL X509_V_ERR_PERMITTED_VIOLATION and
+   * EXCLUDED_VIOLATION, Go 1.10 (every name is checked), Chromium, mozilla::pkix; for the anchor's
+   * own constraints Go and OpenSSL (browser root stores ignore a root's constraints:
+   * letsencrypt/boulder#3556; Chrome applies a local anchor's since Chrome 112's
+   * EnforceLocalAnchorConstraintsEnabled, which is left out).
    */
   "NAME_CONSTRAINTS_VIOLATED",
   /**
@@ -586,20 +589,25 @@ export const CHAIN_PROBLEM_CODES = [
    * with `sct_not_after`; on [leaf]; the clients whose date applies.
    */
   "ROOT_DISTRUSTED_FOR_NEW_CERTS",
-  /** Warning. A path member has 0 ≤ `expiresInDays` < `expiryWarningDays`; on [i]. */
+  /**
+   * Warning. A path member has 0 ≤ `expiresInDays` < its threshold: `expiryWarningDays` when given,
+   * else ⌈lifetime / 3⌉ days (at most 30), or ⌈lifetime / 2⌉ under 10 days of lifetime (CONTRACT
+   * §9.5, certbot's renewal rule); on [i].
+   */
   "EXPIRING",
   /**
-   * Warning, `webpki` only. The leaf's `validityDays` is over the CA/Browser Forum limit for its
+   * Error, `webpki` only. The leaf's `validityDays` is over the CA/Browser Forum limit for its
    * notBefore: 200 days from 2026-03-15, 100 from 2027-03-15, 47 from 2029-03-15 (ballot SC-081v3,
-   * Baseline Requirements §6.3.2); on [leaf]. No client enforces it; CAs must.
+   * Baseline Requirements §6.3.2); on [leaf]; Chrome, whose `HasTooLongValidity`
+   * (net/cert/cert_verify_proc.cc) refuses with ERR_CERT_VALIDITY_TOO_LONG (mitmproxy#8142 and #8201
+   * cite the line; the Chromium revision with these dates was not in the sources at hand).
    */
   "VALIDITY_OVER_BR_LIMIT",
   /**
-   * Warning, `webpki` only. The leaf carries no embedded SCT (`sctCount` 0); on [leaf]; Chrome and
-   * Apple (their Certificate Transparency policies; Apple's is now support.apple.com/103214, for
-   * publicly trusted certificates). A warning: SCTs may also come in the TLS handshake or a stapled
-   * OCSP response. Both policies want two or more SCTs (Apple: 2 embedded for up to 180 days, 3
-   * for 181–398), so one embedded SCT alone also fails; the contract flags only none.
+   * Warning, `webpki` only. The leaf carries no embedded SCT (`sctCount` 0); on [leaf]; Chrome,
+   * Firefox (CT enforced since Firefox 135) and Apple (support.apple.com/103214). A warning: SCTs
+   * may also come in the TLS handshake (Chrome ≥ 148 ignores those in stapled OCSP responses, so
+   * the words no longer mention them).
    */
   "NO_EMBEDDED_SCTS",
   /**
