@@ -276,7 +276,10 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
     expect(sha1.clients).toEqual(["chrome", "firefox", "apple", "go", "openssl"]);
     expect(sha1.observed).toContain("ecdsa-with-SHA1");
     expect(sha1.nextAction).toStartWith("Replace certificate 1 (CN=Client Rules SHA-1 Intermediate)");
-    expect(problemOf(await at("under-nc-root"), "NAME_CONSTRAINTS_VIOLATED").clients).toEqual(["go", "openssl"]);
+    expect(problemOf(await at("under-nc-root"), "NAME_CONSTRAINTS_VIOLATED").clients).toEqual([
+      "go",
+      "openssl",
+    ]);
     expect(problemOf(await at("nc-dns"), "NAME_CONSTRAINTS_VIOLATED").observed).toContain("www.other.test");
     expect(problemOf(await at("nc-ip"), "NAME_CONSTRAINTS_VIOLATED").observed).toContain("192.0.2.1");
     expect(problemOf(await at("nc-excluded"), "NAME_CONSTRAINTS_VIOLATED").observed).toContain(

@@ -307,7 +307,7 @@ export const CSR_RULES: readonly CsrRule[] = [
     observe: ({ request, name }) => {
       const bits = rsaBits(request);
       return bits !== null && bits >= 1024 && bits < 2048
-        ? `${capitalize(name)} is for a key of RSA ${bits} bits; Apple's clients, OpenSSL 3.2 and later, and public CAs require 2048 bits.`
+        ? `${capitalize(name)} is for a key of RSA ${bits} bits; Apple's clients and public CAs require 2048 bits${bits < OPENSSL_LEVEL2_RSA_BITS ? ", and OpenSSL 3.2 and later refuse it" : ""}.`
         : null;
     },
     nextAction: () => NEW_RSA_KEY,
