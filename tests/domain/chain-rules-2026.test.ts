@@ -503,3 +503,41 @@ describe("RSA_KEY_UNDER_2048 names OpenSSL where its level 2 refuses (measured: 
     expect(await clientsAt(2048)).toBeUndefined();
   });
 });
+
+describe("an iPAddress constraint that is not a CIDR block (x509-limbo nc::invalid-ipv4-address)", () => {
+  test("malformedIpSubtree, and the CA refuses everything below it, naming Go", async () => {
+    const { malformedIpSubtree } = await import("../../src/domain/certificates/name-constraints.ts");
+    const subtree = (address: number[], mask: number[]) => ({
+      address: new Uint8Array(address),
+      mask: new Uint8Array(mask),
+    });
+    expect(malformedIpSubtree(subtree([10, 0, 0, 0], [255, 0, 0, 0]))).toBe(false);
+    expect(malformedIpSubtree(subtree([10, 0, 0, 0], [255, 255, 255, 255]))).toBe(false);
+    expect(malformedIpSubtree(subtree([10, 0, 0, 0], [0, 0, 0, 0]))).toBe(false);
+    expect(malformedIpSubtree(subtree([10, 0, 0, 0], [255, 0, 255, 0]))).toBe(true);
+    expect(malformedIpSubtree(subtree([10, 0, 0, 0, 1], []))).toBe(true);
+    // The fake builder turns CIDR text into masks; a hand-made non-CIDR mask goes through the model.
+    const int = makeCertificate({ ...intSpec, nameConstraints: { permitted: { ip: ["10.0.0.0/8"] } } });
+    const broken: CertificateData = {
+      ...int,
+      nameConstraints: {
+        ...int.nameConstraints!,
+        permitted: { ...int.nameConstraints!.permitted, ip: [subtree([10, 0, 0, 0], [255, 0, 255, 0])] },
+      },
+    };
+    const leaf = makeCertificate(leafSpec);
+    const root = makeCertificate(rootSpec);
+    const result = await buildCertificateChain(
+      { pem: bundleOf([leaf, broken]), roots: bundleOf([root]) },
+      {
+        clock: fixedClock(NOW),
+        decoder: fakeDecoder([leaf, broken, root]),
+        verifier: scriptedVerifier(),
+        roots: fakeRootStore(),
+      },
+    );
+    const problem = result.problems.find((p) => p.code === "NAME_CONSTRAINTS_VIOLATED");
+    expect([problem?.certificateIndexes, problem?.clients]).toEqual([[0, 1], ["go"]]);
+    expect(problem?.observed).toContain("#0a000000ff00ff00");
+  });
+});

@@ -23,7 +23,7 @@ import {
   unprocessedCriticalExtensions,
 } from "./member-checks.ts";
 import type { CertificateData } from "./model.ts";
-import { violatingNameOf } from "./name-constraints.ts";
+import { MALFORMED_IP_SUBTREE, violatingNameOf } from "./name-constraints.ts";
 import { isSelfIssued } from "./relationships.ts";
 import { CLIENTS, type Client, type Profile, RULES } from "./rule-catalogue.ts";
 import { capitalize, certificateName, listSome, nameLabel } from "./wording.ts";
@@ -368,6 +368,15 @@ function nameConstraintsViolated(
     const violation = violatingNameOf(below.certificate, constraints);
     if (violation === null) continue;
     const belowName = words.of(below);
+    if (violation.form === MALFORMED_IP_SUBTREE) {
+      return problem(
+        "NAME_CONSTRAINTS_VIOLATED",
+        [...words.indexes(below), ...words.indexes(subject)],
+        `${capitalize(words.of(subject))} has an iPAddress name constraint (${violation.value}) that is not an address with a prefix mask, so its nameConstraints cannot be read and the certificates below it are refused.`,
+        `Replace ${words.of(subject)} with a CA certificate whose iPAddress constraints are CIDR blocks (an address and a mask of leading one bits).`,
+        words.variant(subject, ["go"]),
+      );
+    }
     const what = violation.form === "directoryName" ? `the subject ${violation.value}` : violation.value;
     const unsupported = !["directoryName", "dns", "ip", "email", "uri"].includes(violation.form);
     return problem(

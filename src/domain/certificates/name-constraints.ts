@@ -122,6 +122,27 @@ export function nameContent(nameKey: string): string {
   return nameKey.slice(header * 2);
 }
 
+/**
+ * Whether an iPAddress subtree is not an address with a prefix mask (CIDR): a base of neither 8 nor
+ * 32 octets (kept with an empty mask), or a mask whose one bits do not all come first. Go refuses
+ * to read such a certificate ("invalid IP mask"); x509-limbo `nc::invalid-ipv4-address`.
+ */
+export function malformedIpSubtree(subtree: NameSubtrees["ip"][number]): boolean {
+  if (subtree.mask.length === 0 || subtree.mask.length !== subtree.address.length) return true;
+  let zeroSeen = false;
+  for (const octet of subtree.mask) {
+    for (let bit = 7; bit >= 0; bit--) {
+      const one = ((octet >> bit) & 1) === 1;
+      if (one && zeroSeen) return true;
+      if (!one) zeroSeen = true;
+    }
+  }
+  return false;
+}
+
+/** The form `violatingNameOf` reports for a CA whose iPAddress subtrees are not CIDR blocks. */
+export const MALFORMED_IP_SUBTREE = "malformed iPAddress subtree";
+
 /** A name that violates a CA's nameConstraints, and its form. */
 export interface ViolatingName {
   /** `directoryName` (the subject), `dns`, `ip`, `email`, `uri`, or an unsupported form. */
@@ -152,6 +173,11 @@ export function violatingNameOf(
   constraints: NameConstraints,
 ): ViolatingName | null {
   const { permitted, excluded } = constraints;
+  const malformed = [...permitted.ip, ...excluded.ip].find(malformedIpSubtree);
+  if (malformed !== undefined) {
+    const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    return { form: MALFORMED_IP_SUBTREE, value: `#${hex(malformed.address)}${hex(malformed.mask)}` };
+  }
   const side = <Base>(pick: (subtrees: NameSubtrees) => readonly Base[]) => ({
     permitted: pick(permitted),
     excluded: pick(excluded),
