@@ -127,6 +127,19 @@ const ChainProblem = Type.Object(
       description:
         "The clients known to refuse the connection because of this problem, in this order: chrome, firefox, apple, go, openssl.",
     }),
+    suppliedRoot: Type.Optional(
+      Type.Object(
+        {
+          index: Type.Integer({ minimum: 0, description: "Its 0-based position among the roots blocks." }),
+          subject: Type.String({ description: "Its subject, RFC 4514." }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "Present when the problem is about a root you supplied in roots (judged like an anchor in the bundle); certificateIndexes then lists only the bundle positions involved.",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

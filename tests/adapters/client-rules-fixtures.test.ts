@@ -75,8 +75,8 @@ const ROWS: Row[] = [
   row("days-399-2020", [], ["VALIDITY_OVER_398_DAYS[0]", SCT], { day: "2020-09-02" }),
   row("days-399-2020-before", [], [SCT], { day: "2020-09-02" }),
   row("days-398-2020", [], [SCT], { day: "2020-09-02" }),
-  row("days-201-2026", [], ["VALIDITY_OVER_BR_LIMIT[0]"], { day: "2026-03-16" }),
-  row("days-200-2026", [], [], { day: "2026-03-16" }),
+  row("days-201-2026", [], ["VALIDITY_OVER_BR_LIMIT[0]", "TOO_FEW_EMBEDDED_SCTS[0]"], { day: "2026-03-16" }),
+  row("days-200-2026", [], ["TOO_FEW_EMBEDDED_SCTS[0]"], { day: "2026-03-16" }),
   row("days-101-2027", [], ["VALIDITY_OVER_BR_LIMIT[0]"], { day: "2027-03-16" }),
   row("days-48-2029", [], ["VALIDITY_OVER_BR_LIMIT[0]"], { day: "2029-03-16" }),
   row("under-sha1", ["SHA1_SIGNATURE[1]"], ["SHA1_SIGNATURE[1]", SCT], { root: "root" }),
@@ -138,7 +138,7 @@ afterAll(() => {
  * security level 1 (libssl's default, which sets the verification's auth level), at the pinned
  * instant; the leaf is the first block of fullchainPem, the rest untrusted, the anchor trusted.
  */
-function opensslAccepts(result: CertificateChainResult, fixture: Row): boolean {
+function opensslAccepts(result: CertificateChainResult, fixture: Row, level = 2): boolean {
   const write = (file: string, text: string) => {
     writeFileSync(join(dir, file), text);
     return join(dir, file);
@@ -152,7 +152,8 @@ function opensslAccepts(result: CertificateChainResult, fixture: Row): boolean {
       "-attime",
       String(Date.parse(`${fixture.day}T00:00:00Z`) / 1000),
       "-auth_level",
-      "1",
+      // OpenSSL 3.2's default security level (CONTRACT §9.5); the machine's 3.0 defaults to 1.
+      String(level),
       "-purpose",
       "sslserver",
       "-CAfile",
@@ -195,7 +196,10 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
       .filter(([, rule]) => rule.profile === "webpki")
       .map(([code]) => code);
     expect(webpkiOnly.sort()).toEqual([
+      "EKU_NOT_SERVER_AUTH_ONLY",
       "NO_EMBEDDED_SCTS",
+      "ROOT_DISTRUSTED_FOR_NEW_CERTS",
+      "TOO_FEW_EMBEDDED_SCTS",
       "VALIDITY_OVER_398_DAYS",
       "VALIDITY_OVER_BR_LIMIT",
     ]);
@@ -227,6 +231,7 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
       "eku-client",
       "eku-any",
       "rsa-512",
+      "rsa-1024",
       "under-sha1",
       "under-sub-ca",
       "under-pathlen0-root",
@@ -245,7 +250,7 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
     const fixture = ROWS.find((r) => r.name === "rsa-1023")!;
     const result = await verdict(fixture, "private");
     expect(problemOf(result, "RSA_KEY_UNDER_1024").clients).toContain("openssl");
-    expect(opensslAccepts(result, fixture)).toBe(true);
+    expect(opensslAccepts(result, fixture, 1)).toBe(true);
   });
 
   test("clients, measured numbers and advice as the table says", async () => {
@@ -261,12 +266,20 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
     const any = problemOf(await at("eku-any"), "EKU_LACKS_SERVER_AUTH");
     expect(any.clients).toEqual(["apple", "openssl"]);
     expect(any.observed).toContain("clientAuth, anyExtendedKeyUsage");
-    expect(problemOf(await at("under-sha1"), "SHA1_SIGNATURE").clients).toEqual(["apple", "go", "openssl"]);
+    expect(problemOf(await at("under-sha1"), "SHA1_SIGNATURE").clients).toEqual([
+      "chrome",
+      "apple",
+      "go",
+      "openssl",
+    ]);
     const sha1 = problemOf(await at("under-sha1", "webpki"), "SHA1_SIGNATURE");
     expect(sha1.clients).toEqual(["chrome", "firefox", "apple", "go", "openssl"]);
     expect(sha1.observed).toContain("ecdsa-with-SHA1");
     expect(sha1.nextAction).toStartWith("Replace certificate 1 (CN=Client Rules SHA-1 Intermediate)");
-    expect(problemOf(await at("under-nc-root"), "NAME_CONSTRAINTS_VIOLATED").clients).toEqual(["openssl"]);
+    expect(problemOf(await at("under-nc-root"), "NAME_CONSTRAINTS_VIOLATED").clients).toEqual([
+      "go",
+      "openssl",
+    ]);
     expect(problemOf(await at("nc-dns"), "NAME_CONSTRAINTS_VIOLATED").observed).toContain("www.other.test");
     expect(problemOf(await at("nc-ip"), "NAME_CONSTRAINTS_VIOLATED").observed).toContain("192.0.2.1");
     expect(problemOf(await at("nc-excluded"), "NAME_CONSTRAINTS_VIOLATED").observed).toContain(
@@ -289,7 +302,7 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
       br.clients,
       br.observed.includes("validity 201 days"),
       br.observed.includes("200 days"),
-    ]).toEqual(["warning", [], true, true]);
+    ]).toEqual(["error", ["chrome"], true, true]);
     expect(problemOf(await at("days-48-2029", "webpki"), "VALIDITY_OVER_BR_LIMIT").observed).toContain(
       "47 days",
     );

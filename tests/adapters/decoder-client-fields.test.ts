@@ -173,8 +173,19 @@ describe("client-rule fields against openssl x509 -text", () => {
       permitted: {
         dns: ["allowed.test"],
         ip: [{ address: new Uint8Array([10, 0, 0, 0]), mask: new Uint8Array([255, 0, 0, 0]) }],
+        email: [],
+        uri: [],
+        directoryName: [],
+        unsupported: [],
       },
-      excluded: { dns: ["blocked.allowed.test"], ip: [] },
+      excluded: {
+        dns: ["blocked.allowed.test"],
+        ip: [],
+        email: [],
+        uri: [],
+        directoryName: [],
+        unsupported: [],
+      },
     });
   });
 });

@@ -149,6 +149,28 @@ describe("nettools chain --fix on each chain fixture, checked by openssl", () =>
     expect(bad.code).toBe(2);
   });
 
+  test("--expires-within N% judges each member against its own lifetime (CONTRACT §9.5)", async () => {
+    const roots = ["--roots", certPath("chain-root")];
+    // 100 %: every member still valid is within its whole lifetime of expiring; 0 %: none is.
+    const all = await nettools([
+      "chain",
+      "--json",
+      "--expires-within",
+      "100%",
+      ...roots,
+      chainPath("chain-ordered"),
+    ]);
+    expect(all.code).toBe(1);
+    const expiring = (
+      JSON.parse(all.stdout) as { problems: { code: string; observed: string }[] }
+    ).problems.filter((p) => p.code === "EXPIRING");
+    expect(expiring.length).toBe(3);
+    expect(expiring[0]!.observed).toContain("within 100 % of its");
+    const none = await nettools(["chain", "--expires-within", "0%", ...roots, chainPath("chain-ordered")]);
+    expect(none.code).toBe(0);
+    expect((await nettools(["chain", "--expires-within", "101%", chainPath("chain-ordered")])).code).toBe(2);
+  });
+
   test("--hostname takes an address; a mapped SAN does not match an IPv4 name", async () => {
     const roots = ["--roots", certPath("chain-root")];
     expect((await nettools(["chain", ...roots, "-H", "192.0.2.10", chainPath("chain-ordered")])).code).toBe(

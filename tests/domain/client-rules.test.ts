@@ -19,7 +19,13 @@ import { scriptedVerifier } from "../fakes/verifier.ts";
 const NOW = "2026-01-01T00:00:00Z";
 const ALL: Client[] = ["chrome", "firefox", "apple", "go", "openssl"];
 
-const root = makeCertificate({ subject: "CN=Root", ca: true, subjectKeyIdentifier: "AA" });
+const root = makeCertificate({
+  subject: "CN=Root",
+  ca: true,
+  subjectKeyIdentifier: "AA",
+  notBefore: "2010-01-01T00:00:00Z",
+  notAfter: "2040-01-01T00:00:00Z",
+});
 const intSpec: CertSpec = {
   subject: "CN=Int",
   issuer: "CN=Root",
@@ -86,9 +92,11 @@ describe("the code table (CONTRACT §8.1)", () => {
   test("the code order, severities, profiles and default clients", () => {
     expect(PROBLEM_CODES.join(" ")).toBe(
       "INCOMPLETE_CHAIN WRONG_ORDER EXPIRED NOT_YET_VALID HOSTNAME_MISMATCH NO_SUBJECT_ALT_NAME " +
-        "EKU_LACKS_SERVER_AUTH EKU_ABSENT RSA_KEY_UNDER_1024 RSA_KEY_UNDER_2048 SHA1_SIGNATURE " +
-        "VALIDITY_OVER_825_DAYS VALIDITY_OVER_398_DAYS PATH_LENGTH_EXCEEDED NAME_CONSTRAINTS_VIOLATED " +
-        "EXPIRING VALIDITY_OVER_BR_LIMIT NO_EMBEDDED_SCTS UNNEEDED_CERTIFICATE DUPLICATE_CERTIFICATE " +
+        "EKU_LACKS_SERVER_AUTH EKU_ABSENT EKU_NOT_SERVER_AUTH_ONLY RSA_KEY_UNDER_1024 RSA_KEY_UNDER_2048 " +
+        "SHA1_SIGNATURE VALIDITY_OVER_825_DAYS VALIDITY_OVER_398_DAYS PATH_LENGTH_EXCEEDED " +
+        "NAME_CONSTRAINTS_VIOLATED CA_EKU_LACKS_SERVER_AUTH UNKNOWN_CRITICAL_EXTENSION EC_CURVE_NOT_ACCEPTED " +
+        "ROOT_DISTRUSTED_FOR_NEW_CERTS EXPIRING VALIDITY_OVER_BR_LIMIT NO_EMBEDDED_SCTS TOO_FEW_EMBEDDED_SCTS " +
+        "UNNEEDED_CERTIFICATE DUPLICATE_CERTIFICATE " +
         "LEAF_SELECTION_REQUIRED NO_LEAF_CERTIFICATE ROOT_INCLUDED REVOKED CRL_STALE",
     );
     const table = Object.fromEntries(
@@ -107,15 +115,21 @@ describe("the code table (CONTRACT §8.1)", () => {
       EKU_LACKS_SERVER_AUTH: "error any chrome,firefox,apple,go,openssl",
       EKU_ABSENT: "error any apple",
       RSA_KEY_UNDER_1024: "error any chrome,apple,go,openssl",
-      RSA_KEY_UNDER_2048: "error any apple",
-      SHA1_SIGNATURE: "error any apple,go,openssl",
+      EKU_NOT_SERVER_AUTH_ONLY: "warning webpki ",
+      RSA_KEY_UNDER_2048: "error any apple,openssl",
+      SHA1_SIGNATURE: "error any chrome,apple,go,openssl",
       VALIDITY_OVER_825_DAYS: "error any apple",
       VALIDITY_OVER_398_DAYS: "error webpki chrome,apple",
       PATH_LENGTH_EXCEEDED: "error any chrome,firefox,go,openssl",
       NAME_CONSTRAINTS_VIOLATED: "error any chrome,firefox,go,openssl",
       EXPIRING: "warning any ",
-      VALIDITY_OVER_BR_LIMIT: "warning webpki ",
-      NO_EMBEDDED_SCTS: "warning webpki chrome,apple",
+      CA_EKU_LACKS_SERVER_AUTH: "error any chrome,firefox,apple,go,openssl",
+      UNKNOWN_CRITICAL_EXTENSION: "error any chrome,firefox,apple,go,openssl",
+      EC_CURVE_NOT_ACCEPTED: "error any chrome,firefox,apple,go,openssl",
+      ROOT_DISTRUSTED_FOR_NEW_CERTS: "error webpki chrome,firefox",
+      VALIDITY_OVER_BR_LIMIT: "error webpki chrome",
+      NO_EMBEDDED_SCTS: "warning webpki chrome,firefox,apple",
+      TOO_FEW_EMBEDDED_SCTS: "warning webpki chrome,firefox,apple",
       UNNEEDED_CERTIFICATE: "warning any ",
       DUPLICATE_CERTIFICATE: "warning any ",
       LEAF_SELECTION_REQUIRED: "warning any ",
@@ -223,6 +237,7 @@ describe("leaf rules: names, usage, dates", () => {
 
   test("validity: 825 days from 2019-07-01 (any profile), 398 from 2020-09-01 (webpki), both inclusive", async () => {
     const leafFor = (notBefore: string, days: number) => ({
+      sctCount: 3,
       notBefore,
       notAfter: new Date(Date.parse(notBefore) + days * 86_400_000 - 1000).toISOString().replace(".000", ""),
     });
@@ -243,17 +258,18 @@ describe("leaf rules: names, usage, dates", () => {
     ]);
   });
 
-  test("VALIDITY_OVER_BR_LIMIT: the tightest limit by notBefore (200, 100, 47 days), a warning naming no client", async () => {
+  test("VALIDITY_OVER_BR_LIMIT: the tightest limit by notBefore (200, 100, 47 days), Chrome's error (CONTRACT §9.5)", async () => {
     const at = async (notBefore: string, days: number) => {
       const notAfter = new Date(Date.parse(notBefore) + days * 86_400_000 - 1000)
         .toISOString()
         .replace(".000", "");
-      return (await chainOf({ notBefore, notAfter }, {}, { anchor: "reference", now: notBefore })).problems;
+      const leaf = { notBefore, notAfter, sctCount: 3 };
+      return (await chainOf(leaf, {}, { anchor: "reference", now: notBefore })).problems;
     };
     expect(await at("2026-03-14T23:59:59Z", 201)).toEqual([]);
     expect(await at("2026-03-15T00:00:00Z", 200)).toEqual([]);
     const over = (await at("2026-03-15T00:00:00Z", 201))[0]!;
-    expect([over.code, over.severity, over.clients]).toEqual(["VALIDITY_OVER_BR_LIMIT", "warning", []]);
+    expect([over.code, over.severity, over.clients]).toEqual(["VALIDITY_OVER_BR_LIMIT", "error", ["chrome"]]);
     expect(over.observed).toContain("validity 201 days");
     expect(over.observed).toContain("200 days");
     expect((await at("2027-03-15T00:00:00Z", 101))[0]!.observed).toContain("100 days");
@@ -287,7 +303,10 @@ describe("leaf rules: names, usage, dates", () => {
     expect(codesOf(await chainOf({ sctCount: 0 }, {}, { anchor: "reference" }))).toEqual([
       "NO_EMBEDDED_SCTS[0]",
     ]);
-    expect(codesOf(await chainOf({ sctCount: 1 }, {}, { anchor: "reference" }))).toEqual([]);
+    // One SCT is not none: TOO_FEW_EMBEDDED_SCTS says what is missing (CONTRACT §9.5).
+    expect(codesOf(await chainOf({ sctCount: 1 }, {}, { anchor: "reference" }))).toEqual([
+      "TOO_FEW_EMBEDDED_SCTS[0]",
+    ]);
   });
 });
 
@@ -309,7 +328,7 @@ describe("keys and signatures on every member", () => {
     expect(codesOf(await chainOf(sha1, sha1))).toEqual(["SHA1_SIGNATURE[0]", "SHA1_SIGNATURE[1]"]);
     const pss = (await chainOf({ signatureDigest: "SHA-1", signatureAlgorithm: "rsassaPss" })).problems[0]!;
     expect(pss.observed).toContain("rsassaPss with SHA-1");
-    expect(pss.clients).toEqual(["apple", "go", "openssl"]);
+    expect(pss.clients).toEqual(["chrome", "apple", "go", "openssl"]);
     expect((await chainOf(sha1, {}, { anchor: "reference" })).problems[0]!.clients).toEqual(ALL);
     const sha1Root = makeCertificate({
       subject: "CN=Root",
@@ -379,7 +398,7 @@ describe("pathLen and name constraints on the path built", () => {
     expect(codesOf(result)).toEqual([]);
   });
 
-  test("NAME_CONSTRAINTS_VIOLATED: the first violating dns or ip SAN, on [leaf, CA]; the anchor's own names openssl only", async () => {
+  test("NAME_CONSTRAINTS_VIOLATED: the first violating dns or ip SAN, on [leaf, CA]; the anchor's own name Go and OpenSSL (CONTRACT §9.4)", async () => {
     const constrained = { nameConstraints: { permitted: { dns: ["example.com"], ip: ["10.0.0.0/8"] } } };
     const at = (sans: CertSpec["sans"]) => chainOf({ sans }, constrained);
     expect(codesOf(await at(["www.example.com", { type: "ip", value: "10.1.2.3" }]))).toEqual([]);
@@ -406,7 +425,7 @@ describe("pathLen and name constraints on the path built", () => {
     const result = await inBundle([leaf, int, anchor]);
     expect(result.problems.find((p) => p.code === "NAME_CONSTRAINTS_VIOLATED")).toMatchObject({
       certificateIndexes: [0, 2],
-      clients: ["openssl"],
+      clients: ["go", "openssl"],
     });
   });
 

@@ -338,7 +338,12 @@ function modelProblems(request: CertificationRequestData, outcome: SignatureOutc
       clients: ["chrome", "apple", "go", "openssl"],
     });
   if (rsa && request.keyBits! >= 1024 && request.keyBits! <= 2047)
-    raised.push({ code: "RSA_KEY_UNDER_2048", severity: "error", clients: ["apple"] });
+    raised.push({
+      code: "RSA_KEY_UNDER_2048",
+      severity: "error",
+      // OpenSSL's level 2 counts 1963 bits and more as 112 bits of security.
+      clients: request.keyBits! < 1963 ? ["apple", "openssl"] : ["apple"],
+    });
   if (outcome === "failed") raised.push({ code: "CSR_SIGNATURE_INVALID", severity: "error", clients: [] });
   if (request.signatureUsesSha1)
     raised.push({ code: "CSR_SIGNATURE_SHA1", severity: "warning", clients: [] });

@@ -61,14 +61,28 @@ export interface CertSpec {
   /** Default `["serverAuth"]` for a non-CA, null (no extension) for a CA. */
   extendedKeyUsage?: string[] | null;
   pathLenConstraint?: number | null;
-  /** DNS and IP (CIDR text) subtrees; default none. */
+  /** Subtrees by form (IP as CIDR text, directoryName as RFC 4514 text of a fake Name); default none. */
   nameConstraints?: {
-    permitted?: { dns?: string[]; ip?: string[] };
-    excluded?: { dns?: string[]; ip?: string[] };
+    permitted?: SubtreeSpec;
+    excluded?: SubtreeSpec;
   } | null;
   /** Default 2 (a publicly logged certificate). */
   sctCount?: number;
+  /** The earliest embedded SCT's time; default none. */
+  earliestSctAt?: string | null;
+  /** Dotted OIDs of the extensions marked critical; default none. */
+  criticalExtensions?: string[];
   crlUrls?: string[];
+}
+
+/** One side of a fake nameConstraints extension. */
+export interface SubtreeSpec {
+  dns?: string[];
+  ip?: string[];
+  email?: string[];
+  uri?: string[];
+  directoryName?: string[];
+  unsupported?: string[];
 }
 
 /** Validity used when a spec gives none: 2025-01-01 to 2027-01-01. */
@@ -114,6 +128,8 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     nameConstraints: spec.nameConstraints ?? null,
     sctCount: spec.sctCount ?? 2,
     crlUrls: spec.crlUrls ?? [],
+    earliestSctAt: spec.earliestSctAt ?? null,
+    criticalExtensions: spec.criticalExtensions ?? [],
   };
   const der = new TextEncoder().encode(FAKE_DER_PREFIX + JSON.stringify(fields));
   const keyBytes = new TextEncoder().encode(fields.key);
@@ -154,14 +170,20 @@ export function makeCertificate(spec: CertSpec): CertificateData {
     pathLenConstraint: fields.pathLenConstraint,
     nameConstraints: fields.nameConstraints === null ? null : nameConstraintsOf(fields.nameConstraints),
     sctCount: fields.sctCount,
+    earliestSctAt: fields.earliestSctAt === null ? null : new Date(fields.earliestSctAt),
+    criticalExtensions: fields.criticalExtensions,
     crlUrls: fields.crlUrls,
   };
 }
 
 /** The model's name constraints from CIDR text: `10.0.0.0/8` → address and mask octets. */
 function nameConstraintsOf(spec: NonNullable<CertSpec["nameConstraints"]>): NameConstraints {
-  const side = (subtrees: { dns?: string[]; ip?: string[] } | undefined) => ({
+  const side = (subtrees: SubtreeSpec | undefined) => ({
     dns: subtrees?.dns ?? [],
+    email: subtrees?.email ?? [],
+    uri: subtrees?.uri ?? [],
+    directoryName: (subtrees?.directoryName ?? []).map((name) => rdnsKey(name)),
+    unsupported: subtrees?.unsupported ?? [],
     ip: (subtrees?.ip ?? []).map((cidr) => {
       const [text, bits] = cidr.split("/") as [string, string];
       const parsed = parseAddr(text);
@@ -300,8 +322,26 @@ function fingerprint(der: Uint8Array): string {
   return digest.match(/../g)!.join(":");
 }
 
+/** A DER-shaped fake Name: a SEQUENCE of one SET per RDN, most general first (RFC 4514 reversed). */
 function nameKey(name: string): string {
-  return Buffer.from(`name:${name}`).toString("hex");
+  return `30${derLength(rdnsKey(name).length / 2)}${rdnsKey(name)}`;
+}
+
+/** The content of the fake Name: its RDNs as fake SETs, hex (what a directoryName subtree holds). */
+export function rdnsKey(name: string): string {
+  const rdns = name === "" ? [] : name.split(",").reverse();
+  return rdns
+    .map((rdn) => {
+      const body = Buffer.from(rdn.trim()).toString("hex");
+      return `31${derLength(body.length / 2)}${body}`;
+    })
+    .join("");
+}
+
+function derLength(length: number): string {
+  if (length < 0x80) return length.toString(16).padStart(2, "0");
+  const bytes = length.toString(16).padStart(length > 0xff ? 4 : 2, "0");
+  return `${(0x80 + bytes.length / 2).toString(16)}${bytes}`;
 }
 
 function hex(bytes: Uint8Array): string {

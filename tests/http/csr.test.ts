@@ -61,7 +61,7 @@ describe("POST /v1/csr", () => {
     expect(response.status).toBe(200);
     expect(body.problems.map((problem) => [problem.code, problem.clients])).toEqual([
       ["NO_SUBJECT_ALT_NAME", ["chrome", "apple", "go"]],
-      ["RSA_KEY_UNDER_2048", ["apple"]],
+      ["RSA_KEY_UNDER_2048", ["apple", "openssl"]],
       ["CSR_SIGNATURE_SHA1", []],
     ]);
     expect(body).toMatchObject({ matchesCertificate: false, matchingCertificateIndexes: [] });

@@ -40,6 +40,7 @@ import {
 } from "./der.ts";
 import {
   countScts,
+  earliestSctTimestamp,
   OID_CRL_DISTRIBUTION_POINTS,
   OID_EXTENDED_KEY_USAGE,
   OID_NAME_CONSTRAINTS,
@@ -177,7 +178,11 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
   }
   if (i !== tbsParts.length) return new Malformed("malformed certificate body");
 
-  const ext = extensionsTlv === undefined ? new Map<string, Tlv>() : readExtensions(buf, extensionsTlv);
+  const criticalExtensions: string[] = [];
+  const ext =
+    extensionsTlv === undefined
+      ? new Map<string, Tlv>()
+      : readExtensions(buf, extensionsTlv, criticalExtensions);
   if (ext instanceof Malformed) return ext;
 
   const sans = readSubjectAltNames(buf, ext.get(OID_SUBJECT_ALT_NAME));
@@ -241,6 +246,11 @@ function parseCertificate(buf: Uint8Array<ArrayBuffer>): Parsed | Malformed {
     pathLenConstraint: basicConstraints?.ca === true ? basicConstraints.pathLen : null,
     nameConstraints,
     sctCount: countScts(buf, ext.get(OID_SCT_LIST)),
+    earliestSctAt: (() => {
+      const earliest = earliestSctTimestamp(buf, ext.get(OID_SCT_LIST));
+      return earliest === null ? null : new Date(earliest);
+    })(),
+    criticalExtensions,
     crlUrls,
   };
 }
@@ -297,7 +307,12 @@ export function lastCommonName(buf: Uint8Array, name: Tlv): string | null {
  * `wrapper` holds exactly one SEQUENCE OF Extension: a certificate's `[3]`, or the value SET of a
  * request's extensionRequest attribute (csr-decoder.ts).
  */
-export function readExtensions(buf: Uint8Array, wrapper: Tlv): Map<string, Tlv> | Malformed {
+export function readExtensions(
+  buf: Uint8Array,
+  wrapper: Tlv,
+  /** When given, receives the OID of every extension marked critical (criticality TRUE), in order. */
+  critical?: string[],
+): Map<string, Tlv> | Malformed {
   const inner = children(buf, wrapper);
   // An empty list breaks RFC 5280's SIZE (1..MAX) but OpenSSL loads it: so does this.
   const list = inner?.length === 1 ? sequence(buf, inner[0]) : null;
@@ -309,10 +324,11 @@ export function readExtensions(buf: Uint8Array, wrapper: Tlv): Map<string, Tlv> 
     const oid = readOid(buf, parts[0]);
     if (oid === null) return new Malformed("malformed extensions");
     if (parts.length === 3) {
-      const critical = parts[1];
-      if (!isUniversal(critical, TAG.BOOLEAN, false) || critical.end - critical.body !== 1) {
+      const flag = parts[1];
+      if (!isUniversal(flag, TAG.BOOLEAN, false) || flag.end - flag.body !== 1) {
         return new Malformed("malformed extensions");
       }
+      if (buf[flag.body] !== 0) critical?.push(oid);
     }
     const value = parts[parts.length - 1];
     if (!isUniversal(value, TAG.OCTET_STRING, false)) return new Malformed("malformed extensions");

@@ -30,7 +30,15 @@ const KEY_PURPOSES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** GeneralName tags (RFC 5280 §4.2.1.6). */
-const GENERAL_NAME = { dns: 2, uri: 6, ip: 7, maxTag: 8 } as const;
+const GENERAL_NAME = { email: 1, dns: 2, directoryName: 4, uri: 6, ip: 7, maxTag: 8 } as const;
+
+/** The GeneralName forms the chain cannot evaluate under nameConstraints, by tag. */
+const UNSUPPORTED_FORMS: Readonly<Record<number, string>> = {
+  0: "otherName",
+  3: "x400Address",
+  5: "ediPartyName",
+  8: "registeredId",
+};
 
 /** IA5String read as UTF-8 (stray non-ASCII octets stay visible, as for the SANs). */
 const ia5Text = new TextDecoder("utf-8");
@@ -63,9 +71,10 @@ export function readExtendedKeyUsage(buf: Uint8Array, octets: Tlv | undefined): 
  * NameConstraints ::= SEQUENCE { permittedSubtrees [0] GeneralSubtrees OPTIONAL,
  * excludedSubtrees [1] GeneralSubtrees OPTIONAL }, each GeneralSubtree a SEQUENCE { base
  * GeneralName, minimum [0] DEFAULT 0, maximum [1] OPTIONAL }. Keeps the dNSName bases (text) and
- * the iPAddress bases of 8 or 32 octets (address, then mask); other forms are checked for shape
- * and not kept (CONTRACT §8.1 evaluates DNS and IP names only). Null without the extension,
- * `undefined` for a malformed value.
+ * the iPAddress bases (address, then mask; another length is kept whole, matching nothing), the
+ * rfc822Name and URI bases (text), the directoryName bases (the Name's RDNs as hex), and which
+ * other forms appear (CONTRACT §9.4: a form that cannot be evaluated violates). Null without the
+ * extension, `undefined` for a malformed value.
  */
 export function readNameConstraints(
   buf: Uint8Array,
@@ -88,7 +97,7 @@ export function readNameConstraints(
 }
 
 function emptySubtrees(): NameSubtrees {
-  return { dns: [], ip: [] };
+  return { dns: [], ip: [], email: [], uri: [], directoryName: [], unsupported: [] };
 }
 
 /** One GeneralSubtree into `into`; false when malformed. */
@@ -104,21 +113,45 @@ function readSubtree(buf: Uint8Array, subtree: Tlv, into: NameSubtrees): boolean
     last = distance.tag;
   }
   if (base.cls !== 2 || base.tag > GENERAL_NAME.maxTag) return false;
-  if (base.tag === GENERAL_NAME.dns) {
-    if (base.constructed) return false;
-    into.dns.push(ia5Text.decode(buf.subarray(base.body, base.end)));
-  } else if (base.tag === GENERAL_NAME.ip) {
-    if (base.constructed) return false;
-    const length = base.end - base.body;
-    if (length === 8 || length === 32) {
-      const half = length / 2;
-      into.ip.push({
-        address: buf.slice(base.body, base.body + half),
-        mask: buf.slice(base.body + half, base.end),
-      });
+  const text = () => ia5Text.decode(buf.subarray(base.body, base.end));
+  switch (base.tag) {
+    case GENERAL_NAME.dns:
+    case GENERAL_NAME.email:
+    case GENERAL_NAME.uri: {
+      if (base.constructed) return false;
+      const list =
+        base.tag === GENERAL_NAME.dns ? into.dns : base.tag === GENERAL_NAME.email ? into.email : into.uri;
+      list.push(text());
+      return true;
+    }
+    case GENERAL_NAME.ip: {
+      if (base.constructed) return false;
+      const length = base.end - base.body;
+      if (length === 8 || length === 32) {
+        const half = length / 2;
+        into.ip.push({
+          address: buf.slice(base.body, base.body + half),
+          mask: buf.slice(base.body + half, base.end),
+        });
+      } else {
+        into.ip.push({ address: buf.slice(base.body, base.end), mask: new Uint8Array() });
+      }
+      return true;
+    }
+    case GENERAL_NAME.directoryName: {
+      // [4] EXPLICIT Name: one SEQUENCE inside; its content octets are the RDNs.
+      const inner = base.constructed ? children(buf, base) : null;
+      const name = inner?.length === 1 ? inner[0] : undefined;
+      if (name === undefined || !isUniversal(name, TAG.SEQUENCE, true)) return false;
+      into.directoryName.push(hexOf(buf, name.body, name.end));
+      return true;
+    }
+    default: {
+      const form = UNSUPPORTED_FORMS[base.tag]!;
+      if (!into.unsupported.includes(form)) into.unsupported.push(form);
+      return true;
     }
   }
-  return true;
 }
 
 /**
@@ -156,6 +189,34 @@ export function readCrlUrls(buf: Uint8Array, octets: Tlv | undefined): string[] 
     }
   }
   return urls;
+}
+
+function hexOf(buf: Uint8Array, start: number, end: number): string {
+  let out = "";
+  for (let k = start; k < end; k++) out += buf[k]!.toString(16).padStart(2, "0");
+  return out;
+}
+
+/**
+ * The earliest timestamp (milliseconds since the epoch) of the embedded SCTs, or null: each
+ * SerializedSCT starts with its version (1 octet), the log's id (32) and a uint64 timestamp in
+ * milliseconds (RFC 6962 §3.2). Read only when `countScts` counts the list as well-formed.
+ */
+export function earliestSctTimestamp(buf: Uint8Array, octets: Tlv | undefined): number | null {
+  if (countScts(buf, octets) === 0 || octets === undefined) return null;
+  const value = body(buf, octets)!;
+  let earliest: number | null = null;
+  for (let at = value.body + 2; at < value.end; ) {
+    const length = (buf[at]! << 8) | buf[at + 1]!;
+    const entry = at + 2;
+    if (length >= 41 && buf[entry] === 0) {
+      let ms = 0;
+      for (let k = 0; k < 8; k++) ms = ms * 256 + buf[entry + 33 + k]!;
+      if (earliest === null || ms < earliest) earliest = ms;
+    }
+    at = entry + length;
+  }
+  return earliest;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
+import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { replaceFile } from "../atomic-file.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
@@ -41,8 +42,11 @@ Options:
                         atomically (a failed or incomplete run leaves FILE as it was)
   --partial             with --fix: write the chain even when it is incomplete (exit 1 still)
   --include-root        append the anchor's certificate to the corrected chain
-  --expires-within DAYS warn about, and exit 1 for, a path member expiring within DAYS
-                        (0–3650; without it the warning is shown for 30 days, exit unchanged)
+  --expires-within DAYS|N%
+                        warn about, and exit 1 for, a path member expiring within DAYS (0–3650)
+                        or within N % (0–100) of its own lifetime; without it the warning follows
+                        each member's lifetime (a third, at most 30 days; half under 10 days),
+                        exit unchanged
   --strict              every warning counts as an error in the exit status (for monitoring)
 ${AT_HELP}
   --format prom         each FILE judged as its own chain, printed as Prometheus series (the ones
@@ -149,6 +153,12 @@ async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[
   return printChainSeries(run, positionals, options, (result) => chainExit(result, rules));
 }
 
+/** `--expires-within N%`: N from 0 to 100, or null for any other text (days, or a mistake). */
+function expiryPercent(text: string | undefined): number | null {
+  const match = text === undefined ? null : /^(\d{1,3})%$/.exec(text);
+  return match === null || Number(match[1]) > 100 ? null : Number(match[1]);
+}
+
 /** The request's options from the command line (the PEM, roots and hostname come later). */
 function requestOptions(values: ChainValues): RequestOf<"certificateChain"> {
   const request: RequestOf<"certificateChain"> = { pem: "" };
@@ -159,10 +169,10 @@ function requestOptions(values: ChainValues): RequestOf<"certificateChain"> {
     request.leafIndex = Number(leafIndex);
   }
   const expiresWithin = values["expires-within"];
-  if (expiresWithin !== undefined) {
+  if (expiresWithin !== undefined && expiryPercent(expiresWithin) === null) {
     if (!/^\d+$/.test(expiresWithin) || Number(expiresWithin) > 3650) {
       throw new UsageError(
-        `--expires-within must be a whole number of days from 0 to 3650, not "${expiresWithin}"`,
+        `--expires-within must be a whole number of days from 0 to 3650, or a share of the lifetime from 0% to 100%, not "${expiresWithin}"`,
       );
     }
     request.expiryWarningDays = Number(expiresWithin);
@@ -219,6 +229,8 @@ async function build(
     const revocation = await addRevocationProblems(run, result.value, values.crl, source.pem, request.roots);
     if (revocation !== null) return revocation;
   }
+  const percent = expiryPercent(values["expires-within"]);
+  if (percent !== null) result.value = withExpiryPercent(result.value, percent);
   const rules: ExitRules = {
     strict: values.strict === true,
     expiringCounts: values["expires-within"] !== undefined,

@@ -6,6 +6,7 @@
  */
 import { WorkAbandoned } from "../errors.ts";
 import type { WorkBudget } from "../ports.ts";
+import { pathErrorCount } from "./member-checks.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
 import { type IssuerRoot, type RootMatch, sameBytes } from "./trust-anchors.ts";
@@ -27,7 +28,34 @@ export interface ChainContext {
   /** Whether the caller supplied roots (the wording names them as the user's own). */
   hasOwnRoots: boolean;
   evaluatedAt: Date;
-  expiryWarningDays: number;
+  /** `expiryWarningDays` as given, or null: then a share of each member's lifetime (CONTRACT §9.5). */
+  expiryWarningDays: number | null;
+  /** CLI only (`--expires-within N%`): the warning threshold as a percentage of each member's lifetime. */
+  expiryWarningPercent?: number | undefined;
+}
+
+/** One path member (CONTRACT §7.1 `certificates`, with §8.1's fields), field order as specified. */
+export interface ChainMember {
+  index: number;
+  subject: string;
+  commonName: string | null;
+  notAfter: string;
+  /** floor((notAfter − evaluatedAt) / 86400 s): negative once expired. */
+  expiresInDays: number;
+  caIssuersUrls: string[];
+  ocspUrls: string[];
+  notBefore: string;
+  /** ceil((notAfter − notBefore + 1 s) / 86400 s): RFC 5280's inclusive period in whole days. */
+  validityDays: number;
+  keyType: string;
+  keyBits: number | null;
+  keyCurve: string | null;
+  signatureAlgorithm: string;
+  publicKeySha256: string;
+  extendedKeyUsage: string[] | null;
+  pathLenConstraint: number | null;
+  sctCount: number;
+  crlUrls: string[];
 }
 
 /** A path the rule allows, with what ranks it. */
@@ -37,6 +65,42 @@ export interface BuiltPath {
   anchor: AnchorKind;
   /** The root that ends the path, for `includeRoot` and the wording (null for `in-bundle`/`missing`). */
   root: RootMatch | null;
+}
+
+/** A supplied root as a problem names it (CONTRACT §9.4 `suppliedRoot`). */
+export interface SuppliedRootRef {
+  /** Its 0-based position among the `roots` blocks. */
+  index: number;
+  subject: string;
+}
+
+/**
+ * The anchor the rules judge (CONTRACT §9.4): the in-bundle self-signed last member, or a supplied
+ * root; null for a reference root (its curators judge it) and for an incomplete path.
+ */
+export interface JudgedAnchor {
+  certificate: CertificateData;
+  /** Its bundle position (in-bundle), or null (supplied). */
+  position: number | null;
+  supplied: SuppliedRootRef | null;
+}
+
+/** The judged anchor of `path`, if any. */
+export function judgedAnchorOf(
+  path: BuiltPath,
+  certificates: readonly CertificateData[],
+): JudgedAnchor | null {
+  if (path.anchor === "in-bundle") {
+    const position = path.members.at(-1)!;
+    return { certificate: certificates[position]!, position, supplied: null };
+  }
+  const supplied = path.root?.supplied;
+  if (path.anchor !== "supplied-root" || supplied === undefined) return null;
+  return {
+    certificate: supplied.certificate,
+    position: null,
+    supplied: { index: supplied.index, subject: supplied.certificate.subject },
+  };
 }
 
 /** One certificate of the served chain, and its position in the bundle (null: a root from outside it). */
@@ -75,6 +139,8 @@ export function servedChain(
  */
 interface Suffix {
   incomplete: number;
+  /** Error problems the path-dependent rules raise on the members (and a supplied anchor), CONTRACT §9.3. */
+  pathErrors: number;
   keyIdMismatches: number;
   invalidMembers: number;
   length: number;
@@ -84,10 +150,14 @@ interface Suffix {
   root: RootMatch | null;
 }
 
-/** Lower is better: complete, fewer key-id mismatches, fewer invalid members, fewer members, lowest positions. */
+/**
+ * Lower is better: complete, fewer path-dependent errors (CONTRACT §9.3), fewer key-id mismatches,
+ * fewer invalid members, fewer members, lowest positions.
+ */
 function compareSuffixes(a: Suffix, b: Suffix): number {
   const bySums =
     a.incomplete - b.incomplete ||
+    a.pathErrors - b.pathErrors ||
     a.keyIdMismatches - b.keyIdMismatches ||
     a.invalidMembers - b.invalidMembers ||
     a.length - b.length;
@@ -106,8 +176,9 @@ function compareSuffixes(a: Suffix, b: Suffix): number {
  * The best path from `leafIndex` (CONTRACT §7.1): from the leaf, repeatedly, a self-signed member
  * ends it (`in-bundle`); else a member whose issuer is a supplied or known root ends it; else it
  * continues to a verified, `issuerEligible` candidate issuer whose certificate (by fingerprint) is
- * not already on it; with none it ends (`missing`). Ranked: complete first, then fewer links whose
- * `keyIdentifierMatch` is false, then fewer members not valid at `evaluatedAt`, then fewer
+ * not already on it; with none it ends (`missing`). Ranked: complete first, then fewer error
+ * problems of the path-dependent rules (CONTRACT §9.3: the route clients accept), then fewer links
+ * whose `keyIdentifierMatch` is false, then fewer members not valid at `evaluatedAt`, then fewer
  * members, then the lowest positions, compared member by member.
  *
  * Every component of the rank adds up along the path and the positions compare member by member,
@@ -147,6 +218,7 @@ export async function bestPath(
     (certificate) => now > certificate.notAfter.getTime() || now < certificate.notBefore.getTime(),
   );
   const rootMatch = (index: number) => context.issuerRoots[index]!.match;
+  const errors = pathErrorCounts(leafIndex, context);
   // The root that ends a path at each position, as a small number (the same root object, the same number).
   const rootIds = new Map<Uint8Array, number>();
   const rootId = (index: number): number => {
@@ -174,6 +246,7 @@ export async function bestPath(
     const signature = [
       selfSigned[target],
       invalid[target],
+      errors[target],
       rootId(target),
       next[target]!.map((link) => `${link.issuerIndex}:${link.keyIdentifierMatch}`).join(","),
       inLinks.get(target)!.sort().join(","),
@@ -207,6 +280,7 @@ export async function bestPath(
     const invalidHere = invalid[member] ? 1 : 0;
     const end = (anchor: AnchorKind, root: RootMatch | null): Suffix => ({
       incomplete: anchor === "missing" ? 1 : 0,
+      pathErrors: errors[member]! + anchorErrors(root, context.certificates[leafIndex]!, evaluatedAt),
       keyIdMismatches: 0,
       invalidMembers: invalidHere,
       length: 1,
@@ -230,6 +304,7 @@ export async function bestPath(
         used[kind]!--;
         const candidate: Suffix = {
           incomplete: rest.incomplete,
+          pathErrors: rest.pathErrors + errors[member]!,
           keyIdMismatches: rest.keyIdMismatches + (link.keyIdentifierMatch === false ? 1 : 0),
           invalidMembers: rest.invalidMembers + invalidHere,
           length: rest.length + 1,
@@ -247,11 +322,37 @@ export async function bestPath(
   };
 
   const top =
-    bestCompletePath(leafIndex, next, invalid, selfSigned, rootMatch) ??
-    (await best(leafIndex, new Array<number>(kinds.size).fill(0), 0));
+    bestCompletePath(leafIndex, next, invalid, selfSigned, rootMatch, errors, (root) =>
+      anchorErrors(root, context.certificates[leafIndex]!, evaluatedAt),
+    ) ?? (await best(leafIndex, new Array<number>(kinds.size).fill(0), 0));
   const members: number[] = [];
   for (let at: Suffix | null = top; at !== null; at = at.next) members.push(at.member);
   return { members, anchor: top.anchor, root: top.root };
+}
+
+/**
+ * Per position, the error problems its certificate raises under the path-dependent rules that judge
+ * it on its own (member-checks.ts `pathErrorCount`): computed once, before the search, so every
+ * component of the rank still adds up along a path. The leaf is the leaf on every path.
+ */
+function pathErrorCounts(leafIndex: number, context: ChainContext): number[] {
+  const { certificates, selfSigned, evaluatedAt } = context;
+  const leaf = certificates[leafIndex]!;
+  return certificates.map((certificate, index) =>
+    pathErrorCount(
+      certificate,
+      { ca: index !== leafIndex, selfSignedAnchor: selfSigned[index] === true },
+      leaf,
+      evaluatedAt,
+    ),
+  );
+}
+
+/** The errors of a supplied root that ends a path (CONTRACT §9.4: it is judged); a reference root counts none. */
+function anchorErrors(root: RootMatch | null, leaf: CertificateData, evaluatedAt: Date): number {
+  const supplied = root?.supplied;
+  if (supplied === undefined) return 0;
+  return pathErrorCount(supplied.certificate, { ca: true, selfSignedAnchor: true }, leaf, evaluatedAt);
 }
 
 /**
@@ -268,6 +369,8 @@ function bestCompletePath(
   invalid: readonly boolean[],
   selfSigned: readonly boolean[],
   rootMatch: (index: number) => RootMatch | null,
+  errors: readonly number[],
+  rootErrors: (root: RootMatch | null) => number,
 ): Suffix | null {
   const count = next.length;
   const best: (Suffix | null)[] = new Array(count).fill(null);
@@ -276,6 +379,7 @@ function bestCompletePath(
     if (!selfSigned[member] && root === null) continue;
     best[member] = {
       incomplete: 0,
+      pathErrors: errors[member]! + rootErrors(root),
       keyIdMismatches: 0,
       invalidMembers: invalid[member] ? 1 : 0,
       length: 1,
@@ -295,6 +399,7 @@ function bestCompletePath(
         if (rest === null || rest === undefined) continue;
         const candidate: Suffix = {
           incomplete: 0,
+          pathErrors: rest.pathErrors + errors[member]!,
           keyIdMismatches: rest.keyIdMismatches + (link.keyIdentifierMatch === false ? 1 : 0),
           invalidMembers: rest.invalidMembers + (invalid[member] ? 1 : 0),
           length: rest.length + 1,

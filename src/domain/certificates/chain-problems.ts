@@ -3,245 +3,51 @@
  * fixed severity, the profile it applies under, the clients known to refuse the connection because
  * of it, the positions it concerns and two plain sentences worded as CONTRACT §4.3 says (positions
  * with their CN, no PEM text). Sorted and built by the same machinery as the bundle's findings
- * (diagnostics.ts). The §7.1 rules are here; the §8.1 client rules are in client-rules.ts.
+ * (diagnostics.ts). Each code's record (severity, profile, clients, sources) is in the one rule
+ * catalogue (rule-catalogue.ts); the §7.1 rules are here, the §8.1 and §9 client rules in
+ * client-rules.ts.
  */
 import { repeats } from "./bundle.ts";
-import type { ChainMember } from "./chain.ts";
-import type { BuiltPath, ChainContext, ServedCertificate } from "./chain-path.ts";
+import type {
+  BuiltPath,
+  ChainContext,
+  ChainMember,
+  JudgedAnchor,
+  ServedCertificate,
+  SuppliedRootRef,
+} from "./chain-path.ts";
+import { DATED_CONSTANTS } from "./dated-constants.ts";
 import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import { MAX_LISTED_DNS_NAMES, publishedAt, rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, identityText, matchIdentity } from "./identity.ts";
 import { isSelfIssued } from "./relationships.ts";
+import {
+  CHAIN_PROBLEM_CODES,
+  type ChainProblemCode,
+  CLIENTS,
+  type Client,
+  type Profile,
+  RULES,
+  type RuleRecord,
+  severities,
+} from "./rule-catalogue.ts";
 import type { RootMatch } from "./trust-anchors.ts";
 import { capitalize, certificateName, listSome, nameLabel, repeatObserved } from "./wording.ts";
 
-/** The clients a problem can name (CONTRACT §8.1), in this order. */
-export const CLIENTS = ["chrome", "firefox", "apple", "go", "openssl"] as const;
-export type Client = (typeof CLIENTS)[number];
+/** The chain's codes (rule-catalogue.ts), under the name the wire contract knows them by. */
+export const PROBLEM_CODES = CHAIN_PROBLEM_CODES;
+export type ProblemCode = ChainProblemCode;
+export { CLIENTS, type Client, type Profile };
 
-/**
- * Who judges the chain (CONTRACT §8.1): `webpki` when the anchor is a root of the reference store
- * (shipped, or in the bundle byte for byte), `private` for the caller's own root or another
- * self-signed anchor, `unknown` when the path is not complete.
- */
-export type Profile = "webpki" | "private" | "unknown";
+/** What CONTRACT §7.1, §8.1 and §9 fix for a code: its severity, the profile it applies under, its clients. */
+export type ProblemRule = Pick<RuleRecord, "severity" | "profile" | "clients">;
 
-/**
- * Every problem code, in the order of CONTRACT §8.1's ordering list (also the tie-break order).
- * The set is closed: each code has one severity (WRONG_ORDER alone has two), one rule that raises
- * it, fixed positions, the profile it applies under and its clients (`PROBLEM_RULES`). The client
- * rules' sources are the ones CONTRACT §8.1 cites, each read; where a source says more or other
- * than the contract, the doc comment says so.
- */
-export const PROBLEM_CODES = [
-  /**
-   * Error. The path is `incomplete`: the last member's issuer is neither in the bundle (as a
-   * verified, eligible candidate) nor a supplied or known root whose key verifies it; on [last
-   * member]. Names the missing issuer and, when the last member's Authority Information Access has
-   * one, where its CA publishes it; when a root of the issuer's name and key id was found whose key
-   * does not verify the member (CONTRACT §7.2), says so. No client named: it depends on each
-   * client's intermediate cache and AIA fetching.
-   */
-  "INCOMPLETE_CHAIN",
-  /**
-   * Error when position 0 does not hold the leaf (by fingerprint): a server sends its first
-   * certificate as its own (RFC 8446 §4.4.2), and every client refuses it. Warning when it does but
-   * the other path members, read in bundle order with repeats and certificates off the path
-   * ignored, do not follow in path order (no client named). On the path.
-   */
-  "WRONG_ORDER",
-  /** Error. A path member's `expiresInDays` is below 0 (evaluatedAt is past its notAfter; RFC 5280 §6.1.3); on [i]. */
-  "EXPIRED",
-  /** Error. A path member's notBefore is after `evaluatedAt` (RFC 5280 §6.1.3); on [i]. */
-  "NOT_YET_VALID",
-  /**
-   * Error. A hostname was given and the leaf does not cover it: a DNS name by the wildcard rules of
-   * CONTRACT §4.3 against `dns` SANs, an address against `ip` SANs (RFC 6125); on [leaf].
-   */
-  "HOSTNAME_MISMATCH",
-  /**
-   * Error, any profile. The leaf has no `dns` and no `ip` subjectAltName; on [leaf]. Chrome 58
-   * removed commonName matching; Apple HT210176 (support.apple.com/103769): "DNS names in the
-   * CommonName of a certificate are no longer trusted"; Go 1.15 release notes: the CommonName
-   * host-name fallback is disabled by default (x509ignoreCN=0, removed in Go 1.17). Chrome's
-   * feature entry (chromestatus 4981025180483584) notes that Firefox 48 removed the fallback too,
-   * which the contract's list leaves out.
-   */
-  "NO_SUBJECT_ALT_NAME",
-  /**
-   * Error, any profile. The leaf has an extendedKeyUsage without `serverAuth`; on [leaf]. RFC 5280
-   * §4.2.1.12; HT210176 ("containing the id-kp-serverAuth OID"); Go `x509.VerifyOptions.KeyUsages`
-   * (empty means serverAuth; `ExtKeyUsageAny` accepted); OpenSSL checks purpose `sslserver`.
-   * Every client refuses it, only Apple and OpenSSL when the list holds `anyExtendedKeyUsage`.
-   */
-  "EKU_LACKS_SERVER_AUTH",
-  /**
-   * Error, any profile. The leaf has no extendedKeyUsage and notBefore ≥ 2019-07-01T00:00:00Z; on
-   * [leaf]; Apple. HT210176: certificates issued "after 1 July 2019 (as indicated in the
-   * NotBefore field)" must contain an EKU with id-kp-serverAuth (the contract reads "after" as from
-   * that instant on).
-   */
-  "EKU_ABSENT",
-  /**
-   * Error, any profile. A path member's RSA key has fewer than 1024 bits; on [i]. Chromium
-   * `cert_verify_proc.cc` `IsWeakKey` (RSA and DSA under 1024, the whole verified chain); HT210176;
-   * Go 1.24 (crypto/rsa refuses keys under 1024 bits, GODEBUG rsa1024min=0); OpenSSL security
-   * level 1, the default: keys under 80 bits of security (RSA under 1024) prohibited. OpenSSL
-   * 3.0's own estimate (`ossl_ifc_ffc_compute_security_bits`) gives RSA 920–1023 bits 80 bits, so
-   * `openssl verify -auth_level 1` refuses only under 920 bits (measured with 3.0.19).
-   */
-  "RSA_KEY_UNDER_1024",
-  /**
-   * Error, any profile. A path member's RSA key has 1024 to 2047 bits; on [i]; Apple. HT210176:
-   * "TLS server certificates and issuing CAs using RSA keys must use key sizes greater than or
-   * equal to 2048 bits"; CA/B Forum Baseline Requirements §6.1.5. Never raised with
-   * RSA_KEY_UNDER_1024 for one certificate.
-   */
-  "RSA_KEY_UNDER_2048",
-  /**
-   * Error, any profile. A path member other than the in-bundle anchor is signed with SHA-1 (RSA,
-   * ECDSA, DSA, or RSASSA-PSS hashing with SHA-1); on [i]. Every client under `webpki` (Chrome 56,
-   * Firefox 52); otherwise Apple (HT210176), Go 1.18 (root signatures are not checked) and
-   * OpenSSL (level 1: "signatures using SHA1 and MD5 are also forbidden at this level").
-   * Chrome refuses SHA-1 under locally installed anchors too unless the EnableSha1ForLocalAnchors
-   * policy is set (Chromium blog "SHA-1 Certificates in Chrome", Chrome 57; `cert_verify_proc.cc`),
-   * which the contract's list leaves out; Firefox accepts it under manually imported roots
-   * (Mozilla, "Phasing Out SHA-1 on the Public Web").
-   */
-  "SHA1_SIGNATURE",
-  /**
-   * Error, any profile. The leaf's notBefore ≥ 2019-07-01T00:00:00Z and its `validityDays` > 825;
-   * on [leaf]; Apple (HT210176, whatever the root: mkcert#174, cert-manager#2168). Chromium's
-   * `HasTooLongValidity` also refuses over 825 days for publicly trusted leaves issued since
-   * 2018-03-01, which the contract's list leaves out.
-   */
-  "VALIDITY_OVER_825_DAYS",
-  /**
-   * Error, `webpki` only. The leaf's notBefore ≥ 2020-09-01T00:00:00Z and its `validityDays` > 398;
-   * on [leaf]; Chrome and Apple. Apple HT211025 (support.apple.com/102028): roots preinstalled
-   * with the OS only, days of 86,400 s, "any time greater than this indicates an additional day";
-   * Chromium `net/docs/certificate_lifetimes.md` (Chrome 85, publicly trusted CAs only, "will not
-   * apply to locally-operated CAs").
-   */
-  "VALIDITY_OVER_398_DAYS",
-  /**
-   * Error, any profile. A CA member with pathLenConstraint p has more than p non-self-issued CA
-   * members between it and the leaf (RFC 5280 §4.2.1.9, §6.1.4 (l), (m); the leaf never counts;
-   * the in-bundle anchor is judged too); on [that CA]. OpenSSL X509_V_ERR_PATH_LENGTH_EXCEEDED, Go
-   * `x509.TooManyIntermediates`, Chromium, mozilla::pkix.
-   */
-  "PATH_LENGTH_EXCEEDED",
-  /**
-   * Error, any profile. A CA member's nameConstraints are violated by a `dns` or `ip` SAN of the
-   * leaf (RFC 5280 §4.2.1.10); on [leaf, that CA]. OpenSSL X509_V_ERR_PERMITTED_VIOLATION and
-   * EXCLUDED_VIOLATION, Go 1.10 (every name is checked), Chromium, mozilla::pkix; for the in-bundle
-   * anchor's own constraints OpenSSL only (browser root stores ignore a root's constraints:
-   * letsencrypt/boulder#3556; RFC 5280 §6.1.1 leaves them to the relying party). Go's verifier
-   * applies a root's constraints too, and Chrome does for locally added anchors since Chrome 112's
-   * EnforceLocalAnchorConstraintsEnabled, which the contract's list leaves out.
-   */
-  "NAME_CONSTRAINTS_VIOLATED",
-  /** Warning. A path member has 0 ≤ `expiresInDays` < `expiryWarningDays`; on [i]. */
-  "EXPIRING",
-  /**
-   * Warning, `webpki` only. The leaf's `validityDays` is over the CA/Browser Forum limit for its
-   * notBefore: 200 days from 2026-03-15, 100 from 2027-03-15, 47 from 2029-03-15 (ballot SC-081v3,
-   * Baseline Requirements §6.3.2); on [leaf]. No client enforces it; CAs must.
-   */
-  "VALIDITY_OVER_BR_LIMIT",
-  /**
-   * Warning, `webpki` only. The leaf carries no embedded SCT (`sctCount` 0); on [leaf]; Chrome and
-   * Apple (their Certificate Transparency policies; Apple's is now support.apple.com/103214, for
-   * publicly trusted certificates). A warning: SCTs may also come in the TLS handshake or a stapled
-   * OCSP response. Both policies want two or more SCTs (Apple: 2 embedded for up to 180 days, 3
-   * for 181–398), so one embedded SCT alone also fails; the contract flags only none.
-   */
-  "NO_EMBEDDED_SCTS",
-  /**
-   * Warning. A position that is not on the path, repeats no earlier position and is not an
-   * included root: unrelated to the leaf, or above the anchor (an old cross-sign); on [i]. Never
-   * raised when the path is empty.
-   */
-  "UNNEEDED_CERTIFICATE",
-  /** Warning. A position repeats an earlier one (same SHA-256 fingerprint); on [first, repeat]. */
-  "DUPLICATE_CERTIFICATE",
-  /** Warning. The status is `ambiguous`: several possible leaves and none chosen; on every possible leaf. */
-  "LEAF_SELECTION_REQUIRED",
-  /** Warning. The status is `no-leaf`: every distinct certificate is a CA; on []. */
-  "NO_LEAF_CERTIFICATE",
-  /**
-   * Info. A self-signed certificate of the bundle, other than the leaf, that is the last member or
-   * a verified candidate issuer of it is served: clients use their own copy. Never raised for a
-   * cross-signed CA that is not self-signed; on [i] (its first occurrence).
-   */
-  "ROOT_INCLUDED",
-  /**
-   * Error, any profile; only with CRLs given (`nettools chain --crl`, CONTRACT §10.2). A path member
-   * is listed in a CRL of its issuer whose signature that issuer's key verifies; on [i]. Every
-   * client that checks revocation refuses a revoked certificate.
-   */
-  "REVOKED",
-  /** Warning; only with CRLs given. A CRL used for path members has a nextUpdate before `evaluatedAt`; on the members it covers. */
-  "CRL_STALE",
-] as const;
-export type ProblemCode = (typeof PROBLEM_CODES)[number];
+/** Each chain code's record in the catalogue. */
+export const PROBLEM_RULES: Readonly<Record<ProblemCode, RuleRecord>> = Object.fromEntries(
+  CHAIN_PROBLEM_CODES.map((code) => [code, RULES[code]]),
+) as Record<ProblemCode, RuleRecord>;
 
-/** What CONTRACT §7.1 and §8.1 fix for a code: its severity, the profile it applies under, its clients. */
-export interface ProblemRule {
-  severity: Severity;
-  /** `any`: judged whatever the profile (also `unknown`); `webpki`: only under `webpki`. */
-  profile: "any" | "webpki";
-  /** The clients named by default (a rule states the variant where the contract has one). */
-  clients: readonly Client[];
-}
-
-const EVERY_CLIENT = CLIENTS;
-const rule = (
-  severity: Severity,
-  clients: readonly Client[] = [],
-  profile: "any" | "webpki" = "any",
-): ProblemRule => ({
-  severity,
-  profile,
-  clients,
-});
-
-/** Each code's rule (CONTRACT §7.1 table and §8.1). */
-export const PROBLEM_RULES: Readonly<Record<ProblemCode, ProblemRule>> = {
-  INCOMPLETE_CHAIN: rule("error"),
-  WRONG_ORDER: rule("error", EVERY_CLIENT),
-  EXPIRED: rule("error", EVERY_CLIENT),
-  NOT_YET_VALID: rule("error", EVERY_CLIENT),
-  HOSTNAME_MISMATCH: rule("error", EVERY_CLIENT),
-  NO_SUBJECT_ALT_NAME: rule("error", ["chrome", "apple", "go"]),
-  EKU_LACKS_SERVER_AUTH: rule("error", EVERY_CLIENT),
-  EKU_ABSENT: rule("error", ["apple"]),
-  RSA_KEY_UNDER_1024: rule("error", ["chrome", "apple", "go", "openssl"]),
-  RSA_KEY_UNDER_2048: rule("error", ["apple"]),
-  SHA1_SIGNATURE: rule("error", ["apple", "go", "openssl"]),
-  VALIDITY_OVER_825_DAYS: rule("error", ["apple"]),
-  VALIDITY_OVER_398_DAYS: rule("error", ["chrome", "apple"], "webpki"),
-  PATH_LENGTH_EXCEEDED: rule("error", ["chrome", "firefox", "go", "openssl"]),
-  NAME_CONSTRAINTS_VIOLATED: rule("error", ["chrome", "firefox", "go", "openssl"]),
-  EXPIRING: rule("warning"),
-  VALIDITY_OVER_BR_LIMIT: rule("warning", [], "webpki"),
-  NO_EMBEDDED_SCTS: rule("warning", ["chrome", "apple"], "webpki"),
-  UNNEEDED_CERTIFICATE: rule("warning"),
-  DUPLICATE_CERTIFICATE: rule("warning"),
-  LEAF_SELECTION_REQUIRED: rule("warning"),
-  NO_LEAF_CERTIFICATE: rule("warning"),
-  ROOT_INCLUDED: rule("info"),
-  REVOKED: rule("error", EVERY_CLIENT),
-  CRL_STALE: rule("warning"),
-};
-
-const PROBLEMS = new DiagnosticCodes<ProblemCode>(
-  PROBLEM_CODES,
-  Object.fromEntries(PROBLEM_CODES.map((code) => [code, PROBLEM_RULES[code].severity])) as Record<
-    ProblemCode,
-    Severity
-  >,
-);
+const PROBLEMS = new DiagnosticCodes<ProblemCode>(CHAIN_PROBLEM_CODES, severities(CHAIN_PROBLEM_CODES));
 
 /** One problem (CONTRACT §7.1, §8.1), field order as specified. */
 export interface ChainProblem {
@@ -252,12 +58,15 @@ export interface ChainProblem {
   nextAction: string;
   /** The clients known to refuse the connection because of it, in `CLIENTS` order. */
   clients: Client[];
+  /** The supplied root the problem is about (CONTRACT §9.4); absent for any other. */
+  suppliedRoot?: SuppliedRootRef;
 }
 
 /** What a rule may state for one problem instead of its code's defaults (WRONG_ORDER's warning, a client variant). */
 export interface ProblemVariant {
   severity?: Severity;
   clients?: readonly Client[];
+  suppliedRoot?: SuppliedRootRef | null;
 }
 
 /** Builds one problem with its code's severity and clients unless `variant` states others. */
@@ -268,8 +77,14 @@ export function problem(
   nextAction: string,
   variant: ProblemVariant = {},
 ): ChainProblem {
-  const clients = [...(variant.clients ?? PROBLEM_RULES[code].clients)];
-  return PROBLEMS.make(code, certificateIndexes, { observed, nextAction, clients }, variant.severity);
+  const clients = CLIENTS.filter((client) =>
+    (variant.clients ?? PROBLEM_RULES[code].clients).includes(client),
+  );
+  const rest =
+    variant.suppliedRoot === undefined || variant.suppliedRoot === null
+      ? { observed, nextAction, clients }
+      : { observed, nextAction, clients, suppliedRoot: variant.suppliedRoot };
+  return PROBLEMS.make(code, certificateIndexes, rest, variant.severity);
 }
 
 /** Sorts problems into the contract's order (in place) and returns them. */
@@ -339,6 +154,7 @@ export function pathProblems(
   members: readonly ChainMember[],
   identity: ExpectedIdentity | null,
   served: readonly ServedCertificate[],
+  anchor: JudgedAnchor | null = null,
 ): ChainProblem[] {
   const { certificates } = context;
   const problems: ChainProblem[] = [...duplicateProblems(context)];
@@ -354,6 +170,7 @@ export function pathProblems(
     const certificate = certificates[member.index]!;
     const name = named(context, member.index);
     const role = member.index === leaf ? "renew it" : "fetch the current certificate from its issuer";
+    const warning = expiryThreshold(context, member.validityDays);
     if (member.expiresInDays < 0) {
       problems.push(
         problem(
@@ -363,12 +180,12 @@ export function pathProblems(
           `Replace ${name}: ${role}.`,
         ),
       );
-    } else if (member.expiresInDays < context.expiryWarningDays) {
+    } else if (member.expiresInDays < warning.days) {
       problems.push(
         problem(
           "EXPIRING",
           [member.index],
-          `${capitalize(name)} expires in ${member.expiresInDays} ${member.expiresInDays === 1 ? "day" : "days"}, at ${member.notAfter}.`,
+          `${capitalize(name)} expires in ${member.expiresInDays} ${member.expiresInDays === 1 ? "day" : "days"}, at ${member.notAfter}${warning.why}.`,
           `Replace ${name} before ${member.notAfter}: ${role}.`,
         ),
       );
@@ -384,6 +201,7 @@ export function pathProblems(
       );
     }
   }
+  if (anchor?.supplied != null) problems.push(...suppliedRootValidity(context, anchor));
 
   if (identity !== null) {
     const leafCertificate = certificates[leaf]!;
@@ -428,6 +246,68 @@ export function pathProblems(
         [index],
         `${capitalize(named(context, index))} is a self-signed root served with the chain.`,
         "Leave the root out of the served chain: clients use their own copy of it (the corrected chain, fullchainPem, omits it unless includeRoot is set).",
+      ),
+    );
+  }
+  return problems;
+}
+
+/**
+ * The EXPIRING threshold of one member (CONTRACT §9.5): `expiryWarningDays` when given; with
+ * `expiryWarningPercent` (the CLI's `--expires-within N%`) that share of its lifetime, rounded up;
+ * else ⌈lifetime / 3⌉ days, at most 30, or ⌈lifetime / 2⌉ under 10 days of lifetime (certbot's
+ * renewal rule). `why` is the clause `observed` adds to say where the threshold comes from.
+ */
+export function expiryThreshold(
+  context: Pick<ChainContext, "expiryWarningDays" | "expiryWarningPercent">,
+  lifetimeDays: number,
+): { days: number; why: string } {
+  if (context.expiryWarningDays !== null) return { days: context.expiryWarningDays, why: "" };
+  if (context.expiryWarningPercent !== undefined) {
+    const days = Math.ceil((lifetimeDays * context.expiryWarningPercent) / 100);
+    return {
+      days,
+      why: `, within ${context.expiryWarningPercent} % of its ${lifetimeDays}-day lifetime (${days} days)`,
+    };
+  }
+  const rule = DATED_CONSTANTS.expiryWarning.value;
+  if (lifetimeDays < rule.shortLifetimeDays) {
+    const days = Math.ceil(lifetimeDays / 2);
+    return { days, why: `, within the last half of its ${lifetimeDays}-day lifetime (${days} days)` };
+  }
+  const days = Math.min(rule.maxDays, Math.ceil(lifetimeDays / 3));
+  return days === rule.maxDays
+    ? { days, why: ` (the warning starts ${days} days before expiry)` }
+    : { days, why: `, within the last third of its ${lifetimeDays}-day lifetime (${days} days)` };
+}
+
+/** EXPIRED and NOT_YET_VALID of a supplied root (CONTRACT §9.4): judged like an in-bundle anchor, named by `suppliedRoot`. */
+function suppliedRootValidity(context: ChainContext, anchor: JudgedAnchor): ChainProblem[] {
+  const { certificate } = anchor;
+  const supplied = anchor.supplied!;
+  const name = `your own root ${supplied.index} (${nameLabel(certificate.subject) ?? "with an empty name"})`;
+  const evaluatedAt = rfc3339(context.evaluatedAt);
+  const now = context.evaluatedAt.getTime();
+  const problems: ChainProblem[] = [];
+  if (now > certificate.notAfter.getTime()) {
+    problems.push(
+      problem(
+        "EXPIRED",
+        [],
+        `${capitalize(name)} expired at ${rfc3339(certificate.notAfter)}; the evaluation time is ${evaluatedAt}.`,
+        `Replace ${name} with its current certificate and supply that one as your root.`,
+        { suppliedRoot: supplied, clients: ["go", "openssl"] },
+      ),
+    );
+  }
+  if (now < certificate.notBefore.getTime()) {
+    problems.push(
+      problem(
+        "NOT_YET_VALID",
+        [],
+        `${capitalize(name)} is not valid before ${rfc3339(certificate.notBefore)}; the evaluation time is ${evaluatedAt}.`,
+        `Check the clock of the machine that made ${name}, or wait until it becomes valid.`,
+        { suppliedRoot: supplied, clients: ["go", "openssl"] },
       ),
     );
   }
@@ -543,4 +423,46 @@ function orderProblems(
     ];
   }
   return [];
+}
+
+/** What `withExpiryPercent` reads of a chain result. */
+export interface ExpiryView<Problem extends ChainProblem> {
+  leafIndex: number | null;
+  certificates: readonly Pick<
+    ChainMember,
+    "index" | "subject" | "notAfter" | "expiresInDays" | "validityDays"
+  >[];
+  problems: Problem[];
+}
+
+/**
+ * The result with its EXPIRING problems judged again at `percent` % of each member's lifetime (the
+ * CLI's `--expires-within N%`, CONTRACT §9.5): the API takes days only, so the command line asks
+ * without them and applies the share to the members it got back, locally or from a server alike.
+ */
+export function withExpiryPercent<Problem extends ChainProblem, Result extends ExpiryView<Problem>>(
+  result: Result,
+  percent: number,
+): Result {
+  const problems: ChainProblem[] = result.problems.filter((p) => p.code !== "EXPIRING");
+  for (const member of result.certificates) {
+    const warning = expiryThreshold(
+      { expiryWarningDays: null, expiryWarningPercent: percent },
+      member.validityDays,
+    );
+    if (member.expiresInDays < 0 || member.expiresInDays >= warning.days) continue;
+    const label = nameLabel(member.subject);
+    const name = label === null ? `certificate ${member.index}` : `certificate ${member.index} (${label})`;
+    const role =
+      member.index === result.leafIndex ? "renew it" : "fetch the current certificate from its issuer";
+    problems.push(
+      problem(
+        "EXPIRING",
+        [member.index],
+        `${capitalize(name)} expires in ${member.expiresInDays} ${member.expiresInDays === 1 ? "day" : "days"}, at ${member.notAfter}${warning.why}.`,
+        `Replace ${name} before ${member.notAfter}: ${role}.`,
+      ),
+    );
+  }
+  return { ...result, problems: sortProblems(problems) as Problem[] };
 }

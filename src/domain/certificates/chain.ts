@@ -8,9 +8,24 @@
  * Clock (read once); identical input and clock give identical output.
  */
 import type { Issue } from "../errors.ts";
-import type { CertificateDecoder, Clock, RootStore, SignatureVerifier, WorkBudget } from "../ports.ts";
+import type {
+  CertificateDecoder,
+  Clock,
+  RootDistrust,
+  RootStore,
+  SignatureVerifier,
+  WorkBudget,
+} from "../ports.ts";
 import { type CertificateLimits, DEFAULT_CERTIFICATE_LIMITS, readBundle } from "./bundle.ts";
-import { type AnchorKind, type BuiltPath, bestPath, type ChainContext, servedChain } from "./chain-path.ts";
+import {
+  type AnchorKind,
+  type BuiltPath,
+  bestPath,
+  type ChainContext,
+  type ChainMember,
+  judgedAnchorOf,
+  servedChain,
+} from "./chain-path.ts";
 import {
   type ChainProblem,
   type Profile,
@@ -27,7 +42,7 @@ import { pemBlock } from "./pem.ts";
 import type { SignatureCheckCache } from "./relationships.ts";
 import { type IssuerRoot, isReferenceRoot, RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
 
-export type { AnchorKind } from "./chain-path.ts";
+export type { AnchorKind, ChainMember } from "./chain-path.ts";
 export {
   type ChainProblem,
   CLIENTS,
@@ -40,7 +55,7 @@ export {
 /** Kept for the CLI's file conversions, which import it from here; it lives in pem.ts. */
 export { pemBlock } from "./pem.ts";
 
-/** Default and bounds of `expiryWarningDays`. */
+/** The most days the lifetime-relative warning uses (CONTRACT §9.5), and the bound of `expiryWarningDays`. */
 export const DEFAULT_EXPIRY_WARNING_DAYS = 30;
 export const MAX_EXPIRY_WARNING_DAYS = 3650;
 
@@ -78,30 +93,6 @@ export interface ChainAnchor {
   caIssuersUrls: string[];
 }
 
-/** One path member (CONTRACT §7.1 `certificates`, with §8.1's fields), field order as specified. */
-export interface ChainMember {
-  index: number;
-  subject: string;
-  commonName: string | null;
-  notAfter: string;
-  /** floor((notAfter − evaluatedAt) / 86400 s): negative once expired. */
-  expiresInDays: number;
-  caIssuersUrls: string[];
-  ocspUrls: string[];
-  notBefore: string;
-  /** ceil((notAfter − notBefore + 1 s) / 86400 s): RFC 5280's inclusive period in whole days. */
-  validityDays: number;
-  keyType: string;
-  keyBits: number | null;
-  keyCurve: string | null;
-  signatureAlgorithm: string;
-  publicKeySha256: string;
-  extendedKeyUsage: string[] | null;
-  pathLenConstraint: number | null;
-  sctCount: number;
-  crlUrls: string[];
-}
-
 /** CertificateChainResult (CONTRACT §7.1), field order as specified. */
 export interface CertificateChainResult {
   evaluatedAt: string;
@@ -130,11 +121,15 @@ export async function buildCertificateChain(
 ): Promise<CertificateChainResult> {
   const identity = validateIdentity(request.hostname);
   const supplied = readSuppliedRoots(request.roots, deps.decoder, limits);
-  const expiryWarningDays = request.expiryWarningDays ?? DEFAULT_EXPIRY_WARNING_DAYS;
+  // Absent: the threshold is a share of each member's lifetime (CONTRACT §9.5).
+  const expiryWarningDays = request.expiryWarningDays ?? null;
   const clock = clockAt(request.at, deps.clock);
   const bundle = await readBundle(request.pem, request.leafIndex, { ...deps, clock }, limits, {
     beforeLeafIndex: supplied.then((roots) => [...roots.issues, ...identity.issues]),
-    afterLeafIndex: [...checkExpiryWarningDays(expiryWarningDays), ...instantIssues(request.at)],
+    afterLeafIndex: [
+      ...(expiryWarningDays === null ? [] : checkExpiryWarningDays(expiryWarningDays)),
+      ...instantIssues(request.at),
+    ],
   });
   const { certificates, evaluatedAt, leaves } = bundle;
   const selfSigned = bundle.selfChecks.map((check) => check?.outcome === "verified");
@@ -175,6 +170,7 @@ export async function buildCertificateChain(
   const status: ChainStatus = best.anchor === "missing" ? "incomplete" : "complete";
   const profile = profileOf(best, lastCertificate, deps.roots);
   const served = servedChain(best, certificates, request.includeRoot === true);
+  const anchor = judgedAnchorOf(best, certificates);
   return {
     evaluatedAt: rfc3339(evaluatedAt),
     leafIndex,
@@ -184,8 +180,14 @@ export async function buildCertificateChain(
     anchor: { kind: best.anchor, subject: anchorSubject, caIssuersUrls: [...lastCertificate.caIssuersUrls] },
     certificates: members,
     problems: sortProblems([
-      ...pathProblems(context, best, members, identity.expected, served),
-      ...clientRuleProblems({ context, path: best, profile }),
+      ...pathProblems(context, best, members, identity.expected, served, anchor),
+      ...clientRuleProblems({
+        context,
+        path: best,
+        profile,
+        anchor,
+        distrust: distrustOf(best, certificates, profile, deps.roots),
+      }),
     ]),
     fullchainPem: served.map((block) => pemBlock(block.der)).join(""),
   };
@@ -285,6 +287,21 @@ function profileOf(path: BuiltPath, last: CertificateData, reference: RootStore)
     default:
       return "unknown";
   }
+}
+
+/**
+ * The distrust dates of the reference root that anchors a `webpki` path (CONTRACT §9.5), through
+ * the store's optional `distrustOf`; null for any other path or a store without dates.
+ */
+function distrustOf(
+  path: BuiltPath,
+  certificates: readonly CertificateData[],
+  profile: Profile,
+  reference: RootStore,
+): RootDistrust | null {
+  if (profile !== "webpki" || reference.distrustOf === undefined) return null;
+  const der = path.anchor === "in-bundle" ? certificates[path.members.at(-1)!]!.der : path.root?.der;
+  return der === undefined ? null : reference.distrustOf(der);
 }
 
 /** floor((notAfter − evaluatedAt) / 86400 s), exact on whole seconds: negative once expired. */

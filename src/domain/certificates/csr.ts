@@ -13,10 +13,19 @@
 import { type Issue, invalidInput } from "../errors.ts";
 import type { CertificateDecoder, SignatureOutcome, SignatureVerifier } from "../ports.ts";
 import { readCertificateBlocks } from "./bundle.ts";
-import type { Severity } from "./findings.ts";
+import { DATED_CONSTANTS } from "./dated-constants.ts";
+import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import type { CertificateData } from "./model.ts";
 import { DEFAULT_PEM_LIMITS, OUTSIDE_TEXT_MESSAGES, type PemKind, type PemLimits, scanPem } from "./pem.ts";
 import type { CertificationRequestData } from "./request-model.ts";
+import {
+  CLIENTS,
+  type Client,
+  CSR_PROBLEM_CODES,
+  type CsrProblemCode,
+  RULES,
+  severities,
+} from "./rule-catalogue.ts";
 import { capitalize, nameLabel } from "./wording.ts";
 
 /** CsrRequest (CONTRACT §8.2), after the HTTP schema has checked the types. */
@@ -30,19 +39,8 @@ export interface CsrDeps {
   verifier: SignatureVerifier;
 }
 
-/** The clients a problem names (CONTRACT §8.1 `clients`), in the contract's fixed order. */
-export const CLIENTS = ["chrome", "firefox", "apple", "go", "openssl"] as const;
-export type Client = (typeof CLIENTS)[number];
-
-/** The codes a request can raise, in §8.1's code order (the CSR codes come after the chain's). */
-export const CSR_PROBLEM_CODES = [
-  "NO_SUBJECT_ALT_NAME",
-  "RSA_KEY_UNDER_1024",
-  "RSA_KEY_UNDER_2048",
-  "CSR_SIGNATURE_INVALID",
-  "CSR_SIGNATURE_SHA1",
-] as const;
-export type CsrProblemCode = (typeof CSR_PROBLEM_CODES)[number];
+/** The clients and the request's codes come from the one rule catalogue (rule-catalogue.ts). */
+export { CLIENTS, type Client, CSR_PROBLEM_CODES, type CsrProblemCode };
 
 /** One entry of `problems`: a request has no certificate positions, so `certificateIndexes` is empty. */
 export interface CsrProblem {
@@ -249,11 +247,12 @@ export interface CsrFacts {
   name: string;
 }
 
-/** One rule: its fixed facts, and what it observed (null when it does not apply) and advises. */
+/**
+ * One rule's request-side wording: what it observed (null when it does not apply) and advises. Its
+ * severity and clients are its record in the catalogue.
+ */
 export interface CsrRule {
   code: CsrProblemCode;
-  severity: Severity;
-  clients: readonly Client[];
   observe(facts: CsrFacts): string | null;
   nextAction(facts: CsrFacts): string;
 }
@@ -281,8 +280,6 @@ export const CSR_RULES: readonly CsrRule[] = [
   {
     // Chrome 58, Apple HT210176 and Go 1.15 ignore the commonName: only subjectAltName names count.
     code: "NO_SUBJECT_ALT_NAME",
-    severity: "error",
-    clients: ["chrome", "apple", "go"],
     observe: ({ request, name }) =>
       request.sans.some((san) => san.type === "dns" || san.type === "ip")
         ? null
@@ -296,8 +293,6 @@ export const CSR_RULES: readonly CsrRule[] = [
   {
     // Chromium IsWeakKey, Apple HT210176, Go 1.24 (rsa1024min), OpenSSL security level 1.
     code: "RSA_KEY_UNDER_1024",
-    severity: "error",
-    clients: ["chrome", "apple", "go", "openssl"],
     observe: ({ request, name }) => {
       const bits = rsaBits(request);
       return bits !== null && bits < 1024
@@ -307,22 +302,18 @@ export const CSR_RULES: readonly CsrRule[] = [
     nextAction: () => NEW_RSA_KEY,
   },
   {
-    // Apple HT210176 and the CA/Browser Forum Baseline Requirements §6.1.5: 2048 bits at least.
+    // Apple HT210176, OpenSSL 3.2's default security level 2, CA/B Forum BR §6.1.5: 2048 bits at least.
     code: "RSA_KEY_UNDER_2048",
-    severity: "error",
-    clients: ["apple"],
     observe: ({ request, name }) => {
       const bits = rsaBits(request);
       return bits !== null && bits >= 1024 && bits < 2048
-        ? `${capitalize(name)} is for a key of RSA ${bits} bits; Apple's clients and public CAs require 2048 bits.`
+        ? `${capitalize(name)} is for a key of RSA ${bits} bits; Apple's clients and public CAs require 2048 bits${bits < OPENSSL_LEVEL2_RSA_BITS ? ", and OpenSSL 3.2 and later refuse it" : ""}.`
         : null;
     },
     nextAction: () => NEW_RSA_KEY,
   },
   {
     code: "CSR_SIGNATURE_INVALID",
-    severity: "error",
-    clients: [],
     observe: ({ signatureValid, name }) =>
       signatureValid === "failed"
         ? `The signature of ${name} does not verify with its own public key: it was changed after signing, or signed with another key.`
@@ -332,8 +323,6 @@ export const CSR_RULES: readonly CsrRule[] = [
   },
   {
     code: "CSR_SIGNATURE_SHA1",
-    severity: "warning",
-    clients: [],
     observe: ({ request, name }) =>
       request.signatureUsesSha1
         ? `${capitalize(name)} is signed with SHA-1 (${request.signatureAlgorithm}); many CAs refuse such requests.`
@@ -343,7 +332,9 @@ export const CSR_RULES: readonly CsrRule[] = [
   },
 ];
 
-const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
+const OPENSSL_LEVEL2_RSA_BITS = DATED_CONSTANTS.opensslLevel2RsaBits.value;
+
+const CSR_PROBLEMS = new DiagnosticCodes<CsrProblemCode>(CSR_PROBLEM_CODES, severities(CSR_PROBLEM_CODES));
 
 /** The problems of a request: every rule that applies, by severity, then in the table's code order. */
 export function csrProblems(
@@ -360,15 +351,18 @@ export function csrProblems(
   for (const rule of CSR_RULES) {
     const observed = rule.observe(facts);
     if (observed === null) continue;
-    problems.push({
-      code: rule.code,
-      severity: rule.severity,
-      certificateIndexes: [],
-      observed,
-      nextAction: rule.nextAction(facts),
-      clients: [...rule.clients],
-    });
+    const clients = RULES[rule.code].clients.filter(
+      // OpenSSL's level 2 counts 1963 bits and more as 112 bits of security (dated-constants.ts).
+      (client) =>
+        !(
+          rule.code === "RSA_KEY_UNDER_2048" &&
+          client === "openssl" &&
+          (rsaBits(request) ?? 0) >= OPENSSL_LEVEL2_RSA_BITS
+        ),
+    );
+    problems.push(
+      CSR_PROBLEMS.make(rule.code, [], { observed, nextAction: rule.nextAction(facts), clients }),
+    );
   }
-  // Array.prototype.sort is stable: within a severity, the table's order stands.
-  return problems.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+  return CSR_PROBLEMS.sort(problems);
 }

@@ -12,131 +12,15 @@ import { DiagnosticCodes, type Severity } from "./diagnostics.ts";
 import type { CertificateData } from "./model.ts";
 import type { CandidateLink } from "./relationships.ts";
 import { isSelfIssued } from "./relationships.ts";
+import { FINDING_CODES, type FindingCode, severities } from "./rule-catalogue.ts";
 import { rootOrigin } from "./trust-anchors.ts";
 import { capitalize, certificateName, listSome, nameLabel, repeatObserved, showText } from "./wording.ts";
 
-/**
- * Every finding code, in the order of CONTRACT §4.3's table (also the tie-break order). The set is
- * closed: each code has one severity (`SEVERITY_OF`), one rule that raises it, and fixed evidence keys.
- */
-export const FINDING_CODES = [
-  /**
-   * Warning. A position repeats an earlier certificate byte for byte (same SHA-256 fingerprint);
-   * raised once per repeat, on [first, repeat]. Evidence: `firstIndex`, `fingerprintSha256`.
-   */
-  "DUPLICATE_CERTIFICATE",
-  /**
-   * Error. The evaluation time is past the certificate's notAfter; on [i]. Evidence: `notAfter`,
-   * `evaluatedAt`.
-   */
-  "CERTIFICATE_EXPIRED",
-  /**
-   * Error. The evaluation time is before the certificate's notBefore; on [i]. Evidence:
-   * `notBefore`, `evaluatedAt`.
-   */
-  "CERTIFICATE_NOT_YET_VALID",
-  /**
-   * Info. Subject and issuer are the same name and the certificate's own key verifies its
-   * signature (a root, or a self-signed leaf); on [i]. Evidence: `ca`.
-   */
-  "SELF_SIGNED_CERTIFICATE",
-  /**
-   * Error. A self-issued certificate's signature does not verify with its own key: altered,
-   * damaged, or signed by another key of the same name; on [i]. Evidence: `signatureAlgorithm`.
-   */
-  "SELF_SIGNATURE_FAILED",
-  /**
-   * Warning. A signature check (self or against a candidate issuer) could not be made because the
-   * algorithm, key type or curve is one the verifier does not implement (MD5, DSA, Ed448,
-   * brainpool…); on [i] for a self-check, else [child, issuer]. Evidence: `signatureAlgorithm`.
-   */
-  "SIGNATURE_UNSUPPORTED",
-  /**
-   * Warning. A signature check could not run for another reason (the issuer key cannot be
-   * imported, the key type does not match the algorithm); on [i] for a self-check, else [child,
-   * issuer]. Evidence: `signatureAlgorithm`, `reason`.
-   */
-  "SIGNATURE_CHECK_UNAVAILABLE",
-  /**
-   * Info. A certificate that is not self-issued has no candidate issuer in the bundle whose
-   * signature check did not fail; on [i]. Evidence: `issuer`, `issuerIsKnownRoot` (whether a
-   * shipped root matches the missing issuer: omitting a root is normal, omitting an intermediate
-   * is not).
-   */
-  "ISSUER_NOT_IN_BUNDLE",
-  /**
-   * Warning. A certificate named as issuer (same name) did not sign the child: its key does not
-   * verify the child's signature; on [child, issuer]. Evidence: `childIndex`, `issuerIndex`.
-   */
-  "CANDIDATE_SIGNATURE_FAILED",
-  /**
-   * Error. An issuer whose signature did not fail is not a CA (basicConstraints absent or cA
-   * false); on [child, issuer]. Evidence: `childIndex`, `issuerIndex`, `basicConstraintsPresent`.
-   */
-  "ISSUER_NOT_CA",
-  /**
-   * Error. An issuer whose signature did not fail has a keyUsage extension without keyCertSign; on
-   * [child, issuer]. Evidence: `childIndex`, `issuerIndex`.
-   */
-  "ISSUER_KEY_USAGE_REJECTED",
-  /**
-   * Warning. The child's authorityKeyIdentifier and the issuer's subjectKeyIdentifier are both
-   * present and differ, although the signature did not fail; on [child, issuer]. Evidence:
-   * `childIndex`, `issuerIndex`, `authorityKeyIdentifier`, `subjectKeyIdentifier`.
-   */
-  "ISSUER_KEY_ID_MISMATCH",
-  /**
-   * Info. Two or more distinct certificates (by fingerprint) verify the child's signature, e.g. a
-   * renewed intermediate next to the old one, same name and key; on [child, …issuers]. Evidence:
-   * `childIndex`, `issuerCount`.
-   */
-  "MULTIPLE_ISSUERS",
-  /**
-   * Warning. A hostname was given, several certificates could be the leaf and no `leafIndex` says
-   * which; on the possible leaves. Evidence: `leafCount`.
-   */
-  "LEAF_SELECTION_REQUIRED",
-  /**
-   * Warning. No certificate could be the leaf: every distinct certificate is a CA (cA true), as in
-   * a bundle of roots; on []. Evidence: `certificateCount`.
-   */
-  "NO_LEAF_CERTIFICATE",
-  /**
-   * Info. The hostname matches one of the selected leaf's DNS subjectAltNames (the Common Name is
-   * not used); on [leaf]. Evidence: `hostname` (as given), `matchedName` (the SAN as written).
-   */
-  "HOSTNAME_MATCH",
-  /**
-   * Error. The hostname matches none of the selected leaf's DNS subjectAltNames; on [leaf].
-   * Evidence: `hostname`, `dnsNameCount`.
-   */
-  "HOSTNAME_MISMATCH",
-] as const;
-
-export type FindingCode = (typeof FINDING_CODES)[number];
+/** The bundle's codes, in CONTRACT §4.3's table order, and their severities (rule-catalogue.ts). */
+export { FINDING_CODES, type FindingCode };
+export const SEVERITY_OF: Readonly<Record<FindingCode, Severity>> = severities(FINDING_CODES);
 export type { Severity } from "./diagnostics.ts";
 export type EvidenceValue = string | number | boolean | null;
-
-/** Severity of each code (CONTRACT §4.3). */
-export const SEVERITY_OF: Readonly<Record<FindingCode, Severity>> = {
-  DUPLICATE_CERTIFICATE: "warning",
-  CERTIFICATE_EXPIRED: "error",
-  CERTIFICATE_NOT_YET_VALID: "error",
-  SELF_SIGNED_CERTIFICATE: "info",
-  SELF_SIGNATURE_FAILED: "error",
-  SIGNATURE_UNSUPPORTED: "warning",
-  SIGNATURE_CHECK_UNAVAILABLE: "warning",
-  ISSUER_NOT_IN_BUNDLE: "info",
-  CANDIDATE_SIGNATURE_FAILED: "warning",
-  ISSUER_NOT_CA: "error",
-  ISSUER_KEY_USAGE_REJECTED: "error",
-  ISSUER_KEY_ID_MISMATCH: "warning",
-  MULTIPLE_ISSUERS: "info",
-  LEAF_SELECTION_REQUIRED: "warning",
-  NO_LEAF_CERTIFICATE: "warning",
-  HOSTNAME_MATCH: "info",
-  HOSTNAME_MISMATCH: "error",
-};
 
 /** The findings' code set: table order and severities, the order and the builder (diagnostics.ts). */
 const FINDINGS = new DiagnosticCodes<FindingCode>(FINDING_CODES, SEVERITY_OF);

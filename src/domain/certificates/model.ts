@@ -27,15 +27,26 @@ export interface PublicKeyInfo {
   subjectPublicKey: Uint8Array;
 }
 
-/** The subtrees of one side of a nameConstraints extension that the chain evaluates (CONTRACT §8.1). */
+/** The subtrees of one side of a nameConstraints extension (CONTRACT §8.1, §9.4), by name form. */
 export interface NameSubtrees {
   /** dNSName bases, as written. */
   dns: string[];
-  /** iPAddress bases: address and mask, 4 octets each (IPv4) or 16 (IPv6). */
+  /**
+   * iPAddress bases: address and mask, 4 octets each (IPv4) or 16 (IPv6). A base of another
+   * length than 8 or 32 octets is kept whole as `address` with an empty `mask`: it matches nothing.
+   */
   ip: { address: Uint8Array; mask: Uint8Array }[];
+  /** rfc822Name bases, as written (a mailbox, a host, or `.domain`). */
+  email: string[];
+  /** uniformResourceIdentifier bases, as written (a host, or `.domain`). */
+  uri: string[];
+  /** directoryName bases: the DER of the Name's RDNs (its content octets), lowercase hex. */
+  directoryName: string[];
+  /** Forms the service cannot evaluate, present on this side: `otherName`, `x400Address`, `ediPartyName`, `registeredId`. */
+  unsupported: string[];
 }
 
-/** nameConstraints (RFC 5280 §4.2.1.10), DNS and IP subtrees only; other name forms are not kept. */
+/** nameConstraints (RFC 5280 §4.2.1.10), every subtree by its form. */
 export interface NameConstraints {
   permitted: NameSubtrees;
   excluded: NameSubtrees;
@@ -116,6 +127,13 @@ export interface CertificateData {
   nameConstraints: NameConstraints | null;
   /** Entries of the embedded SCT list (RFC 6962 §3.3); 0 without it or when it cannot be read. */
   sctCount: number;
+  /** The earliest timestamp of the embedded SCTs (RFC 6962 §3.2), or null without any (CONTRACT §9.5). */
+  earliestSctAt: Date | null;
+  /**
+   * Dotted OIDs of the extensions marked critical, in extension order (RFC 5280 §4.2): the chain
+   * judges those it does not process (CONTRACT §9.4 `UNKNOWN_CRITICAL_EXTENSION`).
+   */
+  criticalExtensions: string[];
   /** URIs of the CRL Distribution Points' `fullName`s, in extension order (empty when none). */
   crlUrls: string[];
 }

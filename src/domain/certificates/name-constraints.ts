@@ -1,7 +1,7 @@
 /**
- * Name constraints against a leaf's names (RFC 5280 §4.2.1.10, as CONTRACT §8.1 evaluates them):
- * `dns` SANs against dNSName subtrees, `ip` SANs against iPAddress subtrees; other name forms, the
- * subject, and subtrees of other types are not evaluated.
+ * Name constraints against a certificate's names (RFC 5280 §4.2.1.10, as CONTRACT §8.1 and §9.4
+ * evaluate them): the subject against directoryName subtrees, `dns`, `ip`, `email` and `uri` SANs
+ * against subtrees of their form, and forms that cannot be evaluated refused (`violatingNameOf`).
  *
  * - A name satisfies a dNSName subtree when it equals it or ends with `.` + it, compared
  *   case-insensitively ("adding zero or more labels to the left-hand side"); a subtree written with
@@ -29,13 +29,32 @@ export function ipOctets(address: IpAddr): Uint8Array {
   return octets;
 }
 
-/** Whether a DNS name lies within a dNSName subtree (see the module comment). */
+/**
+ * Whether a DNS name lies within a dNSName subtree (see the module comment). A name with an empty
+ * label (`.example.com`, `a..b`) is not a DNS name and lies within none (x509-limbo
+ * `nc-permits-invalid-dns-san`).
+ */
 export function dnsWithin(name: string, base: string): boolean {
+  if (name.startsWith(".") || name.includes("..")) return false;
   const host = name.toLowerCase();
   const subtree = base.toLowerCase();
   if (subtree === "") return true;
   if (subtree.startsWith(".")) return host.length > subtree.length && host.endsWith(subtree);
   return host === subtree || host.endsWith(`.${subtree}`);
+}
+
+/**
+ * Whether a wildcard SAN (`*.example.com`) stands for some name within an excluded dNSName subtree:
+ * the subtree is one label under the wildcard's zone (`bar.example.com`), so a client would accept
+ * the certificate for a name its CA may not issue for (CVE-2025-61727, x509-limbo
+ * `nc-forbids-dnsname-wildcard-san`).
+ */
+export function wildcardMayMatch(name: string, base: string): boolean {
+  if (!name.startsWith("*.")) return false;
+  const zone = name.slice(2).toLowerCase();
+  const subtree = base.toLowerCase().replace(/^\./, "");
+  const dot = subtree.indexOf(".");
+  return dot > 0 && subtree.slice(dot + 1) === zone;
 }
 
 /** Whether an address (4 or 16 octets) lies within an iPAddress subtree. */
@@ -45,6 +64,177 @@ export function ipWithin(octets: Uint8Array, subtree: NameSubtrees["ip"][number]
     if ((octets[k]! & subtree.mask[k]!) !== (subtree.address[k]! & subtree.mask[k]!)) return false;
   }
   return true;
+}
+
+/** The host of a rfc822Name (after its last `@`), or null without one. */
+function mailboxHost(mailbox: string): string | null {
+  const at = mailbox.lastIndexOf("@");
+  return at < 0 ? null : mailbox.slice(at + 1);
+}
+
+/**
+ * Whether a mailbox lies within an rfc822Name subtree (RFC 5280 §4.2.1.10): a base with `@` is
+ * one mailbox (the host compared case-insensitively), a base with a leading dot every host below
+ * that domain, any other base that one host.
+ */
+export function emailWithin(mailbox: string, base: string): boolean {
+  const host = mailboxHost(mailbox);
+  if (host === null) return false;
+  if (base.includes("@")) {
+    const baseHost = mailboxHost(base)!;
+    return (
+      mailbox.slice(0, mailbox.length - host.length) === base.slice(0, base.length - baseHost.length) &&
+      host.toLowerCase() === baseHost.toLowerCase()
+    );
+  }
+  const lower = host.toLowerCase();
+  const subtree = base.toLowerCase();
+  if (subtree.startsWith(".")) return lower.length > subtree.length && lower.endsWith(subtree);
+  return lower === subtree;
+}
+
+/**
+ * The host of a URI (`scheme://[userinfo@]host[:port]…`, RFC 3986 §3.2.2), lowercased, or null
+ * when it has none or its host is an address literal (neither can be checked against a
+ * uniformResourceIdentifier subtree: Go and OpenSSL refuse such a name).
+ */
+export function uriHost(uri: string): string | null {
+  const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(uri);
+  if (match === null) return null;
+  const authority = match[1]!.slice(match[1]!.lastIndexOf("@") + 1);
+  if (authority.startsWith("[")) return null;
+  const host = authority.replace(/:\d*$/, "").toLowerCase();
+  if (host === "" || /^[0-9.]+$/.test(host)) return null;
+  return host;
+}
+
+/** Whether a URI's host lies within a uniformResourceIdentifier subtree (a host, or `.domain` for those below it). */
+export function uriWithin(host: string, base: string): boolean {
+  const subtree = base.toLowerCase();
+  if (subtree.startsWith(".")) return host.length > subtree.length && host.endsWith(subtree);
+  return host === subtree;
+}
+
+/** The content octets (the RDNs) of a DER Name given as lowercase hex, as directoryName subtrees hold them. */
+export function nameContent(nameKey: string): string {
+  const first = Number.parseInt(nameKey.slice(2, 4), 16);
+  const header = first < 0x80 ? 2 : 2 + (first & 0x7f);
+  return nameKey.slice(header * 2);
+}
+
+/**
+ * Whether an iPAddress subtree is not an address with a prefix mask (CIDR): a base of neither 8 nor
+ * 32 octets (kept with an empty mask), or a mask whose one bits do not all come first. Go refuses
+ * to read such a certificate ("invalid IP mask"); x509-limbo `nc::invalid-ipv4-address`.
+ */
+export function malformedIpSubtree(subtree: NameSubtrees["ip"][number]): boolean {
+  if (subtree.mask.length === 0 || subtree.mask.length !== subtree.address.length) return true;
+  let zeroSeen = false;
+  for (const octet of subtree.mask) {
+    for (let bit = 7; bit >= 0; bit--) {
+      const one = ((octet >> bit) & 1) === 1;
+      if (one && zeroSeen) return true;
+      if (!one) zeroSeen = true;
+    }
+  }
+  return false;
+}
+
+/** The form `violatingNameOf` reports for a CA whose iPAddress subtrees are not CIDR blocks. */
+export const MALFORMED_IP_SUBTREE = "malformed iPAddress subtree";
+
+/** A name that violates a CA's nameConstraints, and its form. */
+export interface ViolatingName {
+  /** `directoryName` (the subject), `dns`, `ip`, `email`, `uri`, or an unsupported form. */
+  form: string;
+  /** The name as the certificate shows it. */
+  value: string;
+}
+
+/** Violated: some permitted subtree of the form exists and none holds the name, or an excluded one does. */
+function violates<Base>(
+  bases: { permitted: readonly Base[]; excluded: readonly Base[] },
+  within: (base: Base) => boolean,
+) {
+  if (bases.permitted.length > 0 && !bases.permitted.some(within)) return true;
+  return bases.excluded.some(within);
+}
+
+/**
+ * The first name of `certificate` that violates `constraints` (CONTRACT §9.4), or null: its subject
+ * against directoryName subtrees, then its SANs in extension order — `dns`, `ip` (an address of
+ * neither 4 nor 16 octets violates any iPAddress subtree), `email`, `uri` (by host; a URI without
+ * a host name violates any URI subtree), and a form the service cannot evaluate (`otherName`,
+ * `x400Address`, `ediPartyName`, `registeredId`) violates when a subtree of that form exists. A
+ * SAN `directoryName` is not evaluated. At most names × subtrees comparisons.
+ */
+export function violatingNameOf(
+  certificate: { subjectNameKey: string; subject: string; sans: readonly SubjectAltName[] },
+  constraints: NameConstraints,
+): ViolatingName | null {
+  const { permitted, excluded } = constraints;
+  const malformed = [...permitted.ip, ...excluded.ip].find(malformedIpSubtree);
+  if (malformed !== undefined) {
+    const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+    return { form: MALFORMED_IP_SUBTREE, value: `#${hex(malformed.address)}${hex(malformed.mask)}` };
+  }
+  const side = <Base>(pick: (subtrees: NameSubtrees) => readonly Base[]) => ({
+    permitted: pick(permitted),
+    excluded: pick(excluded),
+  });
+  const subject = nameContent(certificate.subjectNameKey);
+  if (
+    subject !== "" &&
+    violates(
+      side((s) => s.directoryName),
+      (base) => subject.startsWith(base),
+    )
+  ) {
+    return { form: "directoryName", value: certificate.subject };
+  }
+  for (const san of certificate.sans) {
+    let violated = false;
+    switch (san.type) {
+      case "dns": {
+        const dns = side((s) => s.dns);
+        violated =
+          violates(dns, (base) => dnsWithin(san.value, base)) ||
+          dns.excluded.some((base) => wildcardMayMatch(san.value, base));
+        break;
+      }
+      case "ip": {
+        const ips = side((s) => s.ip);
+        const parsed = parseAddr(san.value);
+        if (!parsed.ok) violated = ips.permitted.length + ips.excluded.length > 0;
+        else {
+          const octets = ipOctets(parsed.value);
+          violated = violates(ips, (subtree) => ipWithin(octets, subtree));
+        }
+        break;
+      }
+      case "email":
+        violated = violates(
+          side((s) => s.email),
+          (base) => emailWithin(san.value, base),
+        );
+        break;
+      case "uri": {
+        const uris = side((s) => s.uri);
+        const host = uriHost(san.value);
+        violated =
+          host === null
+            ? uris.permitted.length + uris.excluded.length > 0
+            : violates(uris, (base) => uriWithin(host, base));
+        break;
+      }
+      case "directoryName":
+        break;
+      default:
+        violated = permitted.unsupported.includes(san.type) || excluded.unsupported.includes(san.type);
+    }
+    if (violated) return { form: san.type, value: san.value };
+  }
+  return null;
 }
 
 /**

@@ -23,6 +23,11 @@ export interface RootMatch {
   der: Uint8Array;
   /** The root's subject, RFC 4514 (for the wording). */
   subject: string;
+  /**
+   * A supplied root only: the decoded certificate and its 0-based position among the `roots`
+   * blocks (CONTRACT §9.4: a supplied root is judged and named by `suppliedRoot`).
+   */
+  supplied?: { certificate: CertificateData; index: number };
 }
 
 /**
@@ -139,7 +144,11 @@ export class RequestRootStore implements RootStore {
     let refused: RootOrigin | null = null;
     for (const root of this.suppliedRoots(issuerNameKey, authorityKeyIdentifier)) {
       if ((await check(certificate, root)).outcome === "verified") {
-        return { match: { kind: "supplied-root", der: root.der, subject: root.subject }, refused: null };
+        const supplied = { certificate: root, index: this.supplied.indexOf(root) };
+        return {
+          match: { kind: "supplied-root", der: root.der, subject: root.subject, supplied },
+          refused: null,
+        };
       }
       refused ??= "supplied-root";
     }

@@ -102,7 +102,8 @@ export const certificateChainDoc: OperationDoc = {
             code: "EXPIRING",
             severity: "warning",
             certificateIndexes: [1],
-            observed: "Certificate 1 (CN=www.example.com) expires in 9 days, at 2027-02-20T07:47:42Z.",
+            observed:
+              "Certificate 1 (CN=www.example.com) expires in 9 days, at 2027-02-20T07:47:42Z (the warning starts 30 days before expiry).",
             nextAction: "Replace certificate 1 (CN=www.example.com) before 2027-02-20T07:47:42Z: renew it.",
             clients: [],
           },

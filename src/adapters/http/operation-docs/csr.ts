@@ -124,10 +124,10 @@ export const csrDoc: OperationDoc = {
             severity: "error",
             certificateIndexes: [],
             observed:
-              "The request (CN=legacy.example.com) is for a key of RSA 1024 bits; Apple's clients and public CAs require 2048 bits.",
+              "The request (CN=legacy.example.com) is for a key of RSA 1024 bits; Apple's clients and public CAs require 2048 bits, and OpenSSL 3.2 and later refuse it.",
             nextAction:
               "Generate a new key of at least 2048 bits (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out server.key) and make a new request with it.",
-            clients: ["apple"],
+            clients: ["apple", "openssl"],
           },
           {
             code: "CSR_SIGNATURE_SHA1",
