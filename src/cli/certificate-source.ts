@@ -9,8 +9,8 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { addressFormProblem } from "../domain/certificates/hostname.ts";
+import { BinaryInputError, CertificateBundleText } from "../local/certificate-files.ts";
 import type { Run } from "./args.ts";
-import { BinaryInputError, CertificateBundleText } from "./certificate-files.ts";
 import {
   CONNECT_HELP,
   CONNECT_OPTIONS,

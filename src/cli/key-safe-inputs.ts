@@ -5,7 +5,7 @@
  * binary input is named by its offset only, never shown in hex (it could be a key).
  */
 import { readFile } from "node:fs/promises";
-import { BinaryInputError, binaryOffset, type CertificateBundleText } from "./certificate-files.ts";
+import { BinaryInputError, binaryOffset, type CertificateBundleText } from "../local/certificate-files.ts";
 import type { Io } from "./io.ts";
 import { UsageError } from "./io.ts";
 import { looksLikeDerKey } from "./private-keys.ts";

@@ -25,7 +25,7 @@ import {
   TAG,
   type Tlv,
 } from "../adapters/crypto/der.ts";
-import { looksLikeDerKey } from "./certificate-files.ts";
+import { looksLikeDerKey } from "../local/key-material.ts";
 import { ed448PublicKey } from "./ed448.ts";
 
 export { looksLikeDerKey };

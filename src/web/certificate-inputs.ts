@@ -2,7 +2,7 @@
  * Certificate text and files as people have them (CONTRACT §7.6), read on the page with the
  * CLI's own reader: the certificate form and the key-match panel share these.
  */
-import { BinaryInputError, CertificateBundleText } from "../cli/certificate-files.ts";
+import { BinaryInputError, CertificateBundleText } from "../local/certificate-files.ts";
 import { h, show } from "./dom.ts";
 
 /** Most bytes read from the files of one pick: far above any bundle the API takes (48 KiB of PEM). */

@@ -1,7 +1,10 @@
 import { privateKeyRefusal } from "../../client/certificate-answers.ts";
+import type { ServerError } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
+import { invalidInput } from "../../domain/errors.ts";
+import { CertificateBundleText } from "../../local/certificate-files.ts";
+import { keyMaterialIssues } from "../../local/key-material.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { CertificateBundleText } from "../certificate-files.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
 import {
@@ -58,7 +61,7 @@ export const csr: Command = {
     if (binary !== null) return inputError(run, binary);
     const text = textOf(bytes);
     // A key pasted with the request is refused here, before any request, and never shown.
-    const refusal = privateKeyRefusal(text);
+    const refusal = privateKeyRefusal(text) ?? keyMaterialRefusal(text);
     if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCsr);
     const texts = { pem: new CertificateBundleText(), certificatePem: new CertificateBundleText() };
     texts.pem.addText(text, source);
@@ -95,6 +98,17 @@ const DER_REQUEST_ADVICE =
 /** An input that cannot be read: one line (never any byte of it), exit 2; the envelope with --json. */
 function inputError(run: Run, message: string): number {
   return report({ ok: false, status: 400, error: { code: "INVALID_INPUT", message } }, run, renderCsr);
+}
+
+/** The refusal for a key found by content alone (its armour damaged): the words of an intact one. */
+function keyMaterialRefusal(text: string): ServerError | null {
+  const issues = keyMaterialIssues(text);
+  if (issues.length === 0) return null;
+  return {
+    code: "INVALID_INPUT",
+    message: invalidInput(issues).message,
+    issues: issues.map((issue) => ({ message: issue.message, path: issue.path, location: issue.location! })),
+  };
 }
 
 /** How the clients of CONTRACT §8.1's vocabulary are named in a sentence. */

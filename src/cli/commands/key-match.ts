@@ -8,8 +8,8 @@ import type { CertificationRequestData } from "../../domain/certificates/request
 import { certificateName, listSome } from "../../domain/certificates/wording.ts";
 import type { Issue } from "../../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
+import { binaryOffset, CertificateBundleText } from "../../local/certificate-files.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { binaryOffset, CertificateBundleText } from "../certificate-files.ts";
 import { EXIT, type Io, UsageError } from "../io.ts";
 import {
   addCertificateFile,
