@@ -3,6 +3,7 @@ import type { ServerError } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { invalidInput } from "../../domain/errors.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
+import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { keyMaterialIssues } from "../../local/key-material.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
@@ -56,7 +57,7 @@ export const csr: Command = {
     const stdin = stdinBytesOnce(io);
     const name = positionals[0]!;
     const source = sourceName(name);
-    const bytes = await inputBytes(name, stdin);
+    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) return inputError(run, binary);
     const text = textOf(bytes);
@@ -70,7 +71,7 @@ export const csr: Command = {
       for (const certFile of certFiles) {
         const problem = addCertificateFile(
           texts.certificatePem,
-          await inputBytes(certFile, stdin),
+          await inputBytes(certFile, stdin, INPUT_LIMITS.certificates),
           sourceName(certFile),
         );
         if (problem !== null) return inputError(run, problem);

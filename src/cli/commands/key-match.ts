@@ -9,8 +9,10 @@ import { certificateName, listSome } from "../../domain/certificates/wording.ts"
 import type { Issue } from "../../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
 import { binaryOffset, CertificateBundleText } from "../../local/certificate-files.ts";
+import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { EXIT, type Io, UsageError } from "../io.ts";
+import { boundedFile } from "../bounded-input.ts";
+import { EXIT, InputTooLarge, type Io, UsageError } from "../io.ts";
 import {
   addCertificateFile,
   binaryProblem,
@@ -150,7 +152,7 @@ async function readInputs(
   const bundle = new CertificateBundleText();
   const keysInCertFiles: { block: PemBlockText; origin: string }[] = [];
   for (const name of certFiles) {
-    const bytes = await inputBytes(name, stdin);
+    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.certificates);
     const origin = sourceName(name);
     if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
     if (binaryOffset(bytes) >= 0) {
@@ -183,7 +185,7 @@ async function readInputs(
   let key: Inputs["key"] = null;
   if (keyFile !== undefined) {
     const origin = sourceName(keyFile);
-    const bytes = await inputBytes(keyFile, stdin);
+    const bytes = await inputBytes(keyFile, stdin, INPUT_LIMITS.key);
     if (looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
     const binary = binaryProblem(bytes, origin, "a PEM private key", "key-match reads PEM keys");
     if (binary !== null) throw new InputProblem(binary);
@@ -213,7 +215,7 @@ async function readInputs(
   let csr: CertificationRequestData | null = null;
   if (csrFile !== undefined) {
     const origin = sourceName(csrFile);
-    const bytes = await inputBytes(csrFile, stdin);
+    const bytes = await inputBytes(csrFile, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, origin, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) throw new InputProblem(binary);
     const read = await readCertificationRequest(textOf(bytes), decoder, LOCAL_CERTIFICATE_LIMITS);
@@ -246,8 +248,14 @@ async function readPassphrase(source: string, io: Io): Promise<string> {
   if (source.startsWith("file:")) {
     const path = source.slice(5);
     try {
-      return (await readFile(path, "utf8")).split(/\r?\n/)[0] ?? "";
+      const bytes = await boundedFile(
+        path,
+        INPUT_LIMITS.passphrase,
+        async (file) => new Uint8Array(await readFile(file)),
+      );
+      return new TextDecoder().decode(bytes).split(/\r?\n/)[0] ?? "";
     } catch (error) {
+      if (error instanceof InputTooLarge) throw error;
       throw new UsageError(
         `--passin: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
       );
