@@ -19,6 +19,7 @@ import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP } from "./common-help.ts";
 import { fileBytes } from "./file-bytes.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
+import { derivationLeftRunning } from "./key-decryption.ts";
 import { chooseStyle } from "./style.ts";
 
 export { EXIT } from "./io.ts";
@@ -164,6 +165,10 @@ export async function runAsProcess(): Promise<void> {
       stdout: stdout.writeBytes,
     },
   });
+  if (code !== "running" && derivationLeftRunning()) {
+    // A key derivation stopped at the deadline still runs on a worker thread: do not wait for it.
+    process.exit(stdout.failure() ?? code);
+  }
   if (code !== "running") {
     process.exitCode = code;
     // A write error is reported asynchronously: decide the exit code once stdout has flushed.

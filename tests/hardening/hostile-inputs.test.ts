@@ -10,8 +10,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { certPem } from "../fixtures/fixtures.ts";
 import { CLI, runNettools, shellWords } from "../cli/run.ts";
+import { certPem } from "../fixtures/fixtures.ts";
 import { bodyOf, DAMAGES, sampleKeys, windowsSeen } from "./damaged-keys.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "hostile-"));
@@ -51,7 +51,11 @@ describe("damaged-armour keys never reach a server", () => {
     expect(csr.code).toBe(2);
     expect(csr.stderr).toContain("private key material is not accepted");
     expect(bodies.length).toBe(2);
-    for (const key of KEYS) expect({ key: key.name, seen: windowsSeen(bodyOf(key.pem), bodies.join("\n")) }).toEqual({ key: key.name, seen: [] });
+    for (const key of KEYS)
+      expect({ key: key.name, seen: windowsSeen(bodyOf(key.pem), bodies.join("\n")) }).toEqual({
+        key: key.name,
+        seen: [],
+      });
     expect(bodies.join("\n")).toContain(bodyOf(certPem("chain-int1")).slice(0, 64));
   });
 });
@@ -106,7 +110,11 @@ const READERS: [string, string[], string][] = [
   ["csr -c -", ["csr", "-c", "-", "/dev/null"], ZERO],
   ["key-match -k -", ["key-match", "-k", "-", "-c", LEAF], ZERO],
   ["key-match -r -", ["key-match", "-r", "-", "-c", LEAF], ZERO],
-  ["key-match --passin file:", ["key-match", "--passin", "file:/dev/zero", "-k", "/dev/zero", "-c", LEAF], ""],
+  [
+    "key-match --passin file:",
+    ["key-match", "--passin", "file:/dev/zero", "-k", "/dev/zero", "-c", LEAF],
+    "",
+  ],
   ["merge -", ["merge", "-"], PIPE],
   ["merge -f", ["merge", "-f", "/dev/zero"], ""],
   ["cover -", ["cover", "-"], PIPE],

@@ -4,6 +4,7 @@ import { DerCertificateDecoder } from "../../adapters/crypto/decoder.ts";
 import { publicKeyFacts } from "../../adapters/crypto/public-key-facts.ts";
 import { readCertificates, readCertificationRequest } from "../../domain/certificates/csr.ts";
 import type { CertificateData } from "../../domain/certificates/model.ts";
+import { decodeBase64, pemBlock } from "../../domain/certificates/pem.ts";
 import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
 import { certificateName, listSome } from "../../domain/certificates/wording.ts";
 import type { Issue } from "../../domain/errors.ts";
@@ -13,6 +14,7 @@ import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { boundedFile } from "../bounded-input.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "../io.ts";
+import { decryptPrivateKeyInfo } from "../key-decryption.ts";
 import {
   addCertificateFile,
   binaryProblem,
@@ -102,8 +104,9 @@ export const keyMatch: Command = {
     // Never a client: the key stays in this process whatever --server or NETTOOLS_SERVER say.
     const run = makeRun(
       { ...io, env: { ...io.env, NETTOOLS_SERVER: undefined } },
-      { json: values.json === true },
+      { json: values.json === true, timeout: values.timeout },
     );
+    const endsAt = performance.now() + run.timeoutSeconds * 1000;
     if (values.server !== undefined || (io.env.NETTOOLS_SERVER ?? "") !== "") {
       io.stderr(
         `${run.err.dim("notice")}: key-match runs in this process only; ${values.server === undefined ? "NETTOOLS_SERVER" : "--server"} is not used, and the key is never sent anywhere\n`,
@@ -117,7 +120,7 @@ export const keyMatch: Command = {
       throw new UsageError('only one input can be "-" (stdin)');
     }
     try {
-      const inputs = await readInputs(io, certFiles, values.key, values.csr, values.passin);
+      const inputs = await readInputs(io, certFiles, values.key, values.csr, values.passin, endsAt);
       const given = (inputs.key ? 1 : 0) + (inputs.csr ? 1 : 0) + (inputs.certificatesGiven ? 1 : 0);
       if (given < 2) {
         throw new UsageError(
@@ -128,6 +131,10 @@ export const keyMatch: Command = {
       io.stdout(run.json ? `${JSON.stringify(answer)}\n` : renderAnswer(answer, inputs, run));
       return answer.match ? EXIT.ok : EXIT.findings;
     } catch (error) {
+      if (error instanceof Stopped) {
+        io.stderr(`${run.err.red(run.err.bold("error"))}: ${error.message}\n`);
+        return EXIT.failure;
+      }
       if (!(error instanceof InputProblem)) throw error;
       const envelope = { code: "INVALID_INPUT", message: error.message, issues: error.issues };
       if (run.json) io.stdout(`${JSON.stringify({ error: envelope })}\n`);
@@ -143,6 +150,7 @@ async function readInputs(
   keyFile: string | undefined,
   csrFile: string | undefined,
   passin: string | undefined,
+  endsAt: number,
 ): Promise<Inputs> {
   const stdin = stdinBytesOnce(io);
   const decoder = new DerCertificateDecoder();
@@ -197,7 +205,7 @@ async function readInputs(
           : `${origin} holds ${blocks.length} private keys; -k takes one`,
       );
     }
-    key = publicKey(blocks[0]!, origin, await passphrase());
+    key = await publicKey(blocks[0]!, origin, await passphrase(), endsAt);
     if (keysInCertFiles.length > 0) {
       io.stderr(
         `notice: the private key in ${keysInCertFiles[0]!.origin} is ignored: -k ${origin} is the key compared\n`,
@@ -209,7 +217,7 @@ async function readInputs(
     );
   } else if (keysInCertFiles.length === 1) {
     const { block, origin } = keysInCertFiles[0]!;
-    key = publicKey(block, origin, await passphrase());
+    key = await publicKey(block, origin, await passphrase(), endsAt);
   }
 
   let csr: CertificationRequestData | null = null;
@@ -230,8 +238,35 @@ async function readInputs(
 const DER_REQUEST_ADVICE =
   "a DER request converts with openssl req -inform DER -in request.der -out request.pem";
 
-function publicKey(block: PemBlockText, origin: string, passphrase: string | undefined): Inputs["key"] {
-  const half = publicHalfOf(block, origin, passphrase);
+/** The key derivation ran out of the command's time budget (`--timeout`): exit 3. */
+class Stopped extends Error {}
+
+/**
+ * The key's public half. An encrypted PKCS#8 key is decrypted here first, its cost checked and its
+ * derivation bounded by the budget ending at `endsAt` (src/cli/key-decryption.ts).
+ */
+async function publicKey(
+  block: PemBlockText,
+  origin: string,
+  passphrase: string | undefined,
+  endsAt: number,
+): Promise<Inputs["key"]> {
+  let readable = block;
+  if (block.label === "ENCRYPTED PRIVATE KEY" && passphrase !== undefined) {
+    const where = `${origin}, line ${block.line}`;
+    const der = decodeBase64(block.text.replace(/^-----[^\n]*\n|-----END[^\n]*$/g, "").replace(/\s+/g, ""));
+    if (der === null) throw new InputProblem(`${where}: the encrypted key is not valid base64`);
+    const opened = await decryptPrivateKeyInfo(der, passphrase, Math.max(0, endsAt - performance.now()));
+    if ("stopped" in opened) throw new Stopped(`${where}: ${opened.stopped}`);
+    if (!opened.ok) throw new InputProblem(`${where}: ${opened.message}`);
+    readable = {
+      ...block,
+      label: "PRIVATE KEY",
+      text: pemBlock(opened.privateKeyInfo).replaceAll("CERTIFICATE", "PRIVATE KEY"),
+    };
+    opened.privateKeyInfo.fill(0);
+  }
+  const half = publicHalfOf(readable, origin, passphrase);
   if (!half.ok) throw new InputProblem(half.message);
   return { spki: half.spki, origin };
 }
