@@ -262,7 +262,7 @@ async function publicKey(
     readable = {
       ...block,
       label: "PRIVATE KEY",
-      text: pemBlock(opened.privateKeyInfo).replaceAll("CERTIFICATE", "PRIVATE KEY"),
+      text: pemBlock(opened.privateKeyInfo).replaceAll("CERTIFICATE", "PRIVATE KEY").trimEnd(),
     };
     opened.privateKeyInfo.fill(0);
   }
