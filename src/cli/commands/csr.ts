@@ -5,6 +5,7 @@ import { invalidInput } from "../../domain/errors.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { keyMaterialIssues } from "../../local/key-material.ts";
+import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
@@ -133,11 +134,11 @@ export function renderCsr(result: CsrResult, style: Style): string {
   const fields = table(
     null,
     [
-      ["subject", result.subject || "(empty)"],
-      ["requested names", names.length ? names.join(", ") : "(none)"],
-      ["key", key],
-      ["publicKeySha256", result.publicKeySha256],
-      ["signature", `${result.signatureAlgorithm}, ${result.signatureValid}`],
+      ["subject", escapeForTerminal(result.subject) || "(empty)"],
+      ["requested names", names.length ? escapeForTerminal(names.join(", ")) : "(none)"],
+      ["key", escapeForTerminal(key)],
+      ["publicKeySha256", escapeForTerminal(result.publicKeySha256)],
+      ["signature", escapeForTerminal(`${result.signatureAlgorithm}, ${result.signatureValid}`)],
     ],
     style,
   );
