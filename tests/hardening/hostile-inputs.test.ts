@@ -4,7 +4,8 @@
  * - private keys whose armour is damaged, given to `cert`, `chain` and `csr` with `--server`,
  *   against a recording HTTP server on 127.0.0.1: not one 16-character window of a key is sent;
  * - endless inputs (`/dev/zero`, an endless pipe) into every command that reads one: one line on
- *   stderr, exit 2, peak resident size under CONTRACT §7.3's 384 MB, in a few seconds.
+ *   stderr, exit 2, peak resident size under CONTRACT §7.3's 384 MB, in a few seconds;
+ * - GeoIP strings with terminal control sequences, from a server, through `nettools myip`.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -137,5 +138,32 @@ describe("endless inputs: one line, exit 2, inside the budget", () => {
     expect(ran.peakBytes).toBeGreaterThan(0);
     expect(ran.peakBytes).toBeLessThan(BUDGET_BYTES);
     expect(ran.wallMs).toBeLessThan(15_000);
+  });
+});
+
+describe("text from a server reaches the terminal escaped", () => {
+  test("myip: a title change, a screen clear and a fake ASN line in GeoIP data are shown escaped", async () => {
+    const geoip = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        Response.json({
+          ip: "198.51.100.23",
+          family: "ipv4",
+          asn: 64500,
+          asnOrg: "Evil\u001b]0;pwned\u0007 Corp\u001b[2J\u001b[H\nASN: 1 \u009b31m",
+          country: "NL",
+        }),
+    });
+    try {
+      const ran = await runNettools(["myip", "--server", `http://127.0.0.1:${geoip.port}`]);
+      expect(ran.code).toBe(0);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not appear
+      expect(ran.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(ran.stdout).toContain("Evil\\x1b]0;pwned\\x07 Corp\\x1b[2J\\x1b[H\\x0aASN: 1 \\x9b31m");
+      expect(ran.stdout.split("\n").filter((line) => line.startsWith("ASN"))).toEqual([]);
+    } finally {
+      geoip.stop(true);
+    }
   });
 });
