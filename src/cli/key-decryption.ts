@@ -96,7 +96,7 @@ export async function decryptPrivateKeyInfo(
     leftRunning = true;
     return {
       ok: false,
-      stopped: `stopped after the time budget while deriving the key's decryption key (${describe(derivation)})`,
+      stopped: `deriving the key's decryption key (${describe(derivation)})`,
     };
   }
   try {

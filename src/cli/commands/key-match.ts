@@ -106,7 +106,7 @@ export const keyMatch: Command = {
       { ...io, env: { ...io.env, NETTOOLS_SERVER: undefined } },
       { json: values.json === true, timeout: values.timeout },
     );
-    const endsAt = performance.now() + run.timeoutSeconds * 1000;
+    const budget = { seconds: run.timeoutSeconds, endsAt: performance.now() + run.timeoutSeconds * 1000 };
     if (values.server !== undefined || (io.env.NETTOOLS_SERVER ?? "") !== "") {
       io.stderr(
         `${run.err.dim("notice")}: key-match runs in this process only; ${values.server === undefined ? "NETTOOLS_SERVER" : "--server"} is not used, and the key is never sent anywhere\n`,
@@ -120,7 +120,7 @@ export const keyMatch: Command = {
       throw new UsageError('only one input can be "-" (stdin)');
     }
     try {
-      const inputs = await readInputs(io, certFiles, values.key, values.csr, values.passin, endsAt);
+      const inputs = await readInputs(io, certFiles, values.key, values.csr, values.passin, budget);
       const given = (inputs.key ? 1 : 0) + (inputs.csr ? 1 : 0) + (inputs.certificatesGiven ? 1 : 0);
       if (given < 2) {
         throw new UsageError(
@@ -150,7 +150,7 @@ async function readInputs(
   keyFile: string | undefined,
   csrFile: string | undefined,
   passin: string | undefined,
-  endsAt: number,
+  budget: Budget,
 ): Promise<Inputs> {
   const stdin = stdinBytesOnce(io);
   const decoder = new DerCertificateDecoder();
@@ -205,7 +205,7 @@ async function readInputs(
           : `${origin} holds ${blocks.length} private keys; -k takes one`,
       );
     }
-    key = await publicKey(blocks[0]!, origin, await passphrase(), endsAt);
+    key = await publicKey(blocks[0]!, origin, await passphrase(), budget);
     if (keysInCertFiles.length > 0) {
       io.stderr(
         `notice: the private key in ${keysInCertFiles[0]!.origin} is ignored: -k ${origin} is the key compared\n`,
@@ -217,7 +217,7 @@ async function readInputs(
     );
   } else if (keysInCertFiles.length === 1) {
     const { block, origin } = keysInCertFiles[0]!;
-    key = await publicKey(block, origin, await passphrase(), endsAt);
+    key = await publicKey(block, origin, await passphrase(), budget);
   }
 
   let csr: CertificationRequestData | null = null;
@@ -241,23 +241,38 @@ const DER_REQUEST_ADVICE =
 /** The key derivation ran out of the command's time budget (`--timeout`): exit 3. */
 class Stopped extends Error {}
 
+/** The command's time budget (`--timeout`): its length and its end on `performance.now()`'s clock. */
+interface Budget {
+  seconds: number;
+  endsAt: number;
+}
+
 /**
  * The key's public half. An encrypted PKCS#8 key is decrypted here first, its cost checked and its
- * derivation bounded by the budget ending at `endsAt` (src/cli/key-decryption.ts).
+ * derivation bounded by the command's budget (src/cli/key-decryption.ts).
  */
 async function publicKey(
   block: PemBlockText,
   origin: string,
   passphrase: string | undefined,
-  endsAt: number,
+  budget: Budget,
 ): Promise<Inputs["key"]> {
   let readable = block;
   if (block.label === "ENCRYPTED PRIVATE KEY" && passphrase !== undefined) {
     const where = `${origin}, line ${block.line}`;
     const der = decodeBase64(block.text.replace(/^-----[^\n]*\n|-----END[^\n]*$/g, "").replace(/\s+/g, ""));
     if (der === null) throw new InputProblem(`${where}: the encrypted key is not valid base64`);
-    const opened = await decryptPrivateKeyInfo(der, passphrase, Math.max(0, endsAt - performance.now()));
-    if ("stopped" in opened) throw new Stopped(`${where}: ${opened.stopped}`);
+    const opened = await decryptPrivateKeyInfo(
+      der,
+      passphrase,
+      Math.max(0, budget.endsAt - performance.now()),
+    );
+    if ("stopped" in opened) {
+      // The words of every other command stopped by its budget (src/cli/deadline.ts).
+      throw new Stopped(
+        `${where}: stopped at the time limit (${budget.seconds} s; --timeout SECONDS sets it) while ${opened.stopped}; no verdict`,
+      );
+    }
     if (!opened.ok) throw new InputProblem(`${where}: ${opened.message}`);
     readable = {
       ...block,
