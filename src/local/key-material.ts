@@ -53,6 +53,8 @@ export interface KeyMaterial {
 /** Base64 characters read from a candidate start to recognise it (96 bytes: any key's prefix). */
 const PREFIX_CHARACTERS = 128;
 const OPENSSH_MAGIC = "openssh-key-v1\0";
+/** Its base64, without the last character (which the next byte shares). */
+const OPENSSH_MAGIC_BASE64 = "b3BlbnNzaC1rZXktdjE";
 /** DER of the OID arcs of PKCS#5 (1.2.840.113549.1.5) and PKCS#12 PBE (1.2.840.113549.1.12.1). */
 const PKCS5_ARC = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05] as const;
 const PKCS12_PBE_ARC = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01] as const;
@@ -218,9 +220,11 @@ function bodiesByContent(text: string): { kind: KeyKind; start: number; end: num
       at++;
       continue;
     }
-    const prefix = base64Prefix(text, at);
-    const kind = derKeyKindOfPrefix(prefix);
-    if (kind === null) {
+    // Cheap first: eight characters say whether a DER value could start here (or the OpenSSH magic).
+    const openssh = code === 0x62 && text.startsWith(OPENSSH_MAGIC_BASE64, at);
+    const prefix = openssh || mayStartKey(base64Prefix(text, at, 8)) ? base64Prefix(text, at) : null;
+    const kind = prefix === null ? null : derKeyKindOfPrefix(prefix);
+    if (prefix === null || kind === null) {
       at++;
       continue;
     }
@@ -232,10 +236,20 @@ function bodiesByContent(text: string): { kind: KeyKind; start: number; end: num
   return found.sort((a, b) => a.start - b.start);
 }
 
-/** The first bytes decoded from the base64 at `start` (white space skipped, up to 96 bytes). */
-function base64Prefix(text: string, start: number): Uint8Array {
+/**
+ * True when six decoded bytes can begin a key: a SEQUENCE with a sane length header whose first
+ * element is an INTEGER or a SEQUENCE.
+ */
+function mayStartKey(bytes: Uint8Array): boolean {
+  if (bytes.length < 6 || bytes[0] !== 0x30) return false;
+  const first = headerEnd(bytes, 0);
+  return first !== null && (bytes[first] === 0x02 || bytes[first] === 0x30);
+}
+
+/** The first bytes decoded from the base64 at `start` (white space skipped, up to `characters` characters). */
+function base64Prefix(text: string, start: number, characters = PREFIX_CHARACTERS): Uint8Array {
   const values: number[] = [];
-  for (let at = start; at < text.length && values.length < PREFIX_CHARACTERS; at++) {
+  for (let at = start; at < text.length && values.length < characters; at++) {
     const code = text.charCodeAt(at);
     if (isBase64Char(code)) values.push(BASE64_VALUES[code]!);
     else if (!isSpace(code)) break;
