@@ -163,7 +163,10 @@ export async function readRoots(
     const text = await readRootFiles(spec, fromEnvironment ? "NETTOOLS_ROOTS: " : "--roots: ");
     return { pem: text.pem, text, fromEnvironment };
   } catch (error) {
-    if (fromEnvironment && (error instanceof UsageError || error instanceof BinaryInputError)) {
+    if (
+      fromEnvironment &&
+      (error instanceof UsageError || error instanceof BinaryInputError || error instanceof InputTooLarge)
+    ) {
       return skip(error.message.replace(/^NETTOOLS_ROOTS: /, ""));
     }
     if (error instanceof BinaryInputError) {
