@@ -14,6 +14,9 @@
  *    case-sensitive; an unknown one deserves 501 (or 405/400), not silence.
  * 2. a chunked body followed by a trailer field (RFC 9112 §7.1.2), then a second pipelined
  *    request on the same connection: both should be answered.
+ * 3. a request whose lines end in a bare LF (RFC 9112 §2.2: accept it, or answer 400), and a NUL
+ *    in the path (not a request-target character: 400): Bun answers `505 HTTP Version Not
+ *    Supported`, a status that names the wrong fault, with none of our headers (issue 30).
  * Bounded: every case gives up after 2 s; the server stops itself at the end.
  */
 
@@ -44,6 +47,10 @@ export const CASES: { name: string; request: string }[] = [
       "POST /a HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nhi\r\n0\r\nX-Trailer: 1\r\n\r\n" +
       "GET /b HTTP/1.1\r\nHost: a\r\n\r\n",
   },
+  // RFC 9112 §2.2: a recipient MAY accept a bare LF as a line terminator; if not, 400.
+  { name: "bare LF line ends", request: "GET /a HTTP/1.1\nHost: a\n\n" },
+  // RFC 9112 §3.2 / RFC 3986: a NUL is no request-target character: 400.
+  { name: "NUL in the path", request: "GET /a\u0000b HTTP/1.1\r\nHost: a\r\n\r\n" },
 ];
 
 /** A reverse proxy started in front of the bare server: where to send the cases, and how to stop it. */

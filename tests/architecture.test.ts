@@ -91,6 +91,23 @@ describe("the edge's arrows", () => {
     },
   );
 
+  test.each(sourceFiles(join(SRC, "local")).map((file) => [file.slice(ROOT.length + 1), file]))(
+    "%s (the user's machine, for the CLI and the page) imports only local/, the domain and the DER reader, and no runtime API",
+    (_name, file) => {
+      for (const [specifier, target] of importsOf(file)) {
+        expect(specifier.startsWith(".")).toBe(true);
+        expect(
+          inside(target, "local/") ||
+            inside(target, "domain/") ||
+            target === join(SRC, "adapters/crypto/der.ts"),
+        ).toBe(true);
+      }
+      // Code only: the comments may name what the code does not use.
+      const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      expect(code).not.toMatch(/\bBun\.|\bprocess\.|\bBuffer\b|\bdocument\.|\bwindow\.|from "node:/);
+    },
+  );
+
   test.each(sourceFiles(join(SRC, "cli")).map((file) => [file.slice(ROOT.length + 1), file]))(
     "%s (CLI) never imports main.ts or the HTTP adapter",
     (_name, file) => {

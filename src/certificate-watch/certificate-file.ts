@@ -11,11 +11,12 @@
  *
  * No Bun or Node API: `nettools chain --format prom` runs this under Node too.
  */
-import { BinaryInputError, CertificateBundleText } from "../cli/certificate-files.ts";
+
 import { readCertificateBlocks } from "../domain/certificates/bundle.ts";
 import type { CertificateChainResult } from "../domain/certificates/chain.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import type { CertificateDecoder } from "../domain/ports.ts";
+import { BinaryInputError, CertificateBundleText } from "../local/certificate-files.ts";
 import type { CertificateFacts, ChainFacts, FileReport } from "./exposition.ts";
 
 /** What a file's bytes hold, once read as a certificate file. */

@@ -8,7 +8,7 @@ import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "./deadline.ts";
 import { linesOf, type Sourced, withoutBom } from "./input.ts";
-import { type Io, UsageError } from "./io.ts";
+import { InputTooLarge, type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";
 
 export { COMMON_HELP } from "./common-help.ts";
@@ -149,6 +149,7 @@ export async function readSource(name: string, io: Io, stdin: () => Promise<stri
   try {
     return withoutBom(await io.readFile(name));
   } catch (error) {
+    if (error instanceof InputTooLarge) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new UsageError(`cannot read ${name}: ${reason}`);
   }

@@ -66,8 +66,8 @@ export function byteIo(io: Io): ByteIo {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   return {
-    readStdin: async () => encoder.encode(await io.readStdin()),
-    readFile: async (path) => encoder.encode(await io.readFile(path)),
+    readStdin: async (limit) => encoder.encode(await io.readStdin(limit)),
+    readFile: async (path, limit) => encoder.encode(await io.readFile(path, limit)),
     stdout: (chunk) => io.stdout(decoder.decode(chunk, { stream: true })),
   };
 }

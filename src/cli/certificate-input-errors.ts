@@ -6,7 +6,7 @@
  * is the user's own text (never for converted input, so binary never reaches the terminal).
  */
 import type { ErrorIssue } from "../client/index.ts";
-import type { CertificateBundleText } from "./certificate-files.ts";
+import type { CertificateBundleText } from "../local/certificate-files.ts";
 import { excerpt, type Style } from "./render.ts";
 
 /** The texts the request's fields were made of, by field (`pem`, `roots`, csr's `certificatePem`). */

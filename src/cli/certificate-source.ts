@@ -10,8 +10,10 @@ import { isIP } from "node:net";
 import { join } from "node:path";
 import { addressFormProblem } from "../domain/certificates/hostname.ts";
 import { readTrustStoreText, skippedNotice } from "../domain/certificates/trust-store-file.ts";
+import { BinaryInputError, CertificateBundleText } from "../local/certificate-files.ts";
+import { INPUT_LIMITS } from "../local/input-limits.ts";
 import type { Run } from "./args.ts";
-import { BinaryInputError, CertificateBundleText } from "./certificate-files.ts";
+import { boundedFile } from "./bounded-input.ts";
 import {
   CONNECT_HELP,
   CONNECT_OPTIONS,
@@ -20,7 +22,7 @@ import {
   refuseConnectOnlyOptions,
 } from "./connect-source.ts";
 import type { Deadline } from "./deadline.ts";
-import { EXIT, UsageError } from "./io.ts";
+import { EXIT, InputTooLarge, UsageError } from "./io.ts";
 import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
 import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";
 
@@ -116,15 +118,20 @@ export async function readCertificateSource(
 
 /** stdin's bytes, as they came (DER is not text): the byte-level reader when the Io has one. */
 async function stdinBytes(run: Run): Promise<Uint8Array> {
-  if (run.io.bytes !== undefined) return run.io.bytes.readStdin();
-  return new TextEncoder().encode(await run.io.readStdin());
+  if (run.io.bytes !== undefined) return run.io.bytes.readStdin(INPUT_LIMITS.certificates);
+  return new TextEncoder().encode(await run.io.readStdin(INPUT_LIMITS.certificates));
 }
 
 /** A file's bytes; an unreadable file is a UsageError naming it (after `origin`, e.g. `--roots: `). */
 async function fileBytes(name: string, origin: string): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(name));
+    return await boundedFile(
+      name,
+      INPUT_LIMITS.certificates,
+      async (path) => new Uint8Array(await readFile(path)),
+    );
   } catch (error) {
+    if (error instanceof InputTooLarge) throw error;
     throw new UsageError(
       `${origin}cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`,
     );
@@ -187,7 +194,10 @@ export async function readRoots(
       );
     return { pem: text.pem, text, fromEnvironment };
   } catch (error) {
-    if (fromEnvironment && (error instanceof UsageError || error instanceof BinaryInputError)) {
+    if (
+      fromEnvironment &&
+      (error instanceof UsageError || error instanceof BinaryInputError || error instanceof InputTooLarge)
+    ) {
       return skip(error.message.replace(/^NETTOOLS_ROOTS: /, ""));
     }
     if (error instanceof BinaryInputError) {

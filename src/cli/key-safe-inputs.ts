@@ -5,32 +5,42 @@
  * binary input is named by its offset only, never shown in hex (it could be a key).
  */
 import { readFile } from "node:fs/promises";
-import { BinaryInputError, binaryOffset, type CertificateBundleText } from "./certificate-files.ts";
+import { BinaryInputError, binaryOffset, type CertificateBundleText } from "../local/certificate-files.ts";
+import { INPUT_LIMITS, type InputLimit } from "../local/input-limits.ts";
+import { boundedFile } from "./bounded-input.ts";
 import type { Io } from "./io.ts";
-import { UsageError } from "./io.ts";
+import { InputTooLarge, UsageError } from "./io.ts";
 import { looksLikeDerKey } from "./private-keys.ts";
 
 /** The name an input has in messages: the file, or `stdin` for `-`. */
 export const sourceName = (name: string): string => (name === "-" ? "stdin" : name);
 
 /** The bytes of a file, or of stdin for `-` (read once by the caller); an unreadable file is a UsageError. */
-export async function inputBytes(name: string, stdin: () => Promise<Uint8Array>): Promise<Uint8Array> {
+export async function inputBytes(
+  name: string,
+  stdin: () => Promise<Uint8Array>,
+  limit: InputLimit,
+): Promise<Uint8Array> {
   if (name === "-") return stdin();
   try {
-    return new Uint8Array(await readFile(name));
+    return await boundedFile(name, limit, async (path) => new Uint8Array(await readFile(path)));
   } catch (error) {
+    if (error instanceof InputTooLarge) throw error;
     throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`);
   }
 }
 
-/** stdin's bytes, once, however many inputs ask (the byte-level reader when the Io has one). */
+/**
+ * stdin's bytes, once, however many inputs ask (the byte-level reader when the Io has one), up to
+ * the largest cap of the inputs it may be (a certificate bundle's).
+ */
 export function stdinBytesOnce(io: Io): () => Promise<Uint8Array> {
   let bytes: Promise<Uint8Array> | null = null;
   return () => {
     bytes ??=
       io.bytes === undefined
-        ? io.readStdin().then((text) => new TextEncoder().encode(text))
-        : io.bytes.readStdin();
+        ? io.readStdin(INPUT_LIMITS.certificates).then((text) => new TextEncoder().encode(text))
+        : io.bytes.readStdin(INPUT_LIMITS.certificates);
     return bytes;
   };
 }

@@ -13,12 +13,13 @@
  * stdout that cannot be written (a full disk) is one line on stderr and exit 3.
  */
 import { writeSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
+import { INPUT_LIMITS } from "../local/input-limits.ts";
+import { boundedFile, boundedStream } from "./bounded-input.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP } from "./common-help.ts";
 import { fileBytes } from "./file-bytes.ts";
-import { EXIT, type Io, UsageError } from "./io.ts";
+import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
+import { derivationLeftRunning } from "./key-decryption.ts";
 import { chooseStyle } from "./style.ts";
 
 export { EXIT } from "./io.ts";
@@ -59,6 +60,10 @@ export async function main(io: Io): Promise<number | "running"> {
     const command = await entry.load();
     return await command.run(rest, io);
   } catch (error) {
+    if (error instanceof InputTooLarge) {
+      io.stderr(`${style.red("error")}: ${error.message}\n`);
+      return EXIT.invalidInput;
+    }
     if (error instanceof UsageError) {
       io.stderr(`${style.red("error")}: ${error.message}\nRun "nettools ${name} --help" for usage.\n`);
       return EXIT.invalidInput;
@@ -139,6 +144,7 @@ export async function runAsProcess(): Promise<void> {
   // arguments: they are servers.
   const argv = process.env.NETWORK_TOOLS_API_WORKER === "1" ? ["serve"] : process.argv.slice(2);
   const stdout = processStdout();
+  const decoder = new TextDecoder();
   const code = await main({
     argv,
     env: process.env,
@@ -146,10 +152,23 @@ export async function runAsProcess(): Promise<void> {
     stderr: (text) => process.stderr.write(text),
     stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
-    readStdin: () => readAll(process.stdin),
-    readFile: (path) => readFile(path, "utf8"),
-    bytes: { readStdin: () => readAllBytes(process.stdin), readFile: fileBytes, stdout: stdout.writeBytes },
+    readStdin: async (limit = INPUT_LIMITS.list) =>
+      decoder.decode(await boundedStream(process.stdin, "stdin", limit)),
+    readFile: async (path, limit = INPUT_LIMITS.list) =>
+      decoder.decode(await boundedFile(path, limit, fileBytes)),
+    bytes: {
+      readStdin: (limit = INPUT_LIMITS.list) => boundedStream(process.stdin, "stdin", limit),
+      readFile: (path, limit = INPUT_LIMITS.list) =>
+        boundedFile(path, limit, fileBytes, {
+          capRegularFiles: limit !== INPUT_LIMITS.searchedStream,
+        }),
+      stdout: stdout.writeBytes,
+    },
   });
+  if (code !== "running" && derivationLeftRunning()) {
+    // A key derivation stopped at the deadline still runs on a worker thread: do not wait for it.
+    process.exit(stdout.failure() ?? code);
+  }
   if (code !== "running") {
     process.exitCode = code;
     // A write error is reported asynchronously: decide the exit code once stdout has flushed.

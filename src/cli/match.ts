@@ -33,6 +33,7 @@ import { AddressSet } from "../domain/ip/address-set.ts";
 import { RangeList } from "../domain/ip/range-list.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
 import { maskWord } from "../domain/ip/u128.ts";
+import { INPUT_LIMITS, type InputLimit } from "../local/input-limits.ts";
 import { byteIo, ChunkedOutput } from "./byte-output.ts";
 import {
   COLON,
@@ -50,7 +51,7 @@ import {
   V6_FIELD,
   V6_TEXT_MAX,
 } from "./grepcidr.ts";
-import { type ByteIo, EXIT, type Io, UsageError } from "./io.ts";
+import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
 
 export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
        nettools match [options] -f PATTERN_FILE [FILE...]
@@ -433,7 +434,7 @@ export async function match(args: string[], io: Io): Promise<number> {
     readPatternWords(text, inline.length > 1 ? `pattern ${n + 1}` : "pattern", lists);
   }
   for (const file of files) {
-    const data = await readBytes(io, bytes, file);
+    const data = await readBytes(io, bytes, file, INPUT_LIMITS.patterns);
     if (data === null) return EXIT.invalidInput;
     readPatternFile(data, file === "-" ? "stdin" : file, lists);
   }
@@ -445,7 +446,7 @@ export async function match(args: string[], io: Io): Promise<number> {
   const out = options.count ? null : new ChunkedOutput(bytes.stdout);
   let selected = 0;
   for (const input of inputs) {
-    const data = await readBytes(io, bytes, input);
+    const data = await readBytes(io, bytes, input, INPUT_LIMITS.searchedStream);
     if (data === null) {
       out?.flush();
       return EXIT.invalidInput;
@@ -487,11 +488,12 @@ function parseMatchArgs(args: string[]) {
 }
 
 /** The bytes of a file or of stdin (`-`); null after reporting a file that cannot be read. */
-async function readBytes(io: Io, bytes: ByteIo, name: string): Promise<Uint8Array | null> {
-  if (name === "-") return bytes.readStdin();
+async function readBytes(io: Io, bytes: ByteIo, name: string, limit: InputLimit): Promise<Uint8Array | null> {
+  if (name === "-") return bytes.readStdin(limit);
   try {
-    return await bytes.readFile(name);
+    return await bytes.readFile(name, limit);
   } catch (error) {
+    if (error instanceof InputTooLarge) throw error;
     io.stderr(`error: ${name}: ${unreadable(error)}\n`);
     return null;
   }

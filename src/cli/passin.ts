@@ -4,7 +4,9 @@
  * that it is never on the command line. The value is never printed.
  */
 import { readFile } from "node:fs/promises";
-import { type Io, UsageError } from "./io.ts";
+import { INPUT_LIMITS } from "../local/input-limits.ts";
+import { boundedFile } from "./bounded-input.ts";
+import { InputTooLarge, type Io, UsageError } from "./io.ts";
 
 export async function readPassphrase(source: string, io: Io): Promise<string> {
   if (source.startsWith("env:")) {
@@ -17,8 +19,14 @@ export async function readPassphrase(source: string, io: Io): Promise<string> {
   if (source.startsWith("file:")) {
     const path = source.slice(5);
     try {
-      return (await readFile(path, "utf8")).split(/\r?\n/)[0] ?? "";
+      const bytes = await boundedFile(
+        path,
+        INPUT_LIMITS.passphrase,
+        async (file) => new Uint8Array(await readFile(file)),
+      );
+      return new TextDecoder().decode(bytes).split(/\r?\n/)[0] ?? "";
     } catch (error) {
+      if (error instanceof InputTooLarge) throw error;
       throw new UsageError(
         `--passin: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
       );

@@ -11,21 +11,13 @@
  * file and the block's line, nothing else.
  *
  * Keys are read with `node:crypto` (`createPrivateKey`, then `createPublicKey(…).export` as SPKI),
- * which works under Bun and Node. Bun's BoringSSL has no Ed448: there, an Ed448 PKCS#8 key (and
- * its PBES2-encrypted form) is read here and its public half computed by ed448.ts.
+ * which works under Bun and Node. Bun's BoringSSL has no Ed448: there, an Ed448 PKCS#8 key is read
+ * here and its public half computed by ed448.ts. An encrypted key is decrypted first, within the
+ * command's budget, by key-decryption.ts (its cost checked before anything is derived).
  */
-import { createDecipheriv, createPrivateKey, createPublicKey, pbkdf2Sync } from "node:crypto";
-import {
-  children,
-  isUniversal,
-  readAlgorithm,
-  readOid,
-  readTlv,
-  sequence,
-  TAG,
-  type Tlv,
-} from "../adapters/crypto/der.ts";
-import { looksLikeDerKey } from "./certificate-files.ts";
+import { createPrivateKey, createPublicKey } from "node:crypto";
+import { isUniversal, readAlgorithm, readTlv, sequence, TAG, type Tlv } from "../adapters/crypto/der.ts";
+import { looksLikeDerKey } from "../local/key-material.ts";
 import { ed448PublicKey } from "./ed448.ts";
 
 export { looksLikeDerKey };
@@ -102,9 +94,9 @@ export function publicHalfOf(
     return { ok: true, spki: new Uint8Array(createPublicKey(key).export({ type: "spki", format: "der" })) };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (code === "ERR_OSSL_EVP_UNSUPPORTED_ALGORITHM") {
-      const ed448 = ed448Fallback(block, encrypted ? (passphrase ?? "") : null);
-      if (ed448 !== null) return ed448.ok ? ed448 : { ok: false, message: `${where}: ${ed448.message}` };
+    if (code === "ERR_OSSL_EVP_UNSUPPORTED_ALGORITHM" && !encrypted) {
+      const ed448 = ed448Fallback(block);
+      if (ed448 !== null) return ed448;
     }
     return {
       ok: false,
@@ -123,23 +115,6 @@ function describeLabel(label: string): string {
 // Ed448 under Bun: PKCS#8 (RFC 8410 §7) and PBES2 (RFC 8018 §6.2) read here.
 
 const OID_ED448 = "1.3.101.113";
-const OID_PBES2 = "1.2.840.113549.1.5.13";
-const OID_PBKDF2 = "1.2.840.113549.1.5.12";
-const PRFS: Record<string, string> = {
-  "1.2.840.113549.2.7": "sha1",
-  "1.2.840.113549.2.8": "sha224",
-  "1.2.840.113549.2.9": "sha256",
-  "1.2.840.113549.2.10": "sha384",
-  "1.2.840.113549.2.11": "sha512",
-};
-const CIPHERS: Record<string, { name: string; keyLength: number }> = {
-  "2.16.840.1.101.3.4.1.2": { name: "aes-128-cbc", keyLength: 16 },
-  "2.16.840.1.101.3.4.1.22": { name: "aes-192-cbc", keyLength: 24 },
-  "2.16.840.1.101.3.4.1.42": { name: "aes-256-cbc", keyLength: 32 },
-};
-/** Most PBKDF2 iterations read (openssl writes 2048): a damaged count never hangs the command. */
-const MAX_ITERATIONS = 10_000_000;
-
 /** SPKI of an Ed448 public key (RFC 8410 §4): `30 43 30 05 06 03 2B 65 71 03 3A 00` + 57 octets. */
 const ED448_SPKI_PREFIX = Uint8Array.of(
   0x30,
@@ -157,21 +132,14 @@ const ED448_SPKI_PREFIX = Uint8Array.of(
 );
 
 /**
- * The Ed448 public half of a PKCS#8 block that `node:crypto` could not load, or null when it is
- * not an Ed448 key (then the caller's own message stands). `passphrase` null: not encrypted.
+ * The Ed448 public half of an unencrypted PKCS#8 block that `node:crypto` could not load, or null
+ * when it is not an Ed448 key (then the caller's own message stands). An encrypted key reaches
+ * here decrypted (src/cli/key-decryption.ts).
  */
-function ed448Fallback(block: PemBlockText, passphrase: string | null): PublicHalf | null {
+function ed448Fallback(block: PemBlockText): PublicHalf | null {
   const der = base64Body(block.text);
   if (der === null) return null;
-  const plain = passphrase === null ? der : decryptPbes2(der, passphrase);
-  if (plain === null) return null;
-  if (plain === "wrong") {
-    return {
-      ok: false,
-      message: "the key could not be decrypted: the passphrase is wrong, or the key is damaged",
-    };
-  }
-  const secret = ed448Secret(plain);
+  const secret = ed448Secret(der);
   if (secret === null) return null;
   const spki = new Uint8Array(ED448_SPKI_PREFIX.length + secret.length);
   spki.set(ED448_SPKI_PREFIX, 0);
@@ -203,59 +171,4 @@ function ed448Secret(der: Uint8Array): Uint8Array | null {
   if (inner === null || inner.end !== outer.end || !isUniversal(inner, TAG.OCTET_STRING, false)) return null;
   if (inner.end - inner.body !== 57) return null;
   return der.slice(inner.body, inner.end);
-}
-
-/**
- * The PrivateKeyInfo inside an EncryptedPrivateKeyInfo under PBES2 with PBKDF2 and AES-CBC (what
- * `openssl pkey -aes256` writes); "wrong" when the padding does not check out (a wrong
- * passphrase); null for any other scheme or structure.
- */
-function decryptPbes2(der: Uint8Array, passphrase: string): Uint8Array | "wrong" | null {
-  const top = whole(der);
-  const parts = top === null ? null : sequence(der, top);
-  const scheme = parts?.length === 2 ? readAlgorithm(der, parts[0]) : null;
-  const data = parts?.[1];
-  if (scheme?.oid !== OID_PBES2 || !isUniversal(data, TAG.OCTET_STRING, false)) return null;
-  const params = sequence(der, scheme.params);
-  const kdf = params?.length === 2 ? readAlgorithm(der, params[0]) : null;
-  const cipher = params?.length === 2 ? readAlgorithm(der, params[1]) : null;
-  const cipherInfo = cipher === null ? undefined : CIPHERS[cipher.oid];
-  const iv = cipher?.params;
-  if (kdf?.oid !== OID_PBKDF2 || cipherInfo === undefined || !isUniversal(iv, TAG.OCTET_STRING, false))
-    return null;
-  const kdfParams = sequence(der, kdf.params);
-  const salt = kdfParams?.[0];
-  const count = kdfParams?.[1];
-  if (!isUniversal(salt, TAG.OCTET_STRING, false) || !isUniversal(count, TAG.INTEGER, false)) return null;
-  const iterations = unsigned(der, count);
-  if (iterations === null || iterations < 1 || iterations > MAX_ITERATIONS) return null;
-  let prf = "sha1";
-  for (const extra of kdfParams!.slice(2)) {
-    if (isUniversal(extra, TAG.SEQUENCE, true)) {
-      const named = PRFS[readOid(der, children(der, extra)?.[0]) ?? ""];
-      if (named === undefined) return null;
-      prf = named;
-    }
-  }
-  const key = pbkdf2Sync(
-    passphrase,
-    der.subarray(salt.body, salt.end),
-    iterations,
-    cipherInfo.keyLength,
-    prf,
-  );
-  try {
-    const decipher = createDecipheriv(cipherInfo.name, key, der.subarray(iv.body, iv.end));
-    const plain = Buffer.concat([decipher.update(der.subarray(data.body, data.end)), decipher.final()]);
-    return new Uint8Array(plain);
-  } catch {
-    return "wrong";
-  }
-}
-
-function unsigned(der: Uint8Array, t: Tlv): number | null {
-  if (t.end - t.body < 1 || t.end - t.body > 4 || der[t.body]! & 0x80) return null;
-  let n = 0;
-  for (let k = t.body; k < t.end; k++) n = n * 256 + der[k]!;
-  return n;
 }

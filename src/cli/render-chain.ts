@@ -5,6 +5,7 @@
  */
 import { withClients } from "../client/client-names.ts";
 import type { ResultOf } from "../contract/operations.ts";
+import { escapeForTerminal } from "../local/terminal-text.ts";
 import { renderFindings, type Style, table } from "./render.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
@@ -31,7 +32,9 @@ export function renderChainVerdict(result: ChainResult, style: Style): string {
             `Chain complete, but ${errors === 1 ? "1 problem is an error" : `${errors} problems are errors`}.`,
           );
     case "incomplete":
-      return style.red(`Chain incomplete: missing issuer ${result.anchor!.subject || "(empty name)"}.`);
+      return style.red(
+        `Chain incomplete: missing issuer ${escapeForTerminal(result.anchor!.subject) || "(empty name)"}.`,
+      );
     case "ambiguous":
       return style.yellow(
         "Several possible server certificates: choose one with --leaf-index or --hostname.",
@@ -47,7 +50,7 @@ export function renderChain(result: ChainResult, style: Style): string {
         ["#", "SUBJECT", "NOT AFTER", "DAYS LEFT"],
         result.certificates.map((member) => [
           String(member.index),
-          member.subject || "(empty)",
+          escapeForTerminal(member.subject) || "(empty)",
           member.notAfter,
           String(member.expiresInDays),
         ]),
@@ -81,7 +84,7 @@ export function renderChain(result: ChainResult, style: Style): string {
  */
 function anchorRows(anchor: ChainResult["anchor"]): string[][] {
   if (anchor === null) return [["anchor", "-"]];
-  const name = anchor.subject || "(empty name)";
+  const name = escapeForTerminal(anchor.subject) || "(empty name)";
   if (anchor.kind === "missing") {
     const published = anchor.caIssuersUrls.length
       ? [["issuer published at", anchor.caIssuersUrls.join(", ")]]

@@ -13,6 +13,7 @@ import type {
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
 import { addressFacts } from "../domain/ip/facts.ts";
+import { escapeForTerminal } from "../local/terminal-text.ts";
 import type { Style } from "./style.ts";
 
 export { COLOUR, chooseStyle, PLAIN, type Style } from "./style.ts";
@@ -161,9 +162,9 @@ export function renderFindings(
     out += `${paint(style.bold(`${severity.toUpperCase()} (${group.length})`))}\n`;
     for (const finding of group) {
       const where = finding.certificateIndexes.length ? ` [#${finding.certificateIndexes.join(", #")}]` : "";
-      out += `  ${paint(finding.code)}${where}\n`;
-      out += `    ${finding.observed}\n`;
-      out += `    ${style.dim("→")} ${finding.nextAction}\n`;
+      out += `  ${paint(escapeForTerminal(finding.code))}${where}\n`;
+      out += `    ${escapeForTerminal(finding.observed)}\n`;
+      out += `    ${style.dim("→")} ${escapeForTerminal(finding.nextAction)}\n`;
     }
   }
   return out || `${style.green(none)}\n`;
@@ -183,8 +184,8 @@ export function renderCertificates(
     result.certificates.map((c) => [
       String(c.index),
       String(c.line),
-      c.subject || "(empty)",
-      c.notAfter,
+      escapeForTerminal(c.subject) || "(empty)",
+      escapeForTerminal(c.notAfter),
       yesNo(c.ca),
       c.selfSignature ?? "-",
     ]),

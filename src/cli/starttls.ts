@@ -18,6 +18,7 @@
  * {@link NotTheProtocol}. Both carry what the server said, which {@link quote} makes safe to print.
  * Closes, resets and the deadline are the connection's own {@link ConnectionFailure}.
  */
+import { quoteBytes } from "../local/terminal-text.ts";
 import { ConnectionFailure, type PlainConnection } from "./plain-connection.ts";
 
 /** The protocols of `--starttls`, by openssl's `-starttls` names, with their default ports. */
@@ -78,14 +79,7 @@ export const MAX_QUOTE_CHARACTERS = 80;
  * {@link MAX_QUOTE_CHARACTERS} characters after escaping (never inside an escape), in double quotes.
  */
 export function quote(said: Uint8Array): string {
-  let text = "";
-  for (const byte of said) {
-    const piece =
-      byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, "0")}`;
-    if (text.length + piece.length > MAX_QUOTE_CHARACTERS) break;
-    text += piece;
-  }
-  return `"${text}"`;
+  return quoteBytes(said, MAX_QUOTE_CHARACTERS);
 }
 
 /** The bytes before the first CR or LF. */

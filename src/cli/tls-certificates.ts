@@ -463,12 +463,22 @@ function readWithOpensslClient(
       },
       Math.max(0, read.deadline - Date.now()),
     );
+    let handshakeRead = false;
     child.stdout.on("data", (chunk: Buffer) => {
+      if (handshakeRead) return;
       size += chunk.length;
       if (size > MAX_OPENSSL_OUTPUT) {
         failed = `printed more than ${MAX_OPENSSL_OUTPUT >> 20} MiB`;
         child.kill();
-      } else chunks.push(chunk);
+        return;
+      }
+      chunks.push(chunk);
+      // The list is complete once its section ends: what the server sends after its handshake
+      // (application data, which s_client prints too) is never read.
+      if (handshakeSection(Buffer.concat(chunks).toString("latin1")) !== null) {
+        handshakeRead = true;
+        child.kill();
+      }
     });
     child.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -476,7 +486,7 @@ function readWithOpensslClient(
     });
     child.on("close", () => {
       clearTimeout(timer);
-      if (timedOut)
+      if (timedOut && !handshakeRead)
         return resolve({
           ok: false,
           message: `timed out after ${seconds(read.deadline - read.startedAt)} s`,
@@ -487,12 +497,28 @@ function readWithOpensslClient(
   });
 }
 
-/** The PEM blocks of `s_client -showcerts`'s output, in the order printed (the order received). */
+/**
+ * The "Certificate chain" section of `s_client -showcerts`'s output: from that line to the `---`
+ * line that ends it, which openssl prints once the server's Certificate message is read; null
+ * until it is complete. Anything after it (the session, and what the server sent after its
+ * handshake, printed as it came) is never taken for a certificate.
+ */
+export function handshakeSection(output: string): string | null {
+  const start = /^Certificate chain\r?$/m.exec(output);
+  if (start === null) return null;
+  const from = start.index + start[0].length;
+  const end = /^---\r?$/m.exec(output.slice(from));
+  return end === null ? null : output.slice(from, from + end.index);
+}
+
+/** The PEM blocks of `s_client -showcerts`'s certificate chain, in the order printed (the order received). */
 function certificatesFromOpenssl(
   output: string,
   limits: Read["limits"],
 ): FetchResult | { ok: false; opensslFailed: string } {
-  const blocks = [...output.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)];
+  const section = handshakeSection(output);
+  if (section === null) return { ok: false, opensslFailed: "read no certificate" };
+  const blocks = [...section.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)];
   if (blocks.length === 0) return { ok: false, opensslFailed: "read no certificate" };
   if (blocks.length > limits.maxCertificates)
     return { ok: false, message: tooMany(blocks.length, limits.maxCertificates) };

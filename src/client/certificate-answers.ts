@@ -95,32 +95,3 @@ export function privateKeyRefusal(pem: string): ServerError | null {
     ),
   };
 }
-
-/** PEM text with its complete private-key blocks removed, and a notice per block removed. */
-export interface KeysSetAside {
-  pem: string;
-  /** One sentence per key: its block number and line, never its text. */
-  notices: string[];
-}
-
-const ANY_BLOCK = /-----BEGIN ([^-\r\n]{1,64})-----[\s\S]*?-----END \1-----/g;
-
-/**
- * Sets aside every complete PEM block whose label contains `PRIVATE KEY` (a leaf+key file, as
- * HAProxy's `crt` option takes it): the block is blanked out before anything is sent, and a notice
- * names its position (block number and the line of its BEGIN boundary). An incomplete key block
- * stays, so `privateKeyRefusal` still refuses it.
- */
-export function setAsidePrivateKeys(text: string): KeysSetAside {
-  const notices: string[] = [];
-  let block = 0;
-  const pem = text.replace(ANY_BLOCK, (whole: string, label: string, offset: number) => {
-    block++;
-    if (!label.includes("PRIVATE KEY")) return whole;
-    const line = text.slice(0, offset).split(/\r\n|\r|\n/).length;
-    notices.push(`A private key (block ${block}, line ${line}) was set aside: it is not sent and not shown.`);
-    // Blanked rather than cut, so every line and offset of the rest stays where the user sees it.
-    return whole.replace(/[^\r\n]/g, " ");
-  });
-  return { pem, notices };
-}

@@ -9,12 +9,14 @@ import { scanPem } from "../domain/certificates/pem.ts";
 import { CRL_PEM, NOT_A_CRL_MESSAGE } from "../domain/certificates/revocation.ts";
 import type { RevocationListData } from "../domain/certificates/revocation-list-model.ts";
 import type { RevocationListDecoder } from "../domain/ports.ts";
+import { INPUT_LIMITS } from "./input-limits.ts";
 
 /**
- * The largest CRL file read: 256 MiB. The largest public CRLs (a few CAs' full lists) are tens of
+ * The largest CRL file read: the local input cap for CRLs (`INPUT_LIMITS.crl`, 64 MiB, inside the
+ * 384 MB budget of CONTRACT §7.3). The largest public CRLs (a few CAs' full lists) are tens of
  * megabytes; anything bigger is refused before it is read, so a wrong file cannot exhaust memory.
  */
-export const MAX_CRL_FILE_BYTES = 256 * 1024 * 1024;
+export const MAX_CRL_FILE_BYTES = INPUT_LIMITS.crl.maxBytes;
 
 /** A file's bytes, refused (one line) when it is larger than `maxBytes` or unreadable. */
 export async function readCappedFile(

@@ -10,7 +10,6 @@ import {
   missingIntermediates,
   missingIntermediateWarning,
   privateKeyRefusal,
-  setAsidePrivateKeys,
   withChainRoots,
 } from "../client/certificate-answers.ts";
 import { type ChainClient, refusingClients } from "../client/client-names.ts";
@@ -27,6 +26,7 @@ import {
   type PublicIpResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
+import { setAsidePrivateKeys } from "../local/key-material.ts";
 import { convertPastedPkcs7, loadCertificateFiles } from "./certificate-inputs.ts";
 import { setUpCidrTools } from "./cidr-tools.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";

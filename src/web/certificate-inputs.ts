@@ -2,8 +2,8 @@
  * Certificate text and files as people have them (CONTRACT §7.6), read on the page with the
  * CLI's own reader: the certificate form and the key-match panel share these.
  */
-import { BinaryInputError, CertificateBundleText } from "../cli/certificate-files.ts";
 import { pemBlock } from "../domain/certificates/pem.ts";
+import { BinaryInputError, CertificateBundleText } from "../local/certificate-files.ts";
 import { looksLikePkcs12, readPkcs12 } from "../local/pkcs12.ts";
 import { h, show } from "./dom.ts";
 

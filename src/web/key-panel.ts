@@ -6,8 +6,9 @@
  * is ignored, with a notice, when one is. No key byte is ever sent, stored, shown in a message or
  * logged: the certificate text is sent with its key blocks blanked.
  */
-import { privateKeyRefusal, setAsidePrivateKeys } from "../client/certificate-answers.ts";
+import { privateKeyRefusal } from "../client/certificate-answers.ts";
 import type { createClient } from "../client/index.ts";
+import { setAsidePrivateKeys } from "../local/key-material.ts";
 import { loadCertificateFiles, MAX_FILE_BYTES } from "./certificate-inputs.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
 import { type KeyBlock, keyBlocksOf, readPrivateKey } from "./key-match.ts";

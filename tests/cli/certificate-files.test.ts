@@ -1,12 +1,12 @@
 /**
- * Reading certificate files (src/cli/certificate-files.ts, CONTRACT §7.6): several files as one
+ * Reading certificate files (src/local/certificate-files.ts, CONTRACT §7.6): several files as one
  * bundle whose every line maps back to its file and line, and the test for binary input against
  * a slow obvious model (WHATWG's fatal UTF-8 decoder and a scan for control characters).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { BinaryInputError, binaryOffset, CertificateBundleText } from "../../src/cli/certificate-files.ts";
+import { BinaryInputError, binaryOffset, CertificateBundleText } from "../../src/local/certificate-files.ts";
 import { certDer, certPem, filePath } from "../fixtures/fixtures.ts";
 
 const lines = (text: string) => text.split(/\r\n|\r|\n/);

@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { CASES, reproduce } from "../../scripts/bun-parser-repro.ts";
 
 describe(`Bun ${Bun.version}'s parser, before any handler runs (tripwire)`, () => {
-  test("methods that are not upper-case known tokens get no response; a chunked trailer loses the next pipelined request", async () => {
+  test("methods that are not upper-case known tokens get no response; a chunked trailer loses the next pipelined request; bare LF and a NUL in the path get 505", async () => {
     const results = await reproduce();
     expect(results.map((result) => result.name)).toEqual(CASES.map((c) => c.name));
     expect(results.map(({ name, statuses, ending, seen }) => ({ name, statuses, ending, seen }))).toEqual([
@@ -33,6 +33,11 @@ describe(`Bun ${Bun.version}'s parser, before any handler runs (tripwire)`, () =
         ending: "closed",
         seen: ["POST /a"],
       },
+      // RFC 9112 §2.2 (bare LF: accept it or 400) and §3.2 (a NUL is no request-target character:
+      // 400): Bun answers 505 HTTP Version Not Supported, without our envelope or headers, and
+      // closes. docs/upstream/bun.md holds the report; docs/reliability.md says what clients see.
+      { name: "bare LF line ends", statuses: [505], ending: "closed", seen: [] },
+      { name: "NUL in the path", statuses: [505], ending: "closed", seen: [] },
     ]);
   }, 30_000);
 });

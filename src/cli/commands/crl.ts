@@ -9,13 +9,14 @@ import {
 } from "../../domain/certificates/revocation.ts";
 import type { RevocationListData } from "../../domain/certificates/revocation-list-model.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
+import { CertificateBundleText } from "../../local/certificate-files.ts";
+import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import {
   MAX_CRL_FILE_BYTES,
   readCappedFile,
   readRevocationListBytes,
 } from "../../local/revocation-list-file.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { CertificateBundleText } from "../certificate-files.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
@@ -153,7 +154,11 @@ async function certificatesOf(
   if (files.length === 0) return { certificates: [] };
   const text = new CertificateBundleText();
   for (const file of files) {
-    const problem = addCertificateFile(text, await inputBytes(file, stdin), sourceName(file));
+    const problem = addCertificateFile(
+      text,
+      await inputBytes(file, stdin, INPUT_LIMITS.certificates),
+      sourceName(file),
+    );
     if (problem !== null) return { exit: inputError(run, problem) };
   }
   const read = await readCertificates(

@@ -1,7 +1,12 @@
 import { privateKeyRefusal } from "../../client/certificate-answers.ts";
+import type { ServerError } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
+import { invalidInput } from "../../domain/errors.ts";
+import { CertificateBundleText } from "../../local/certificate-files.ts";
+import { INPUT_LIMITS } from "../../local/input-limits.ts";
+import { keyMaterialIssues } from "../../local/key-material.ts";
+import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { CertificateBundleText } from "../certificate-files.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
 import {
@@ -53,12 +58,12 @@ export const csr: Command = {
     const stdin = stdinBytesOnce(io);
     const name = positionals[0]!;
     const source = sourceName(name);
-    const bytes = await inputBytes(name, stdin);
+    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) return inputError(run, binary);
     const text = textOf(bytes);
     // A key pasted with the request is refused here, before any request, and never shown.
-    const refusal = privateKeyRefusal(text);
+    const refusal = privateKeyRefusal(text) ?? keyMaterialRefusal(text);
     if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCsr);
     const texts = { pem: new CertificateBundleText(), certificatePem: new CertificateBundleText() };
     texts.pem.addText(text, source);
@@ -67,7 +72,7 @@ export const csr: Command = {
       for (const certFile of certFiles) {
         const problem = addCertificateFile(
           texts.certificatePem,
-          await inputBytes(certFile, stdin),
+          await inputBytes(certFile, stdin, INPUT_LIMITS.certificates),
           sourceName(certFile),
         );
         if (problem !== null) return inputError(run, problem);
@@ -97,6 +102,17 @@ function inputError(run: Run, message: string): number {
   return report({ ok: false, status: 400, error: { code: "INVALID_INPUT", message } }, run, renderCsr);
 }
 
+/** The refusal for a key found by content alone (its armour damaged): the words of an intact one. */
+function keyMaterialRefusal(text: string): ServerError | null {
+  const issues = keyMaterialIssues(text);
+  if (issues.length === 0) return null;
+  return {
+    code: "INVALID_INPUT",
+    message: invalidInput(issues).message,
+    issues: issues.map((issue) => ({ message: issue.message, path: issue.path, location: issue.location! })),
+  };
+}
+
 /** How the clients of CONTRACT §8.1's vocabulary are named in a sentence. */
 const CLIENT_NAMES: Readonly<Record<string, string>> = {
   chrome: "Chrome",
@@ -118,11 +134,11 @@ export function renderCsr(result: CsrResult, style: Style): string {
   const fields = table(
     null,
     [
-      ["subject", result.subject || "(empty)"],
-      ["requested names", names.length ? names.join(", ") : "(none)"],
-      ["key", key],
-      ["publicKeySha256", result.publicKeySha256],
-      ["signature", `${result.signatureAlgorithm}, ${result.signatureValid}`],
+      ["subject", escapeForTerminal(result.subject) || "(empty)"],
+      ["requested names", names.length ? escapeForTerminal(names.join(", ")) : "(none)"],
+      ["key", escapeForTerminal(key)],
+      ["publicKeySha256", escapeForTerminal(result.publicKeySha256)],
+      ["signature", escapeForTerminal(`${result.signatureAlgorithm}, ${result.signatureValid}`)],
     ],
     style,
   );

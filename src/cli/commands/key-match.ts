@@ -3,13 +3,17 @@ import { DerCertificateDecoder } from "../../adapters/crypto/decoder.ts";
 import { publicKeyFacts } from "../../adapters/crypto/public-key-facts.ts";
 import { readCertificates, readCertificationRequest } from "../../domain/certificates/csr.ts";
 import type { CertificateData } from "../../domain/certificates/model.ts";
+import { decodeBase64, pemBlock } from "../../domain/certificates/pem.ts";
 import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
 import { certificateName, listSome } from "../../domain/certificates/wording.ts";
 import type { Issue } from "../../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
+import { binaryOffset, CertificateBundleText } from "../../local/certificate-files.ts";
+import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { binaryOffset, CertificateBundleText } from "../certificate-files.ts";
-import { EXIT, type Io, UsageError } from "../io.ts";
+import { boundedFile } from "../bounded-input.ts";
+import { EXIT, InputTooLarge, type Io, UsageError } from "../io.ts";
+import { decryptPrivateKeyInfo } from "../key-decryption.ts";
 import {
   addCertificateFile,
   binaryProblem,
@@ -104,8 +108,9 @@ export const keyMatch: Command = {
     // Never a client: the key stays in this process whatever --server or NETTOOLS_SERVER say.
     const run = makeRun(
       { ...io, env: { ...io.env, NETTOOLS_SERVER: undefined } },
-      { json: values.json === true },
+      { json: values.json === true, timeout: values.timeout },
     );
+    const budget = { seconds: run.timeoutSeconds, endsAt: performance.now() + run.timeoutSeconds * 1000 };
     if (values.server !== undefined || (io.env.NETTOOLS_SERVER ?? "") !== "") {
       io.stderr(
         `${run.err.dim("notice")}: key-match runs in this process only; ${values.server === undefined ? "NETTOOLS_SERVER" : "--server"} is not used, and the key is never sent anywhere\n`,
@@ -119,7 +124,7 @@ export const keyMatch: Command = {
       throw new UsageError('only one input can be "-" (stdin)');
     }
     try {
-      const inputs = await readInputs(io, certFiles, values.key, values.csr, values.passin);
+      const inputs = await readInputs(io, certFiles, values.key, values.csr, values.passin, budget);
       const given = (inputs.key ? 1 : 0) + (inputs.csr ? 1 : 0) + (inputs.certificatesGiven ? 1 : 0);
       if (given < 2) {
         throw new UsageError(
@@ -130,6 +135,10 @@ export const keyMatch: Command = {
       io.stdout(run.json ? `${JSON.stringify(answer)}\n` : renderAnswer(answer, inputs, run));
       return answer.match ? EXIT.ok : EXIT.findings;
     } catch (error) {
+      if (error instanceof Stopped) {
+        io.stderr(`${run.err.red(run.err.bold("error"))}: ${error.message}\n`);
+        return EXIT.failure;
+      }
       if (!(error instanceof InputProblem)) throw error;
       const envelope = { code: "INVALID_INPUT", message: error.message, issues: error.issues };
       if (run.json) io.stdout(`${JSON.stringify({ error: envelope })}\n`);
@@ -145,6 +154,7 @@ async function readInputs(
   keyFile: string | undefined,
   csrFile: string | undefined,
   passin: string | undefined,
+  budget: Budget,
 ): Promise<Inputs> {
   const stdin = stdinBytesOnce(io);
   const decoder = new DerCertificateDecoder();
@@ -154,7 +164,7 @@ async function readInputs(
   const bundle = new CertificateBundleText();
   const keysInCertFiles: { block: PemBlockText; origin: string }[] = [];
   for (const name of certFiles) {
-    const bytes = await inputBytes(name, stdin);
+    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.certificates);
     const origin = sourceName(name);
     if (looksLikePkcs12(bytes)) {
       // CONTRACT §10.3: its certificates join the -c bundle in file order; its key is the key input.
@@ -195,7 +205,7 @@ async function readInputs(
   let key: Inputs["key"] = null;
   if (keyFile !== undefined) {
     const origin = sourceName(keyFile);
-    const bytes = await inputBytes(keyFile, stdin);
+    const bytes = await inputBytes(keyFile, stdin, INPUT_LIMITS.key);
     const pkcs12 = looksLikePkcs12(bytes) ? await readPkcs12Input(bytes, origin, passin, true, io) : null;
     if (pkcs12 !== null && !pkcs12.ok) throw new InputProblem(pkcs12.message);
     if (pkcs12 === null && looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
@@ -212,7 +222,7 @@ async function readInputs(
           : `${origin} holds ${blocks.length} private keys; -k takes one`,
       );
     }
-    key = publicKey(blocks[0]!, origin, await passphrase());
+    key = await publicKey(blocks[0]!, origin, await passphrase(), budget);
     if (keysInCertFiles.length > 0) {
       io.stderr(
         `notice: the private key in ${keysInCertFiles[0]!.origin} is ignored: -k ${origin} is the key compared\n`,
@@ -224,13 +234,13 @@ async function readInputs(
     );
   } else if (keysInCertFiles.length === 1) {
     const { block, origin } = keysInCertFiles[0]!;
-    key = publicKey(block, origin, await passphrase());
+    key = await publicKey(block, origin, await passphrase(), budget);
   }
 
   let csr: CertificationRequestData | null = null;
   if (csrFile !== undefined) {
     const origin = sourceName(csrFile);
-    const bytes = await inputBytes(csrFile, stdin);
+    const bytes = await inputBytes(csrFile, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, origin, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) throw new InputProblem(binary);
     const read = await readCertificationRequest(textOf(bytes), decoder, LOCAL_CERTIFICATE_LIMITS);
@@ -245,8 +255,50 @@ async function readInputs(
 const DER_REQUEST_ADVICE =
   "a DER request converts with openssl req -inform DER -in request.der -out request.pem";
 
-function publicKey(block: PemBlockText, origin: string, passphrase: string | undefined): Inputs["key"] {
-  const half = publicHalfOf(block, origin, passphrase);
+/** The key derivation ran out of the command's time budget (`--timeout`): exit 3. */
+class Stopped extends Error {}
+
+/** The command's time budget (`--timeout`): its length and its end on `performance.now()`'s clock. */
+interface Budget {
+  seconds: number;
+  endsAt: number;
+}
+
+/**
+ * The key's public half. An encrypted PKCS#8 key is decrypted here first, its cost checked and its
+ * derivation bounded by the command's budget (src/cli/key-decryption.ts).
+ */
+async function publicKey(
+  block: PemBlockText,
+  origin: string,
+  passphrase: string | undefined,
+  budget: Budget,
+): Promise<Inputs["key"]> {
+  let readable = block;
+  if (block.label === "ENCRYPTED PRIVATE KEY" && passphrase !== undefined) {
+    const where = `${origin}, line ${block.line}`;
+    const der = decodeBase64(block.text.replace(/^-----[^\n]*\n|-----END[^\n]*$/g, "").replace(/\s+/g, ""));
+    if (der === null) throw new InputProblem(`${where}: the encrypted key is not valid base64`);
+    const opened = await decryptPrivateKeyInfo(
+      der,
+      passphrase,
+      Math.max(0, budget.endsAt - performance.now()),
+    );
+    if ("stopped" in opened) {
+      // The words of every other command stopped by its budget (src/cli/deadline.ts).
+      throw new Stopped(
+        `${where}: stopped at the time limit (${budget.seconds} s; --timeout SECONDS sets it) while ${opened.stopped}; no verdict`,
+      );
+    }
+    if (!opened.ok) throw new InputProblem(`${where}: ${opened.message}`);
+    readable = {
+      ...block,
+      label: "PRIVATE KEY",
+      text: pemBlock(opened.privateKeyInfo).replaceAll("CERTIFICATE", "PRIVATE KEY").trimEnd(),
+    };
+    opened.privateKeyInfo.fill(0);
+  }
+  const half = publicHalfOf(readable, origin, passphrase);
   if (!half.ok) throw new InputProblem(half.message);
   return { spki: half.spki, origin };
 }

@@ -1,4 +1,5 @@
 import type { PublicIpResultType } from "../../client/index.ts";
+import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
 import { UsageError } from "../io.ts";
 import { type Style, table } from "../render.ts";
@@ -17,13 +18,14 @@ ${COMMON_HELP}`;
 
 /** The address on the first line, then each network fact the server added, then the credit. */
 export function renderMyIp(result: PublicIpResultType, style: Style): string {
+  // Every string is the server's, and its GeoIP data's: escaped before it reaches a terminal.
   const facts: [string, string][] = [];
-  if (result.asn !== undefined) facts.push(["asn", String(result.asn)]);
-  if (result.asnOrg !== undefined) facts.push(["asnOrg", result.asnOrg]);
-  if (result.country !== undefined) facts.push(["country", result.country]);
-  let text = `${result.ip}\n`;
+  if (result.asn !== undefined) facts.push(["asn", escapeForTerminal(String(result.asn))]);
+  if (result.asnOrg !== undefined) facts.push(["asnOrg", escapeForTerminal(result.asnOrg)]);
+  if (result.country !== undefined) facts.push(["country", escapeForTerminal(result.country)]);
+  let text = `${escapeForTerminal(result.ip)}\n`;
   if (facts.length > 0) text += table(null, facts, style, "  ");
-  if (result.attribution !== undefined) text += `${style.dim(result.attribution)}\n`;
+  if (result.attribution !== undefined) text += `${style.dim(escapeForTerminal(result.attribution))}\n`;
   return text;
 }
 
@@ -41,6 +43,6 @@ export const myip: Command = {
       );
     }
     const result = await runOperation(run, "publicIp", undefined);
-    return report(result, run, renderMyIp, { plain: (value) => `${value.ip}\n` });
+    return report(result, run, renderMyIp, { plain: (value) => `${escapeForTerminal(value.ip)}\n` });
   },
 };

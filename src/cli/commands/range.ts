@@ -2,7 +2,7 @@ import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
 import { rangeEndpoints } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
-import { EXIT, UsageError } from "../io.ts";
+import { EXIT, InputTooLarge, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, type ListOutput, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderRange } from "../render.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
@@ -70,6 +70,7 @@ export const range: Command = {
     try {
       text = await readSource(name, io, stdinOnce(io));
     } catch (error) {
+      if (error instanceof InputTooLarge) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new UsageError(`range needs ${FORMS}: ${reason}`);
     }

@@ -232,7 +232,9 @@ async function checkSelfSignature(
 function requestedNames(csr: CertificationRequestData): { dns: string[]; ip: string[] } {
   return {
     dns: csr.sans.filter((san) => san.type === "dns").map((san) => san.value),
-    ip: csr.sans.filter((san) => san.type === "ip").map((san) => san.value),
+    // An IP SAN of another length than 4 or 16 octets is no address (the reader writes it `#` + hex,
+    // as a certificate's sans[] does): it is never given as address text.
+    ip: csr.sans.filter((san) => san.type === "ip" && !san.value.startsWith("#")).map((san) => san.value),
   };
 }
 

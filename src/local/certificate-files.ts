@@ -23,6 +23,9 @@
 import { children, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "../adapters/crypto/der.ts";
 import { pemBlock } from "../domain/certificates/chain.ts";
 import { decodeBase64 } from "../domain/certificates/pem.ts";
+import { blankKeyMaterial, findKeyMaterial, looksLikeDerKey } from "./key-material.ts";
+
+export { looksLikeDerKey };
 
 /** PKCS#7 signedData (RFC 2315 §9.1, RFC 5652 §5.1). */
 const OID_SIGNED_DATA = "1.2.840.113549.1.7.2";
@@ -65,24 +68,6 @@ export interface LineOrigin {
   madeFrom: string | null;
 }
 
-/**
- * True when DER bytes look like a private key rather than a certificate, a request or PKCS#7: a
- * SEQUENCE whose first element is an INTEGER (PKCS#8, PKCS#1, SEC1 all start with a version) or
- * that holds exactly an AlgorithmIdentifier and an OCTET STRING (encrypted PKCS#8). Such a file is
- * refused without being read further, converted or sent anywhere.
- */
-export function looksLikeDerKey(bytes: Uint8Array): boolean {
-  const top = readTlv(bytes, 0, bytes.length);
-  const parts = top === null ? null : sequence(bytes, top);
-  if (parts === null || parts.length === 0) return false;
-  if (isUniversal(parts[0], TAG.INTEGER, false)) return true;
-  return (
-    parts.length === 2 &&
-    isUniversal(parts[0], TAG.SEQUENCE, true) &&
-    isUniversal(parts[1], TAG.OCTET_STRING, false)
-  );
-}
-
 /** The PEM text of one or several certificate files, read as one bundle in order. */
 export class CertificateBundleText {
   private text = "";
@@ -123,7 +108,14 @@ export class CertificateBundleText {
 
   /** Adds PEM text: PKCS#7 blocks become their certificates, private keys are blanked. */
   addText(text: string, source: string): void {
-    const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+    const raw = text.startsWith("\uFEFF") ? text.slice(1) : text;
+    // Keys are found by content (a damaged armour, a bare body) and blanked before anything else.
+    const keys = findKeyMaterial(raw);
+    const body = blankKeyMaterial(raw, keys, "lines");
+    const notices: { at: number; notice: string }[] = keys.map((key) => ({
+      at: key.start,
+      notice: `${source}: a private key (block ${key.block}, line ${key.line}) was set aside: it is not read, sent or shown`,
+    }));
     let block = 0;
     let done = 0;
     let line = 1;
@@ -137,26 +129,22 @@ export class CertificateBundleText {
       const blockLine = line;
       line += lineBreaks(whole);
       done = at + whole.length;
-      if (label.includes("PRIVATE KEY")) {
-        this.notices.push(
-          `${source}: a private key (block ${block}, line ${blockLine}) was set aside: it is not read, sent or shown`,
-        );
-        this.addPiece("\n".repeat(lineBreaks(whole)), source, blockLine, null);
-        continue;
-      }
       const certificates = label === "PKCS7" || label === "CMS" ? pkcs7OfPem(whole) : null;
       if (certificates === null) {
         this.addPiece(whole, source, blockLine, null);
         continue;
       }
-      this.notices.push(
-        `${source}: a PEM PKCS#7 bundle (block ${block}, line ${blockLine}); its ${countOf(certificates.length)} were read in stored order`,
-      );
+      const number = block + keys.filter((key) => key.start < at).length;
+      notices.push({
+        at,
+        notice: `${source}: a PEM PKCS#7 bundle (block ${number}, line ${blockLine}); its ${countOf(certificates.length)} were read in stored order`,
+      });
       // Without its last line break: the rest of the block's END line follows on that line.
       const converted = certificates.map(pemBlock).join("").slice(0, -1);
       this.addPiece(converted, source, null, `the PKCS#7 bundle at line ${blockLine}`);
     }
     this.addPiece(body.slice(done), source, line, null);
+    for (const { notice } of notices.sort((a, b) => a.at - b.at)) this.notices.push(notice);
   }
 
   /** Where line `line` (1-based) of {@link pem} came from; null past its end. */
