@@ -5,7 +5,14 @@
  * the request deadline), one route per row of the operations table, the page and the docs, and
  * hands them to the one Elysia application (src/adapters/http/application.ts) that serves them.
  */
-import { type AdmissionOptions, certificateLanes, DEFAULT_ADMISSION } from "./adapters/http/admission.ts";
+import {
+  type AdmissionOptions,
+  certificateLanes,
+  DEFAULT_ADMISSION,
+  DEFAULT_LOOP_BUDGET,
+  LoopBudget,
+  type LoopBudgetOptions,
+} from "./adapters/http/admission.ts";
 import { apiRoutes } from "./adapters/http/api-routes.ts";
 import { type EdgeLog, httpApplication } from "./adapters/http/application.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
@@ -45,6 +52,8 @@ export interface AppDeps {
   rateLimiter?: RateLimiter | null;
   /** The certificate admission queue's settings; the longest a request may take is `deadlineMs`. */
   admission?: Partial<AdmissionOptions>;
+  /** The event loop's budget for the CIDR operations (CONTRACT §1.7; ADR 37). */
+  loopBudget?: Partial<LoopBudgetOptions>;
   /** Access-log lines carry the client's address (LOG_CLIENT_ADDRESS; off when absent). */
   logClientAddress?: boolean;
 }
@@ -60,6 +69,11 @@ export function buildApp(deps: AppDeps) {
     { ...DEFAULT_ADMISSION, deadlineMs: DEFAULT_DEADLINE_MS, ...deps.admission },
     deps.verifier,
   );
+  const loopBudget = new LoopBudget({
+    ...DEFAULT_LOOP_BUDGET,
+    ...(deps.admission?.observer === undefined ? {} : { observer: deps.admission.observer }),
+    ...deps.loopBudget,
+  });
   const api = apiRoutes({
     useCases: bindUseCases(
       { clock: deps.clock, decoder: deps.decoder, roots: deps.roots, networkFacts: deps.networkFacts },
@@ -69,6 +83,7 @@ export function buildApp(deps: AppDeps) {
     responder,
     fail,
     lanes,
+    loopBudget,
     clientAddress: deps.clientAddress,
     verifier: deps.verifier,
   });
