@@ -3,7 +3,7 @@
  * loop with the test (or with each other): `bun tests/support/flood-process.ts flood|probe JSON`.
  *
  * - `flood {url, path, body, connections, seconds}`: `connections` loops, each POSTing `body` to
- *   `path` again as soon as it is answered, until `seconds` pass; prints
+ *   `path` (a GET without `body`) again as soon as it is answered, until `seconds` pass; prints
  *   `{"statuses":{"200":n,"503":n},"badRefusals":n}` (a 503 whose body is not OVERLOADED with
  *   Retry-After counts as bad).
  * - `probe {port, seconds, everyMs}`: every `everyMs`, a fresh TCP connection sends
@@ -16,7 +16,13 @@ export {};
 const [mode, json = "{}"] = process.argv.slice(2);
 const options = JSON.parse(json) as Record<string, unknown>;
 
-async function flood(url: string, path: string, body: string, connections: number, seconds: number) {
+async function flood(
+  url: string,
+  path: string,
+  body: string | undefined,
+  connections: number,
+  seconds: number,
+) {
   const statuses: Record<string, number> = {};
   let badRefusals = 0;
   const end = performance.now() + seconds * 1000;
@@ -25,11 +31,12 @@ async function flood(url: string, path: string, body: string, connections: numbe
       while (performance.now() < end) {
         let status = -1;
         try {
-          const response = await fetch(`${url}${path}`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body,
-          });
+          const response = await fetch(
+            `${url}${path}`,
+            body === undefined
+              ? {}
+              : { method: "POST", headers: { "content-type": "application/json" }, body },
+          );
           status = response.status;
           const text = await response.text();
           if (
@@ -102,7 +109,7 @@ if (mode === "flood") {
       await flood(
         String(options.url),
         String(options.path),
-        String(options.body),
+        typeof options.body === "string" ? options.body : undefined,
         Number(options.connections ?? 50),
         seconds,
       ),
