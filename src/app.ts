@@ -19,7 +19,7 @@ import { docsRoutes } from "./adapters/http/docs.ts";
 import { DEFAULT_DEADLINE_MS } from "./adapters/http/limits.ts";
 import { documentComponents } from "./adapters/http/openapi-document.ts";
 import { OPERATION_DOCS } from "./adapters/http/openapi-operations.ts";
-import type { RateLimiter } from "./adapters/http/rate-limit.ts";
+import type { RequestLimiter } from "./adapters/http/rate-limit.ts";
 import { type CorsPolicy, failureMapper, Responder } from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
 import { OPERATION_LIST } from "./contract/operations.ts";
@@ -49,7 +49,7 @@ export interface AppDeps {
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
-  rateLimiter?: RateLimiter | null;
+  rateLimiter?: RequestLimiter | null;
   /** The certificate admission queue's settings; the longest a request may take is `deadlineMs`. */
   admission?: Partial<AdmissionOptions>;
   /** The event loop's budget for the CIDR operations (CONTRACT §1.7; ADR 37). */

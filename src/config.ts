@@ -5,6 +5,7 @@
  */
 
 import type { GeoipFiles } from "./adapters/geoip/maxmind-databases.ts";
+import { storeUrlProblem } from "./adapters/http/rate-limit.ts";
 import type { CorsPolicy } from "./adapters/http/responder.ts";
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
@@ -46,6 +47,13 @@ export interface Config {
    * like a bad value here (one line, exit 2).
    */
   geoip: GeoipFiles;
+  /**
+   * RATE_LIMIT_STORE: the Redis URL in which the rate limit is counted for every worker and
+   * replica (CONTRACT §11); null counts per process.
+   */
+  rateLimitStore: string | null;
+  /** GEOIP_RELOAD_INTERVAL_SECONDS: how often the GeoIP files are checked for a change; null never. */
+  geoipReloadIntervalSeconds: number | null;
 }
 
 /** A configuration value that cannot be used: the message names the variable and the rule. */
@@ -139,6 +147,17 @@ export function loadConfig(env: Env, cpuCount: number): Config {
       ? null
       : integer(env, "RATE_LIMIT_PER_MINUTE", 0, 1, 1_000_000);
 
+  const storeRaw = env.RATE_LIMIT_STORE?.trim() ?? "";
+  const storeProblem = storeRaw === "" ? null : storeUrlProblem(storeRaw);
+  // The value may hold a password: it is never repeated in the message.
+  if (storeProblem !== null)
+    throw new ConfigError(`RATE_LIMIT_STORE must be a redis:// or rediss:// URL: ${storeProblem}.`);
+  const reloadRaw = env.GEOIP_RELOAD_INTERVAL_SECONDS;
+  const geoipReloadIntervalSeconds =
+    reloadRaw === undefined || reloadRaw.trim() === ""
+      ? null
+      : integer(env, "GEOIP_RELOAD_INTERVAL_SECONDS", 0, 10, 86_400);
+
   const port = integer(env, "PORT", 3000, 0, 65_535);
   const metricsRaw = env.METRICS_PORT;
   const metricsPort =
@@ -163,6 +182,8 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     idleTimeoutSeconds: integer(env, "IDLE_TIMEOUT_SECONDS", 10, 1, 255),
     metricsPort,
     geoip: { asn: filePath(env.GEOIP_ASN_DB), country: filePath(env.GEOIP_COUNTRY_DB) },
+    rateLimitStore: storeRaw === "" ? null : storeRaw,
+    geoipReloadIntervalSeconds,
   };
 }
 
