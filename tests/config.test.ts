@@ -55,9 +55,19 @@ describe("configuration", () => {
   test("RATE_LIMIT_STORE: off when unset or blank; a redis:// or rediss:// URL; anything else is refused without repeating it", () => {
     expect(loadConfig({}, 1).rateLimitStore).toBeNull();
     expect(loadConfig({ RATE_LIMIT_STORE: " " }, 1).rateLimitStore).toBeNull();
-    for (const url of ["redis://127.0.0.1:6379", "rediss://user:pass@cache.example:6380/2", "redis://redis/0"])
+    for (const url of [
+      "redis://127.0.0.1:6379",
+      "rediss://user:pass@cache.example:6380/2",
+      "redis://redis/0",
+    ])
       expect(loadConfig({ RATE_LIMIT_STORE: url }, 1).rateLimitStore).toBe(url);
-    for (const url of ["http://a:6379", "redis://", "127.0.0.1:6379", "redis://a:6379/x", "redis://:hunter2@a/db"]) {
+    for (const url of [
+      "http://a:6379",
+      "redis://",
+      "127.0.0.1:6379",
+      "redis://a:6379/x",
+      "redis://:hunter2@a/db",
+    ]) {
       let error: unknown;
       try {
         loadConfig({ RATE_LIMIT_STORE: url }, 1);
