@@ -12,8 +12,10 @@
 # libmaxmind-db-writer-perl; the tests use the committed files and do not.)
 #   nftables, ipset  load the `--format nft` and `--format ipset` outputs (tests/cli/list-formats.test.ts)
 #   iproute2         `ip netns`, for the private network namespace those loads run in
+#   redis-server     the shared rate-limit store the tests start (tests/e2e/rate-limit-store.test.ts)
 #   prometheus       a real Prometheus scrapes CERT_WATCH's series and evaluates the example alert
-#                    rules (tests/e2e/cert-watch-prometheus.test.ts); its promtool lints them
+#                    rules (tests/e2e/cert-watch-prometheus.test.ts); its promtool checks the alert
+#                    rules (tests/deploy/manifests.test.ts)
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
 set -euo pipefail
@@ -29,6 +31,7 @@ command -v mmdblookup >/dev/null 2>&1 || missing+=(mmdb-bin)
 [[ -x /usr/sbin/nft ]] || command -v nft >/dev/null 2>&1 || missing+=(nftables)
 [[ -x /usr/sbin/ipset ]] || command -v ipset >/dev/null 2>&1 || missing+=(ipset)
 [[ -x /usr/sbin/ip || -x /usr/bin/ip ]] || command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
   for pkg in $EXTRA_SYSTEM_PACKAGES; do

@@ -6,14 +6,21 @@
  * hands them to the one Elysia application (src/adapters/http/application.ts) that serves them.
  */
 import { DerRevocationListDecoder } from "./adapters/crypto/crl-decoder.ts";
-import { type AdmissionOptions, certificateLanes, DEFAULT_ADMISSION } from "./adapters/http/admission.ts";
+import {
+  type AdmissionOptions,
+  certificateLanes,
+  DEFAULT_ADMISSION,
+  DEFAULT_LOOP_BUDGET,
+  LoopBudget,
+  type LoopBudgetOptions,
+} from "./adapters/http/admission.ts";
 import { apiRoutes } from "./adapters/http/api-routes.ts";
 import { type EdgeLog, httpApplication } from "./adapters/http/application.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
 import { DEFAULT_DEADLINE_MS } from "./adapters/http/limits.ts";
 import { documentComponents } from "./adapters/http/openapi-document.ts";
 import { OPERATION_DOCS } from "./adapters/http/openapi-operations.ts";
-import type { RateLimiter } from "./adapters/http/rate-limit.ts";
+import type { RequestLimiter } from "./adapters/http/rate-limit.ts";
 import { type CorsPolicy, failureMapper, Responder } from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
 import { OPERATION_LIST } from "./contract/operations.ts";
@@ -46,9 +53,11 @@ export interface AppDeps {
   /** Makes a fresh request id; injectable for deterministic tests. */
   newRequestId?: () => string;
   /** Per-client limit (RATE_LIMIT_PER_MINUTE); absent or null means no limit (CONTRACT §1.5). */
-  rateLimiter?: RateLimiter | null;
+  rateLimiter?: RequestLimiter | null;
   /** The certificate admission queue's settings; the longest a request may take is `deadlineMs`. */
   admission?: Partial<AdmissionOptions>;
+  /** The event loop's budget for the CIDR operations (CONTRACT §1.7; ADR 37). */
+  loopBudget?: Partial<LoopBudgetOptions>;
   /** Access-log lines carry the client's address (LOG_CLIENT_ADDRESS; off when absent). */
   logClientAddress?: boolean;
 }
@@ -64,6 +73,11 @@ export function buildApp(deps: AppDeps) {
     { ...DEFAULT_ADMISSION, deadlineMs: DEFAULT_DEADLINE_MS, ...deps.admission },
     deps.verifier,
   );
+  const loopBudget = new LoopBudget({
+    ...DEFAULT_LOOP_BUDGET,
+    ...(deps.admission?.observer === undefined ? {} : { observer: deps.admission.observer }),
+    ...deps.loopBudget,
+  });
   const api = apiRoutes({
     useCases: bindUseCases(
       {
@@ -79,6 +93,7 @@ export function buildApp(deps: AppDeps) {
     responder,
     fail,
     lanes,
+    loopBudget,
     clientAddress: deps.clientAddress,
     verifier: deps.verifier,
   });

@@ -5,6 +5,7 @@
  */
 
 import type { GeoipFiles } from "./adapters/geoip/maxmind-databases.ts";
+import { storeUrlProblem } from "./adapters/http/rate-limit.ts";
 import type { CorsPolicy } from "./adapters/http/responder.ts";
 import type { ForwardingHeader } from "./adapters/system/client-address.ts";
 import { parseCidrList, type TrustedNetworks } from "./adapters/system/trusted-proxies.ts";
@@ -46,6 +47,13 @@ export interface Config {
    * like a bad value here (one line, exit 2).
    */
   geoip: GeoipFiles;
+  /**
+   * RATE_LIMIT_STORE: the Redis URL in which the rate limit is counted for every worker and
+   * replica (CONTRACT §11); null counts per process.
+   */
+  rateLimitStore: string | null;
+  /** GEOIP_RELOAD_INTERVAL_SECONDS: how often the GeoIP files are checked for a change; null never. */
+  geoipReloadIntervalSeconds: number | null;
   /**
    * REFERENCE_ROOTS_FILE: a trust-store file that replaces the built-in reference root store
    * (CONTRACT §9.2), null when unset or empty. Read by src/server.ts at start: a missing,
@@ -158,6 +166,17 @@ export function loadConfig(env: Env, cpuCount: number): Config {
       ? null
       : integer(env, "RATE_LIMIT_PER_MINUTE", 0, 1, 1_000_000);
 
+  const storeRaw = env.RATE_LIMIT_STORE?.trim() ?? "";
+  const storeProblem = storeRaw === "" ? null : storeUrlProblem(storeRaw);
+  // The value may hold a password: it is never repeated in the message.
+  if (storeProblem !== null)
+    throw new ConfigError(`RATE_LIMIT_STORE must be a redis:// or rediss:// URL: ${storeProblem}.`);
+  const reloadRaw = env.GEOIP_RELOAD_INTERVAL_SECONDS;
+  const geoipReloadIntervalSeconds =
+    reloadRaw === undefined || reloadRaw.trim() === ""
+      ? null
+      : integer(env, "GEOIP_RELOAD_INTERVAL_SECONDS", 0, 10, 86_400);
+
   const port = integer(env, "PORT", 3000, 0, 65_535);
   const metricsRaw = env.METRICS_PORT;
   const metricsPort =
@@ -190,6 +209,8 @@ export function loadConfig(env: Env, cpuCount: number): Config {
     geoip: { asn: filePath(env.GEOIP_ASN_DB), country: filePath(env.GEOIP_COUNTRY_DB) },
     certWatch,
     referenceRootsFile: filePath(env.REFERENCE_ROOTS_FILE),
+    rateLimitStore: storeRaw === "" ? null : storeRaw,
+    geoipReloadIntervalSeconds,
   };
 }
 

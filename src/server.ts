@@ -23,7 +23,7 @@ import {
   rootStoreFromFile,
 } from "./adapters/crypto/root-store.ts";
 import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
-import { RateLimiter } from "./adapters/http/rate-limit.ts";
+import { RateLimiter, RedisRateLimiter, type RequestLimiter } from "./adapters/http/rate-limit.ts";
 import { realCertificateDeps } from "./adapters/real-deps.ts";
 import { ProxyAwareClientAddressSource } from "./adapters/system/client-address.ts";
 import { buildApp } from "./app.ts";
@@ -231,6 +231,13 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       metricsListener = started;
     }
   }
+  const rateLimiter = await rateLimiterOf(config, logger, metrics);
+  // Each database's build time for Prometheus (CONTRACT §11), after start and after every reload.
+  const exportBuildTimes = () =>
+    metrics?.geoipBuildTimes(
+      networkFacts.databases().map((database) => [database.variable, builtAtSeconds(database.builtAt)]),
+    );
+  exportBuildTimes();
   let server: Server<undefined> | null = null;
   const clientAddress = new ProxyAwareClientAddressSource(
     (request) => server?.requestIP(request)?.address ?? null,
@@ -244,8 +251,7 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
     logClientAddress: config.logClientAddress,
     ...realCertificateDeps(referenceRoots),
     networkFacts,
-    rateLimiter:
-      config.rateLimitPerMinute === null ? null : new RateLimiter({ perMinute: config.rateLimitPerMinute }),
+    rateLimiter,
     admission: {
       deadlineMs: config.idleTimeoutSeconds * 1000,
       ...(metrics === null
@@ -286,12 +292,14 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
   process.on("SIGTERM", () => void shutdown("SIGTERM received"));
   process.on("SIGINT", () => void shutdown("SIGINT received"));
   // SIGHUP reads the GeoIP files again; without them it keeps its default (the process ends).
-  if (reloadsOnHangup)
-    process.on("SIGHUP", () => {
-      void networkFacts.reload().then((report) => {
-        for (const line of reloadLogLines(report)) logger.log(line);
-      });
-    });
+  const logReload = (report: Parameters<typeof reloadLogLines>[0]) => {
+    for (const line of reloadLogLines(report)) logger.log(line);
+    exportBuildTimes();
+  };
+  if (reloadsOnHangup) process.on("SIGHUP", () => void networkFacts.reload().then(logReload));
+  // GEOIP_RELOAD_INTERVAL_SECONDS: a sidecar's new file is read without a signal (CONTRACT §11).
+  if (reloadsOnHangup && config.geoipReloadIntervalSeconds !== null)
+    await networkFacts.watch(config.geoipReloadIntervalSeconds, logReload);
 
   try {
     // Elysia listens: it hands the routes to Bun's native router and everything else to its own.
@@ -340,4 +348,45 @@ async function drained(
     if ((inFlight === 0 && now - lastArrival >= DRAIN_QUIET_MS) || now >= until) return;
     await sleep(DRAIN_POLL_MS);
   }
+}
+
+/** A build time as Unix seconds. */
+function builtAtSeconds(builtAt: Date): number {
+  return Math.floor(builtAt.getTime() / 1000);
+}
+
+/**
+ * The optional rate limit (CONTRACT §1.5, §11): none without RATE_LIMIT_PER_MINUTE; counted in
+ * RATE_LIMIT_STORE's Redis when it is set (a store unreachable now is a warning, not a failure:
+ * requests are allowed until it answers), per process otherwise.
+ */
+async function rateLimiterOf(
+  config: Config,
+  logger: ReturnType<typeof createJsonLogger>,
+  metrics: ProcessMetrics | null,
+): Promise<RequestLimiter | null> {
+  if (config.rateLimitPerMinute === null) {
+    if (config.rateLimitStore !== null)
+      logger.log({
+        level: "warn",
+        msg: "RATE_LIMIT_STORE is set without RATE_LIMIT_PER_MINUTE: no limit applies",
+      });
+    return null;
+  }
+  if (config.rateLimitStore === null) return new RateLimiter({ perMinute: config.rateLimitPerMinute });
+  const limiter = new RedisRateLimiter({
+    url: config.rateLimitStore,
+    perMinute: config.rateLimitPerMinute,
+    warn: (message) => logger.log({ level: "warn", msg: message }),
+    ...(metrics === null
+      ? {}
+      : {
+          observer: {
+            roundTrip: (seconds) => metrics.rateLimitStoreRoundTrip(seconds),
+            error: () => metrics.rateLimitStoreError(),
+          },
+        }),
+  });
+  await limiter.connect();
+  return limiter;
 }

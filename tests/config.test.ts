@@ -60,6 +60,42 @@ describe("configuration", () => {
     });
   });
 
+  test("RATE_LIMIT_STORE: off when unset or blank; a redis:// or rediss:// URL; anything else is refused without repeating it", () => {
+    expect(loadConfig({}, 1).rateLimitStore).toBeNull();
+    expect(loadConfig({ RATE_LIMIT_STORE: " " }, 1).rateLimitStore).toBeNull();
+    for (const url of [
+      "redis://127.0.0.1:6379",
+      "rediss://user:pass@cache.example:6380/2",
+      "redis://redis/0",
+    ])
+      expect(loadConfig({ RATE_LIMIT_STORE: url }, 1).rateLimitStore).toBe(url);
+    for (const url of [
+      "http://a:6379",
+      "redis://",
+      "127.0.0.1:6379",
+      "redis://a:6379/x",
+      "redis://:hunter2@a/db",
+    ]) {
+      let error: unknown;
+      try {
+        loadConfig({ RATE_LIMIT_STORE: url }, 1);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toStartWith("RATE_LIMIT_STORE must be");
+      expect((error as Error).message).not.toContain("hunter2");
+    }
+  });
+
+  test("GEOIP_RELOAD_INTERVAL_SECONDS: off when unset, 10 to 86400 otherwise", () => {
+    expect(loadConfig({}, 1).geoipReloadIntervalSeconds).toBeNull();
+    expect(loadConfig({ GEOIP_RELOAD_INTERVAL_SECONDS: "10" }, 1).geoipReloadIntervalSeconds).toBe(10);
+    expect(loadConfig({ GEOIP_RELOAD_INTERVAL_SECONDS: "86400" }, 1).geoipReloadIntervalSeconds).toBe(86_400);
+    for (const bad of ["9", "86401", "0", "1h", "-5"])
+      expect(() => loadConfig({ GEOIP_RELOAD_INTERVAL_SECONDS: bad }, 1)).toThrow(ConfigError);
+  });
+
   test("METRICS_PORT: off when unset or empty, a port otherwise, never the API's port", () => {
     expect(loadConfig({ METRICS_PORT: "" }, 1).metricsPort).toBeNull();
     expect(loadConfig({ METRICS_PORT: " 9464 " }, 1).metricsPort).toBe(9464);

@@ -22,6 +22,7 @@ import {
   CidrSplitRequest,
   CidrSplitResult,
 } from "./cidr-list-schemas.ts";
+import { COSTS } from "./costs.ts";
 import { CrlRequest, CrlResult } from "./crl-schemas.ts";
 import { CsrRequest, CsrResult } from "./csr-schemas.ts";
 import {
@@ -62,12 +63,15 @@ export interface OperationPolicy {
   /** Subject to the optional per-client rate limit (CONTRACT §1.5); the health probe is not. */
   readonly rateLimited: boolean;
   /**
-   * How the work is admitted (CONTRACT §1.7): `immediate` work is bounded and runs on the
-   * request's own turn (never refused for load); `queued` work (signature checks, up to hundreds
-   * of milliseconds) waits in the bounded admission queue and is refused with 503 `OVERLOADED`
-   * when it cannot start, or finish, in time.
+   * How the work is admitted (CONTRACT §1.7): `immediate` work is tiny and runs on the request's
+   * own turn (never refused for load: health, public-ip); `metered` work (the CIDR operations, up
+   * to milliseconds of the event loop's time) also runs on the request's own turn, when the loop's
+   * work budget has room for its cost, and is refused at once with 503 `OVERLOADED` otherwise;
+   * `queued` work (signature checks, up to hundreds of milliseconds) waits in the bounded
+   * admission queue and is refused with 503 `OVERLOADED` when it cannot start, or finish, in time.
+   * `metered` and `queued` rows declare their {@link Operation.cost}.
    */
-  readonly admission: "immediate" | "queued";
+  readonly admission: "immediate" | "metered" | "queued";
   readonly representation: Representation;
 }
 
@@ -94,6 +98,13 @@ export interface Operation<
    * §1.1): the spec's CIDR operations only. The additions of CONTRACT §7 carry `path` alone.
    */
   readonly legacyLocators?: boolean;
+  /**
+   * The size of a request's work, from its validated body, before any of it is done (CONTRACT
+   * §1.7): entries in, and the answer's size where the body tells it; for certificate work, the
+   * PEM blocks. Declared by `metered` and `queued` rows with their own request type (checked
+   * against the row's schema by {@link CostMismatches}); admission turns it into time.
+   */
+  readonly cost?: (input: never) => number;
 }
 
 /**
@@ -112,6 +123,8 @@ const JSON_ANSWER = {
   admission: "immediate",
   representation: "json",
 } as const;
+/** A CIDR operation: admitted by its cost on the request's own turn (CONTRACT §1.7). */
+const METERED_JSON_ANSWER = { ...JSON_ANSWER, admission: "metered" } as const;
 const CLIENT_ADDRESS = { ...JSON_ANSWER, noStore: true } as const;
 
 export const OPERATIONS = {
@@ -129,8 +142,9 @@ export const OPERATIONS = {
     path: "/v1/cidr-cover",
     request: CidrCoverRequest,
     result: CidrCoverResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
     legacyLocators: true,
+    cost: COSTS.cidrCover,
   },
   cidrSubtract: {
     id: "cidrSubtract",
@@ -138,8 +152,9 @@ export const OPERATIONS = {
     path: "/v1/cidr-subtract",
     request: CidrSubtractRequest,
     result: CidrSubtractResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
     legacyLocators: true,
+    cost: COSTS.cidrSubtract,
   },
   rangeToCidrs: {
     id: "rangeToCidrs",
@@ -147,8 +162,9 @@ export const OPERATIONS = {
     path: "/v1/range-to-cidrs",
     request: RangeToCidrsRequest,
     result: RangeToCidrsResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
     legacyLocators: true,
+    cost: COSTS.rangeToCidrs,
   },
   certificateBundle: {
     id: "certificateBundle",
@@ -157,6 +173,7 @@ export const OPERATIONS = {
     request: CertificateBundleRequest,
     result: CertificateBundleResult,
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+    cost: COSTS.certificateBundle,
   },
   certificateChain: {
     id: "certificateChain",
@@ -165,6 +182,7 @@ export const OPERATIONS = {
     request: CertificateChainRequest,
     result: CertificateChainResult,
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+    cost: COSTS.certificateChain,
   },
   publicIp: {
     id: "publicIp",
@@ -180,7 +198,8 @@ export const OPERATIONS = {
     path: "/v1/cidr-merge",
     request: CidrMergeRequest,
     result: CidrMergeResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.cidrMerge,
   },
   cidrSplit: {
     id: "cidrSplit",
@@ -188,7 +207,8 @@ export const OPERATIONS = {
     path: "/v1/cidr-split",
     request: CidrSplitRequest,
     result: CidrSplitResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.cidrSplit,
   },
   cidrContains: {
     id: "cidrContains",
@@ -196,7 +216,8 @@ export const OPERATIONS = {
     path: "/v1/cidr-contains",
     request: CidrContainsRequest,
     result: CidrContainsResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.cidrContains,
   },
   cidrAllocate: {
     id: "cidrAllocate",
@@ -204,7 +225,8 @@ export const OPERATIONS = {
     path: "/v1/cidr-allocate",
     request: CidrAllocateRequest,
     result: CidrAllocateResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.cidrAllocate,
   },
   reverseZones: {
     id: "reverseZones",
@@ -212,7 +234,8 @@ export const OPERATIONS = {
     path: "/v1/reverse-zones",
     request: ReverseZonesRequest,
     result: ReverseZonesResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.reverseZones,
   },
   cidrSubnets: {
     id: "cidrSubnets",
@@ -220,7 +243,8 @@ export const OPERATIONS = {
     path: "/v1/cidr-subnets",
     request: CidrSubnetsRequest,
     result: CidrSubnetsResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.cidrSubnets,
   },
   cidrCompare: {
     id: "cidrCompare",
@@ -228,7 +252,8 @@ export const OPERATIONS = {
     path: "/v1/cidr-compare",
     request: CidrCompareRequest,
     result: CidrCompareResult,
-    policy: JSON_ANSWER,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.cidrCompare,
   },
   ip: {
     id: "ip",
@@ -245,6 +270,7 @@ export const OPERATIONS = {
     request: CsrRequest,
     result: CsrResult,
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+    cost: COSTS.csr,
   },
   publicIpDatabases: {
     id: "publicIpDatabases",
@@ -263,6 +289,7 @@ export const OPERATIONS = {
     result: CrlResult,
     // A signature check: queued like the other certificate operations (CONTRACT §10.2).
     policy: { ...JSON_ANSWER, noStore: true, admission: "queued" },
+    cost: COSTS.crl,
   },
   referenceRoots: {
     id: "referenceRoots",
@@ -289,6 +316,22 @@ type ResultTypes = { [Id in OperationId]: Static<Operations[Id]["result"]> };
 export type RequestOf<Id extends OperationId> = RequestTypes[Id];
 /** The JSON result type of an operation. */
 export type ResultOf<Id extends OperationId> = ResultTypes[Id];
+
+/**
+ * The ids of the rows whose `cost` does not take the row's own request type: none (a compile
+ * error below names such a row).
+ */
+export type CostMismatches = {
+  [Id in OperationId]: Operations[Id] extends { cost: (input: infer Input) => number }
+    ? [RequestOf<Id>] extends [Input]
+      ? [Input] extends [RequestOf<Id>]
+        ? never
+        : Id
+      : Id
+    : never;
+}[OperationId];
+const costsFitRequests: [CostMismatches] extends [never] ? true : CostMismatches = true;
+void costsFitRequests;
 
 /** Every operation, in table order. */
 export const OPERATION_LIST: readonly Operation<OperationId>[] = Object.values(OPERATIONS);

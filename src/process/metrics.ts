@@ -40,6 +40,18 @@ export interface MetricsSnapshot {
   heapBytes: number;
   /** Processes summed into this snapshot. */
   processes: number;
+  /** The shared rate-limit store's round trips (RATE_LIMIT_STORE; CONTRACT §11), when used. */
+  rateLimitStore?: StoreSeries;
+  /** Each GeoIP database's build time (Unix seconds) by variable; a gauge, the newest wins in a sum. */
+  geoipBuild?: [string, number][];
+}
+
+/** Round trips to the rate-limit store: a latency histogram (the request buckets) and failures. */
+export interface StoreSeries {
+  buckets: number[];
+  count: number;
+  sumSeconds: number;
+  errors: number;
 }
 
 interface OperationSeries {
@@ -90,6 +102,8 @@ export class ProcessMetrics {
   private overloaded = 0;
   private rateLimited = 0;
   private draining = false;
+  private store: StoreSeries | undefined;
+  private geoipBuild: [string, number][] | undefined;
 
   /**
    * @param operationOfRoute route path → operation id, for every operation of the table; any
@@ -136,6 +150,35 @@ export class ProcessMetrics {
     this.overloaded += 1;
   }
 
+  /** One round trip to the rate-limit store, answered or not, in seconds. */
+  rateLimitStoreRoundTrip(seconds: number): void {
+    const store = this.storeSeries();
+    const bucket = bucketOf(seconds);
+    store.buckets[bucket] = (store.buckets[bucket] ?? 0) + 1;
+    store.count += 1;
+    store.sumSeconds += seconds;
+  }
+
+  /** A request allowed because the rate-limit store failed or did not answer in time. */
+  rateLimitStoreError(): void {
+    this.storeSeries().errors += 1;
+  }
+
+  private storeSeries(): StoreSeries {
+    this.store ??= {
+      buckets: new Array<number>(LATENCY_BUCKETS_SECONDS.length + 1).fill(0),
+      count: 0,
+      sumSeconds: 0,
+      errors: 0,
+    };
+    return this.store;
+  }
+
+  /** The GeoIP databases in use now: variable → build time in Unix seconds. */
+  geoipBuildTimes(builds: [string, number][]): void {
+    this.geoipBuild = builds;
+  }
+
   /** The process started its graceful stop. */
   beginDraining(): void {
     this.draining = true;
@@ -168,8 +211,20 @@ export class ProcessMetrics {
       rateLimited: this.rateLimited,
       draining: this.draining ? 1 : 0,
       ...processSnapshot(this.sampler),
+      ...(this.store === undefined
+        ? {}
+        : { rateLimitStore: { ...this.store, buckets: [...this.store.buckets] } }),
+      ...(this.geoipBuild === undefined ? {} : { geoipBuild: this.geoipBuild }),
     };
   }
+}
+
+/** The slot of a latency in the buckets (the last one: +Inf). */
+function bucketOf(seconds: number): number {
+  let bucket = 0;
+  while (bucket < LATENCY_BUCKETS_SECONDS.length && seconds > (LATENCY_BUCKETS_SECONDS[bucket] as number))
+    bucket++;
+  return bucket;
 }
 
 /** CPU and memory of this process alone (the supervisor's share when WORKERS > 1). */
@@ -232,6 +287,27 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.residentBytes += snapshot.residentBytes;
     total.heapBytes += snapshot.heapBytes;
     total.processes += snapshot.processes;
+    if (snapshot.rateLimitStore !== undefined) {
+      total.rateLimitStore ??= {
+        buckets: new Array<number>(LATENCY_BUCKETS_SECONDS.length + 1).fill(0),
+        count: 0,
+        sumSeconds: 0,
+        errors: 0,
+      };
+      const sum = total.rateLimitStore;
+      snapshot.rateLimitStore.buckets.forEach((count, index) => {
+        sum.buckets[index] = (sum.buckets[index] ?? 0) + count;
+      });
+      sum.count += snapshot.rateLimitStore.count;
+      sum.sumSeconds += snapshot.rateLimitStore.sumSeconds;
+      sum.errors += snapshot.rateLimitStore.errors;
+    }
+    for (const [variable, seconds] of snapshot.geoipBuild ?? []) {
+      total.geoipBuild ??= [];
+      const kept = total.geoipBuild.find(([name]) => name === variable);
+      if (kept === undefined) total.geoipBuild.push([variable, seconds]);
+      else kept[1] = Math.max(kept[1], seconds);
+    }
   }
   total.requests = [...requests.values()];
   total.latency = [...latency.values()];
@@ -250,6 +326,7 @@ export function countersOf(snapshot: MetricsSnapshot): MetricsSnapshot {
     overloaded: snapshot.overloaded,
     rateLimited: snapshot.rateLimited,
     cpuSeconds: snapshot.cpuSeconds,
+    ...(snapshot.rateLimitStore === undefined ? {} : { rateLimitStore: snapshot.rateLimitStore }),
   };
 }
 
@@ -316,7 +393,13 @@ export function isSnapshot(value: unknown): value is MetricsSnapshot {
     record.requests.every(isRequestRow) &&
     Array.isArray(record.latency) &&
     record.latency.every(isLatencyEntry) &&
-    numbers.every((name) => typeof record[name] === "number")
+    numbers.every((name) => typeof record[name] === "number") &&
+    (record.rateLimitStore === undefined || isStoreSeries(record.rateLimitStore)) &&
+    (record.geoipBuild === undefined ||
+      (Array.isArray(record.geoipBuild) &&
+        record.geoipBuild.every(
+          (row) => Array.isArray(row) && typeof row[0] === "string" && typeof row[1] === "number",
+        )))
   );
 }
 
@@ -328,6 +411,19 @@ function isRequestRow(row: unknown): boolean {
     typeof row[1] === "string" &&
     typeof row[2] === "number" &&
     typeof row[3] === "number"
+  );
+}
+
+function isStoreSeries(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { buckets, count, sumSeconds, errors } = value as Record<string, unknown>;
+  return (
+    Array.isArray(buckets) &&
+    buckets.length === LATENCY_BUCKETS_SECONDS.length + 1 &&
+    buckets.every((bucket) => typeof bucket === "number") &&
+    typeof count === "number" &&
+    typeof sumSeconds === "number" &&
+    typeof errors === "number"
   );
 }
 
@@ -442,6 +538,38 @@ export function renderExposition(snapshot: MetricsSnapshot): string {
     "JavaScript heap in use by the service's processes, in bytes.",
     snapshot.heapBytes,
   );
+  const store = snapshot.rateLimitStore;
+  if (store !== undefined) {
+    family(
+      "network_tools_rate_limit_store_seconds",
+      "histogram",
+      "Round trips to the shared rate-limit store (RATE_LIMIT_STORE), answered or not.",
+    );
+    let cumulative = 0;
+    LATENCY_BUCKETS_SECONDS.forEach((bound, index) => {
+      cumulative += store.buckets[index] ?? 0;
+      out.push(`network_tools_rate_limit_store_seconds_bucket{le="${bound}"} ${cumulative}`);
+    });
+    cumulative += store.buckets[LATENCY_BUCKETS_SECONDS.length] ?? 0;
+    out.push(`network_tools_rate_limit_store_seconds_bucket{le="+Inf"} ${cumulative}`);
+    out.push(`network_tools_rate_limit_store_seconds_sum ${sample(store.sumSeconds)}`);
+    out.push(`network_tools_rate_limit_store_seconds_count ${store.count}`);
+    single(
+      "network_tools_rate_limit_store_errors_total",
+      "counter",
+      "Requests allowed because the rate-limit store failed or did not answer within 50 ms (fail-open).",
+      store.errors,
+    );
+  }
+  if (snapshot.geoipBuild !== undefined && snapshot.geoipBuild.length > 0) {
+    family(
+      "network_tools_geoip_build_timestamp_seconds",
+      "gauge",
+      "Build time (Unix seconds) of the GeoIP database in use, by the variable that names its file.",
+    );
+    for (const [variable, seconds] of [...snapshot.geoipBuild].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+      out.push(`network_tools_geoip_build_timestamp_seconds{variable="${variable}"} ${sample(seconds)}`);
+  }
   return `${out.join("\n")}\n`;
 }
 

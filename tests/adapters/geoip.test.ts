@@ -22,6 +22,7 @@ import { join } from "node:path";
 import {
   GeoipFileError,
   MaxMindNetworkFacts,
+  type ReloadReport,
   reloadLogLines,
 } from "../../src/adapters/geoip/maxmind-databases.ts";
 import { IpAddr, parseAddr } from "../../src/domain/ip/addr.ts";
@@ -305,5 +306,47 @@ describe("reload", () => {
     expect(gone.failures[0]?.reason).toBe("does not exist");
     expect(facts.asnOf(client)?.asn).toBe(64510);
     expect(facts.databases()[0]?.builtAt).toEqual(new Date(1_788_220_800_000));
+  });
+});
+
+describe("watching the files (GEOIP_RELOAD_INTERVAL_SECONDS; CONTRACT §11)", () => {
+  const watched = join(scratch, "watched-asn.mmdb");
+  const replaceWith = (source: string) => {
+    copyFileSync(source, `${watched}.new`);
+    renameSync(`${watched}.new`, watched);
+  };
+  /** Waits until `condition` holds, checking every 10 ms, at most `ms`. */
+  const until = async (condition: () => boolean, ms = 3_000) => {
+    const end = performance.now() + ms;
+    while (!condition() && performance.now() < end) await Bun.sleep(10);
+    return condition();
+  };
+
+  test("a file replaced by a rename is read within one interval; a corrupt one keeps the old data; unchanged files are not read again", async () => {
+    replaceWith(fixture("dbip-asn.mmdb"));
+    const facts = await MaxMindNetworkFacts.open({ asn: watched, country: null });
+    const client = addr("198.51.100.7");
+    const reports: ReloadReport[] = [];
+    const stop = await facts.watch(0.05, (report) => reports.push(report));
+    try {
+      await Bun.sleep(200); // four intervals, nothing changed: nothing read
+      expect(reports).toEqual([]);
+      replaceWith(fixture("dbip-asn-next.mmdb"));
+      expect(await until(() => facts.asnOf(client)?.asn === 64510)).toBe(true);
+      expect(reports).toEqual([{ reloaded: ["GEOIP_ASN_DB"], failures: [] }]);
+
+      replaceWith(fixture("truncated.mmdb"));
+      expect(await until(() => reports.length === 2)).toBe(true);
+      expect(reports[1]?.reloaded).toEqual([]);
+      expect(reports[1]?.failures.map((failure) => failure.variable)).toEqual(["GEOIP_ASN_DB"]);
+      expect(facts.asnOf(client)?.asn).toBe(64510);
+      await Bun.sleep(200); // the corrupt file is not read again until it changes again
+      expect(reports.length).toBe(2);
+
+      replaceWith(fixture("dbip-asn.mmdb"));
+      expect(await until(() => facts.asnOf(client)?.asn === 64500)).toBe(true);
+    } finally {
+      stop();
+    }
   });
 });

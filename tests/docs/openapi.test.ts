@@ -175,16 +175,8 @@ describe("the document is complete", () => {
       const [method] = key.split(" ");
       const expected = method === "POST" ? ["200", "400", "405", "413", "415", "500"] : ["200", "405", "500"];
       if (key === "GET /v1/public-ip" || key === "GET /v1/ip") expected.push("503");
-      // OVERLOADED (CONTRACT §1.7)
-      if (
-        [
-          "POST /v1/certificate-bundle",
-          "POST /v1/certificate-chain",
-          "POST /v1/csr",
-          "POST /v1/crl",
-        ].includes(key)
-      )
-        expected.push("503");
+      // OVERLOADED (CONTRACT §1.7): every operation with a body does work admitted by its cost.
+      if (method === "POST") expected.push("503");
       if (key !== "GET /v1/health") expected.push("429"); // only when the operator sets a limit
       const responses = responsesOf(key);
       expect({ key, statuses: Object.keys(responses).sort() }).toEqual({ key, statuses: expected.sort() });
@@ -356,8 +348,15 @@ async function send(path: string, init: RequestInit, name: string, expected: unk
     return app.handle(new Request(url, init));
   }
   if (name === "overloaded") {
-    // No slot ever frees up: the request waits its 1 ms and is refused.
-    const { app } = testApp({ admission: { concurrency: 0, maxWaitMs: 1 } });
+    // No slot ever frees up: the request waits its 1 ms and is refused. A metered operation's
+    // first request is admitted and, on a clock that jumps a second per reading, spends the turn's
+    // budget; the turn never ends, so the same request again is refused.
+    let now = 0;
+    const { app } = testApp({
+      admission: { concurrency: 0, maxWaitMs: 1 },
+      loopBudget: { turnMs: 10, now: () => (now += 1000), afterTurn: () => {} },
+    });
+    await app.handle(new Request(`http://localhost${path}`, init));
     return app.handle(new Request(`http://localhost${path}`, init));
   }
   const evaluatedAt = (expected as { evaluatedAt?: unknown } | null)?.evaluatedAt;

@@ -123,8 +123,15 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
           latencies[kind].push(...probe.samples.map((sample) => sample.ms));
         }
         cpu[kind].ms += (await serverCpuMs()) - cpuBefore;
-        cpu[kind].answers += statuses.length;
-        expect(new Set(statuses)).toEqual(new Set([kind === "valid" ? 200 : 400]));
+        // Answers whose body was read whole: a valid flood's 503s (ADR 37) are refused cheaply, often
+        // unread, so the valid side's CPU is counted per 200 (its refusals' CPU included, a bound).
+        cpu[kind].answers += statuses.filter((status) => status !== 503).length;
+        // Valid bodies are work, admitted by their cost (ADR 37): the surplus of a flood is 503.
+        if (kind === "invalid") expect(new Set(statuses)).toEqual(new Set([400]));
+        else {
+          expect(statuses).toContain(200);
+          expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+        }
       }
     }
     // Before the one-pass reader: 3–4 ms against 0.8–1 ms.
@@ -261,4 +268,147 @@ describe("an idle server refuses no request that fits its deadline", () => {
     }
     expect(statuses).toEqual(Array(12).fill(200));
   }, 60_000);
+});
+
+/** The largest valid body of each CIDR operation, built here (each answered 200 by an idle server). */
+function costliestCidrBodies(): Record<string, unknown> {
+  const blocks = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i) => `10.${((i + from) >> 8) & 255}.${(i + from) & 255}.0/24`);
+  const addresses = (n: number) =>
+    Array.from({ length: n }, (_, i) => `2001:db8::${((i * 7919) % 65_536).toString(16)}`);
+  return {
+    "/v1/cidr-merge": { inputs: blocks(1000) },
+    "/v1/cidr-compare": { a: blocks(500), b: blocks(500, 250) },
+    "/v1/cidr-split": { cidr: "10.0.0.0/8", prefixLength: 24, limit: 10_000 },
+    "/v1/cidr-contains": { cidrs: blocks(500), entries: blocks(500, 250) },
+    "/v1/cidr-subtract": {
+      include: blocks(500),
+      exclude: blocks(500, 250).map((b) => b.replace("/24", "/28")),
+    },
+    "/v1/cidr-cover": { inputs: addresses(1000) },
+    "/v1/cidr-allocate": { within: ["10.0.0.0/8"], used: blocks(999), prefixLength: 24, count: 1000 },
+    "/v1/cidr-subnets": { prefix: "10.0.0.0/8", newbits: Array(1000).fill(16) },
+    "/v1/reverse-zones": { cidr: "10.0.0.0/9" },
+    "/v1/range-to-cidrs": { start: "0.0.0.1", end: "255.255.255.254" },
+  };
+}
+
+/** The operations whose costliest body is costly: a flood of them is shed with OVERLOADED. */
+const COSTLY = new Set([
+  "/v1/cidr-merge",
+  "/v1/cidr-compare",
+  "/v1/cidr-split",
+  "/v1/cidr-contains",
+  "/v1/cidr-subtract",
+  "/v1/cidr-cover",
+  "/v1/cidr-allocate",
+  "/v1/cidr-subnets",
+]);
+
+/** Runs tests/support/flood-process.ts in a process of its own and reads its JSON answer. */
+async function floodProcess<T>(mode: "flood" | "probe", options: object): Promise<T> {
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      new URL("../support/flood-process.ts", import.meta.url).pathname,
+      mode,
+      JSON.stringify(options),
+    ],
+    { stdout: "pipe", stderr: "inherit" },
+  );
+  return JSON.parse(await new Response(child.stdout).text()) as T;
+}
+
+/** The p99 lateness of a 10 ms timer in an idle process meanwhile: what the machine itself adds. */
+async function machineLagP99(seconds: number): Promise<number> {
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      "-e",
+      `const l=[];let last=performance.now();const t=setInterval(()=>{const n=performance.now();l.push(n-last-10);last=n},10);setTimeout(()=>{clearInterval(t);l.sort((a,b)=>a-b);console.log(Math.round(l[Math.floor(l.length*0.99)]??0))},${seconds * 1000})`,
+    ],
+    { stdout: "pipe" },
+  );
+  return Number((await new Response(child.stdout).text()).trim());
+}
+
+describe("admission for all work: floods of each CIDR operation (CONTRACT §1.7, issue 30)", () => {
+  let server: RunningServer;
+  const bodies = costliestCidrBodies();
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  test("an idle server answers each operation's costliest valid body, one after another, with 200", async () => {
+    for (const [path, body] of Object.entries(bodies)) {
+      for (let i = 0; i < 3; i++) {
+        const response = await fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        await response.arrayBuffer();
+        expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      }
+    }
+  }, 60_000);
+
+  /** 100 connections repeating `body` to `path` (health itself without a body) while a probe asks for health. */
+  async function floodAndProbe(path: string, body: unknown) {
+    const seconds = 2;
+    const lag = machineLagP99(seconds);
+    const probe = floodProcess<{ ms: number[]; failures: number }>("probe", {
+      port: server.port,
+      seconds,
+      everyMs: 10,
+    });
+    const flood = await floodProcess<{ statuses: Record<string, number>; badRefusals: number }>("flood", {
+      url: server.url,
+      path,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      connections: 100,
+      seconds,
+    });
+    const { ms, failures } = await probe;
+    const sorted = [...ms].sort((a, b) => a - b);
+    const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? Number.POSITIVE_INFINITY;
+    const machineLag = await lag;
+    console.log(
+      `${path}: ${JSON.stringify(flood.statuses)}; health p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${ms.length} probes; machine timer lag p99 ${machineLag} ms`,
+    );
+    expect(failures).toBe(0);
+    expect(ms.length).toBeGreaterThan(5);
+    return { flood, p99, machineLag };
+  }
+
+  // The floor: health's p99 while 100 connections flood health itself, the cheapest request there
+  // is, on this machine now (a shared runner's own load shows here).
+  let floorP99 = 0;
+  test("the floor: health under a flood of health", async () => {
+    const { flood, p99 } = await floodAndProbe("/v1/health", undefined);
+    expect(Object.keys(flood.statuses)).toEqual(["200"]);
+    floorP99 = p99;
+  }, 30_000);
+
+  // 2 s of 100 connections per operation here; docs/performance.md has the 150 × 10 s figures.
+  for (const path of Object.keys(bodies)) {
+    test(`${path}: 100 connections repeating its costliest body get 200 or OVERLOADED, and health stays fast`, async () => {
+      const { flood, p99, machineLag } = await floodAndProbe(path, bodies[path]);
+      expect(Object.keys(flood.statuses).every((status) => status === "200" || status === "503")).toBe(true);
+      expect(flood.statuses["200"] ?? 0).toBeGreaterThan(0);
+      expect(flood.badRefusals).toBe(0);
+      // Shed: the flood's surplus is refused (a cheap fixed-size operation may be answered whole).
+      if (COSTLY.has(path)) expect(flood.statuses["503"] ?? 0).toBeGreaterThan(0);
+      // CONTRACT §1.7's tens of milliseconds: the issue's bound, 60 ms, on a quiet machine (an idle
+      // process's 10 ms timer late by at most 5 ms at p99). On a loaded one (a shared runner with
+      // other suites), health under a flood of health itself is the floor, and a CIDR flood may
+      // cost at most three times that plus the machine's lag (before issue 30: 272 ms at p99 on a
+      // quiet machine; figures in docs/performance.md).
+      const bound = machineLag <= 5 ? 60 : Math.max(60, 3 * floorP99) + 2 * machineLag;
+      expect(p99).toBeLessThanOrEqual(bound);
+    }, 30_000);
+  }
 });

@@ -300,7 +300,7 @@ describe("admission queue (CONTRACT §1.7)", () => {
     expect(small.status).toBe(200);
   });
 
-  test("health, public-ip and the CIDR operations are never queued, so never refused for load", async () => {
+  test("only the certificate operations are queued; a full queue refuses nothing else", async () => {
     expect(
       OPERATION_LIST.filter((operation) => operation.policy.admission === "queued").map((o) => o.id),
     ).toEqual(["certificateBundle", "certificateChain", "csr", "crl"]);

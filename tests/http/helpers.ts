@@ -20,6 +20,10 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     decoder: fakeDecoder([]),
     verifier: scriptedVerifier(),
     roots: noKnownRoots,
+    // Each request handled in-process is its own turn of the event loop, as a request from a client
+    // that waits for each answer is on the real server (ADR 37): sequential awaits alone never
+    // reach the `setImmediate` that ends a turn. Tests of the budget itself pass their own.
+    loopBudget: { afterTurn: queueMicrotask },
     ...overrides,
   });
   return { app, logger };

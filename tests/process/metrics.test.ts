@@ -311,3 +311,59 @@ describe("the supervisor's ledger: workers that die or are replaced keep their c
     );
   });
 });
+
+describe("the fleet's metrics (CONTRACT §11)", () => {
+  test("the rate-limit store's round trips and errors, summed over workers; absent when no store is used", () => {
+    const a = new ProcessMetrics(ROUTES, FIXED);
+    const b = new ProcessMetrics(ROUTES, FIXED);
+    expect(lines(a.snapshot()).some((line) => line.includes("rate_limit_store"))).toBe(false);
+    a.rateLimitStoreRoundTrip(0.0004);
+    a.rateLimitStoreRoundTrip(0.003);
+    b.rateLimitStoreRoundTrip(0.05);
+    b.rateLimitStoreError();
+    const total = lines(sumSnapshots([a.snapshot(), b.snapshot()]));
+    expect(total).toContain('network_tools_rate_limit_store_seconds_bucket{le="0.0005"} 1');
+    expect(total).toContain('network_tools_rate_limit_store_seconds_bucket{le="0.005"} 2');
+    expect(total).toContain('network_tools_rate_limit_store_seconds_bucket{le="+Inf"} 3');
+    expect(total).toContain("network_tools_rate_limit_store_seconds_count 3");
+    expect(total).toContain("network_tools_rate_limit_store_errors_total 1");
+    expect(total).toContain("# TYPE network_tools_rate_limit_store_errors_total counter");
+  });
+
+  test("a gone worker's store counters stay in the ledger's sum; its GeoIP gauge leaves", () => {
+    const ledger = new WorkerMetricsLedger();
+    const worker = new ProcessMetrics(ROUTES, FIXED);
+    worker.rateLimitStoreError();
+    worker.geoipBuildTimes([["GEOIP_ASN_DB", 1_788_220_800]]);
+    ledger.started(1);
+    ledger.answered(1, 1, worker.snapshot());
+    expect(lines(ledger.total(emptySnapshot()))).toContain(
+      'network_tools_geoip_build_timestamp_seconds{variable="GEOIP_ASN_DB"} 1788220800',
+    );
+    ledger.exited(1);
+    const after = lines(ledger.total(emptySnapshot()));
+    expect(after).toContain("network_tools_rate_limit_store_errors_total 1");
+    expect(after.some((line) => line.includes("geoip_build"))).toBe(false);
+  });
+
+  test("GeoIP build times by variable: a gauge, never added up over processes (the newest build is shown)", () => {
+    const a = new ProcessMetrics(ROUTES, FIXED);
+    const b = new ProcessMetrics(ROUTES, FIXED);
+    a.geoipBuildTimes([
+      ["GEOIP_ASN_DB", 1_700_000_000],
+      ["GEOIP_COUNTRY_DB", 1_700_000_100],
+    ]);
+    b.geoipBuildTimes([
+      ["GEOIP_ASN_DB", 1_700_086_400],
+      ["GEOIP_COUNTRY_DB", 1_700_000_100],
+    ]);
+    const total = lines(sumSnapshots([a.snapshot(), b.snapshot()]));
+    expect(total).toContain("# TYPE network_tools_geoip_build_timestamp_seconds gauge");
+    expect(total).toContain(
+      'network_tools_geoip_build_timestamp_seconds{variable="GEOIP_ASN_DB"} 1700086400',
+    );
+    expect(total).toContain(
+      'network_tools_geoip_build_timestamp_seconds{variable="GEOIP_COUNTRY_DB"} 1700000100',
+    );
+  });
+});

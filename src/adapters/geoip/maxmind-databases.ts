@@ -20,10 +20,14 @@
  *   is now missing or unusable. The swap is one assignment between two requests, and the kept
  *   answers belong to the database they came from: a lookup is synchronous, so no request sees
  *   half of a reload, and none after it sees the old data.
+ * - `watch(seconds)` (GEOIP_RELOAD_INTERVAL_SECONDS; CONTRACT §11) checks at that interval whether
+ *   a file's modification time, size or inode has changed (geoipupdate replaces a file by a
+ *   rename: a new inode) and then reloads as SIGHUP does; a file that stays unusable is not read
+ *   again until it changes again.
  * - A lookup that throws (a tree that points outside the file, which only a walk to that record
  *   reveals) answers nothing rather than failing the request.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { Reader } from "mmdb-lib";
 import type { IpAddr } from "../../domain/ip/addr.ts";
 import type {
@@ -271,6 +275,45 @@ export class MaxMindNetworkFacts implements NetworkFacts {
     if (this.asn !== null) list.push(this.asn.info);
     if (this.country !== null) list.push(this.country.info);
     return list;
+  }
+
+  /** What each file looks like on disk now: modification time, size and inode, or why not. */
+  private async signatures(): Promise<string> {
+    const paths = [...new Set([this.files.asn, this.files.country].filter((path) => path !== null))];
+    const parts = await Promise.all(
+      paths.map((path) =>
+        stat(path).then(
+          (found) => `${path}\0${found.mtimeMs}\0${found.size}\0${found.ino}`,
+          (error: NodeJS.ErrnoException) => `${path}\0${error.code ?? "unreadable"}`,
+        ),
+      ),
+    );
+    return parts.join("\n");
+  }
+
+  /**
+   * Checks the files every `intervalSeconds` and reloads ({@link reload}) when one has changed
+   * since the last check, telling `onReload` what the reload did. The timer does not keep the
+   * process alive. Returns the function that stops watching.
+   */
+  async watch(intervalSeconds: number, onReload: (report: ReloadReport) => void): Promise<() => void> {
+    let seen = await this.signatures();
+    let checking = false;
+    const timer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      void this.signatures()
+        .then(async (now) => {
+          if (now === seen) return;
+          seen = now;
+          onReload(await this.reload());
+        })
+        .finally(() => {
+          checking = false;
+        });
+    }, intervalSeconds * 1000);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /**

@@ -14,7 +14,10 @@
  *   started ({@link withDeadline}), which fails the job.
  * - Whatever the estimate, the refusal is sent when the answer is due: a job still running then
  *   is answered `OVERLOADED` and finishes in the background, holding its slot until it does.
- * Cheap requests (health, public-ip, CIDR) never pass through here.
+ * The CIDR operations, which run synchronously on the event loop, are admitted by the same rule in
+ * another form: {@link LoopBudget} lets them take at most a share of the loop's time, each admitted
+ * by its cost (units × their measured time), and refuses the rest at once (CONTRACT §1.7, ADR 37).
+ * Health and public-ip never pass through here.
  */
 import { HttpError } from "../../contract/errors.ts";
 import { WorkAbandoned } from "../../domain/errors.ts";
@@ -294,13 +297,6 @@ function dueBy<T>(work: Promise<T>, withinMs: number, late: () => HttpError): Pr
 /** Bundles of at most this many blocks go through the small lane: at most 4 × 4 signature checks. */
 export const SMALL_BUNDLE_BLOCKS = 4;
 
-/** PEM blocks in a text, counted by their BEGIN lines (the scanner itself runs later, in the use case). */
-function blockCount(pem: string): number {
-  let count = 0;
-  for (let at = pem.indexOf("-----BEGIN"); at !== -1; at = pem.indexOf("-----BEGIN", at + 10)) count++;
-  return count;
-}
-
 /**
  * The two admission lanes of certificate inspections: a small bundle (at most SMALL_BUNDLE_BLOCKS
  * blocks) has one slot of its own, so an ordinary chain never waits behind the costliest bundles;
@@ -314,10 +310,8 @@ export function certificateLanes(options: AdmissionOptions, verifier: SignatureV
     <T>(job: (work: AdmittedWork) => Promise<T>) =>
     (clock: JobClock) =>
       job({ verifier: withDeadline(verifier, clock), budget: { exhausted: () => clock.expired() } });
-  /** The lane of a validated certificate body (its `pem`), sized for it. */
-  const laneOf = (input: unknown): Admission => {
-    // A body without `pem` (POST /v1/crl: one signature check) weighs one unit in the small lane.
-    const blocks = blockCount((input as { pem?: string }).pem ?? "");
+  /** The lane of a request of `blocks` PEM blocks (its row's cost), sized for it. */
+  const laneOf = (blocks: number): Admission => {
     const lane = blocks <= SMALL_BUNDLE_BLOCKS ? small : large;
     return {
       run: (job, elapsedMs) => lane.run(admitted(job), Math.max(1, blocks * blocks), elapsedMs),
@@ -352,4 +346,135 @@ export function lateAnswer(deadlineMs: number): HttpError {
     `The certificate inspection could not be finished within ${deadlineMs} ms; retry shortly.`,
     1,
   );
+}
+
+export interface LoopBudgetOptions {
+  /** The most metered work, in ms, that one turn of the event loop takes on (the first job always runs). */
+  turnMs: number;
+  /** Milliseconds on a monotonic clock; `performance.now` by default (tests drive it). */
+  now?: () => number;
+  /** Runs a callback once the present turn of the event loop is over; `setImmediate` by default. */
+  afterTurn?: (callback: () => void) => void;
+  /** Told of OVERLOADED refusals (the metrics). */
+  observer?: Pick<AdmissionObserver, "overloaded">;
+}
+
+/** The defaults the server uses; docs/operations.md and ADR 37 explain them. */
+export const DEFAULT_LOOP_BUDGET: Pick<LoopBudgetOptions, "turnMs"> = { turnMs: 10 };
+
+/** The refusal of metered work the event loop has no room for now. */
+export function loopBusyRefusal(): HttpError {
+  return overloaded(
+    "The service is busy with other requests' work and cannot take this one now; retry after 1 s.",
+    1,
+  );
+}
+
+/**
+ * The event loop's budget for metered work (the CIDR operations: synchronous, up to milliseconds
+ * each). The loop answers what arrived together in one turn, one request after another, and a
+ * health probe that arrived with them waits for the whole turn: so one turn takes on at most
+ * `turnMs` of metered work. The first job of a turn always runs (an idle server, or one client
+ * sending one request after another, is never refused); a later one runs when the work done so far
+ * in the turn plus its estimated cost fits, and is refused at once with OVERLOADED otherwise. Once
+ * the turn's budget is spent, a metered request is refused before its body is read ({@link
+ * WorkMeter.ready}), which costs about what a health answer costs. What a unit costs is learned
+ * per operation ({@link meter}).
+ *
+ * Nothing is allocated per request: {@link WorkMeter.begin} and {@link WorkMeter.end} are
+ * arithmetic on a clock reading (a refusal allocates its error); the end of a turn is scheduled
+ * once per turn that did metered work.
+ */
+export class LoopBudget {
+  private spentMs = 0;
+  private turnEndScheduled = false;
+  readonly now: () => number;
+  private readonly afterTurn: (callback: () => void) => void;
+  private readonly endTurn = (): void => {
+    this.spentMs = 0;
+    this.turnEndScheduled = false;
+  };
+
+  constructor(private readonly options: LoopBudgetOptions) {
+    if (!(options.turnMs > 0)) throw new RangeError("turnMs must be positive");
+    this.now = options.now ?? (() => performance.now());
+    this.afterTurn = options.afterTurn ?? ((callback) => void setImmediate(callback));
+  }
+
+  /** Metered work done in this turn so far, in ms. */
+  get spent(): number {
+    return this.spentMs;
+  }
+
+  /** A meter for one operation: it learns what one unit of that operation's work costs. */
+  meter(): WorkMeter {
+    return new WorkMeter(this);
+  }
+
+  /** Whether this turn's budget is spent: a metered request is then refused unread. */
+  get exhausted(): boolean {
+    return this.spentMs >= this.options.turnMs;
+  }
+
+  /** Whether work expected to take `estimateMs` may start now. */
+  admits(estimateMs: number): boolean {
+    return this.spentMs === 0 || this.spentMs + estimateMs <= this.options.turnMs;
+  }
+
+  /** Counts a refusal. */
+  refused(): HttpError {
+    this.options.observer?.overloaded();
+    return loopBusyRefusal();
+  }
+
+  /** Charges `ms` of work done in this turn. */
+  charge(ms: number): void {
+    this.spentMs += ms;
+    if (!this.turnEndScheduled) {
+      this.turnEndScheduled = true;
+      this.afterTurn(this.endTurn);
+    }
+  }
+}
+
+/**
+ * One operation's view of the {@link LoopBudget}: a moving average of what one unit of its work
+ * takes (each finished job weighs 30 %), so that a job is admitted for units × that. Unknown (0)
+ * until its first job has run.
+ */
+export class WorkMeter {
+  private msPerUnit = 0;
+
+  constructor(private readonly budget: LoopBudget) {}
+
+  /** The expected time of `units` units of this operation's work, in ms (0 while unmeasured). */
+  estimate(units: number): number {
+    return this.msPerUnit * units;
+  }
+
+  /**
+   * Before the body is read: refuses the request when this turn's budget is already spent.
+   * @throws HttpError OVERLOADED
+   */
+  ready(): void {
+    if (this.budget.exhausted) throw this.budget.refused();
+  }
+
+  /**
+   * Asks to run `units` units of work now: the clock reading to hand to {@link end} when the work
+   * is done.
+   * @throws HttpError OVERLOADED when this turn has no room for it.
+   */
+  begin(units: number): number {
+    if (!this.budget.admits(this.msPerUnit * units)) throw this.budget.refused();
+    return this.budget.now();
+  }
+
+  /** The work begun at `startedAt` (of `units` units) is done: charges and learns its time. */
+  end(startedAt: number, units: number): void {
+    const ms = this.budget.now() - startedAt;
+    this.budget.charge(ms);
+    const sample = ms / Math.max(1, units);
+    this.msPerUnit = this.msPerUnit === 0 ? sample : 0.7 * this.msPerUnit + 0.3 * sample;
+  }
 }

@@ -4,7 +4,8 @@
  * operation (`detail`, built here from the row and its prose), so @elysiajs/openapi writes the
  * whole document from the routes. The handler reads and validates the body (size, media type,
  * UTF-8 JSON, then the request schema, stopping at 101 problems; `parse: "none"` leaves the body
- * to it), runs the bound use case (through the admission lanes when the row says `queued`), and
+ * to it), runs the bound use case (through the admission lanes when the row says `queued`, within
+ * the event loop's work budget when it says `metered`: both by the row's `cost`), and
  * answers in the row's representation. Every answer, errors included, is built by the Responder
  * with the row's headers; failures go to the one failure mapper beside it, so a handler never
  * throws.
@@ -17,7 +18,7 @@ import { OPERATION_LIST, type Operation, type OperationId, textBodyOf } from "..
 import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.ts";
 import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
-import type { CertificateLanes } from "./admission.ts";
+import type { CertificateLanes, LoopBudget } from "./admission.ts";
 import { readJsonBody } from "./json-body.ts";
 import { type OpenApiOperation, type OperationDocs, operationObjectOf } from "./openapi-document.ts";
 import { type FailureMapper, type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
@@ -43,6 +44,8 @@ export interface ApiRouteDeps {
   readonly fail: FailureMapper;
   /** The admission lanes of `queued` operations; their deadline also bounds a body's arrival. */
   readonly lanes: CertificateLanes;
+  /** The event loop's budget for `metered` operations (CONTRACT §1.7, ADR 37). */
+  readonly loopBudget: LoopBudget;
   /** The port the public-ip operations observe the client through. */
   readonly clientAddress: ClientAddressSource;
   /** The verifier of work that is not queued (queued work gets a deadline-aware one from its lane). */
@@ -140,6 +143,9 @@ function handlerFor(
 ): RequestHandler {
   const { responder, fail, lanes, clientAddress, verifier } = deps;
   const run = deps.useCases[operation.id] as (input: unknown, context: UseCaseContext) => unknown;
+  // Like `run`, the row's cost takes the row's request type (CostMismatches checks it), which the
+  // body has been validated against when it is called.
+  const cost = (operation.cost ?? (() => 1)) as (input: unknown) => number;
   const representation = operation.policy.representation;
   const respond = (request: Request, result: unknown): Response =>
     representation === "text" ||
@@ -163,7 +169,7 @@ function handlerFor(
       try {
         const input = read === null ? undefined : await read(request);
         const result = await lanes
-          .laneOf(input)
+          .laneOf(cost(input))
           .run(async (work) => run(input, { ...contextOf(request), ...work }), performance.now() - arrival);
         return respond(request, result);
       } catch (error) {
@@ -181,6 +187,27 @@ function handlerFor(
           (value) => respond(request, value),
           (error: unknown) => fail(request, template, error),
         );
+      } catch (error) {
+        return fail(request, template, error);
+      }
+    };
+  }
+  if (operation.policy.admission === "metered") {
+    const meter = deps.loopBudget.meter();
+    return async (request) => {
+      try {
+        meter.ready();
+        const input = await read(request);
+        const units = cost(input);
+        const startedAt = meter.begin(units);
+        let result: unknown;
+        try {
+          result = run(input, contextOf(request));
+        } finally {
+          meter.end(startedAt, units);
+        }
+        if (result instanceof Promise) result = await result;
+        return respond(request, result);
       } catch (error) {
         return fail(request, template, error);
       }

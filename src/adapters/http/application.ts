@@ -27,7 +27,7 @@ import { HttpError } from "../../contract/errors.ts";
 import { SITE_POLICY } from "../../contract/operations.ts";
 import type { ClientAddressSource } from "../../domain/ports.ts";
 import type { ApiRoute, RequestHandler } from "./api-routes.ts";
-import { clientKey, type RateLimiter } from "./rate-limit.ts";
+import { clientKey, type RateDecision, type RequestLimiter } from "./rate-limit.ts";
 import {
   type FailureLog,
   type FailureMapper,
@@ -59,7 +59,7 @@ export interface ApplicationOptions {
   readonly fail: FailureMapper;
   readonly log: EdgeLog;
   readonly clientAddress: ClientAddressSource;
-  readonly rateLimiter: RateLimiter | null;
+  readonly rateLimiter: RequestLimiter | null;
   /** Every access-log line carries the client's address (LOG_CLIENT_ADDRESS; CONTRACT §6). */
   readonly logClientAddress: boolean;
 }
@@ -146,7 +146,7 @@ export class Traffic {
   private readonly responder: Responder;
   private readonly fail: FailureMapper;
   private readonly log: EdgeLog;
-  private readonly limiter: RateLimiter | null;
+  private readonly limiter: RequestLimiter | null;
   private readonly clientAddress: ClientAddressSource;
   private readonly logClientAddress: boolean;
   /**
@@ -251,11 +251,29 @@ export class Traffic {
       const path = pathOf(request.url);
       const entry = this.table.get(path);
       if (entry === undefined ? SITE_POLICY.rateLimited : entry.rateLimited) {
-        const refusal = this.rateLimit(request, entry);
-        if (refusal !== null)
-          return this.finish(request, refusal, start, requestId, entry === undefined ? null : path);
+        const decision = this.limiter.take(clientKey(this.clientAddress.clientAddress(request)));
+        const route = entry === undefined ? null : path;
+        // A shared store answers after a round trip (RATE_LIMIT_STORE; CONTRACT §11).
+        if (decision instanceof Promise)
+          return decision.then((settled) =>
+            settled.ok
+              ? this.pass(next, request, start, requestId)
+              : this.finish(request, this.refuse(request, entry, settled), start, requestId, route),
+          );
+        if (!decision.ok)
+          return this.finish(request, this.refuse(request, entry, decision), start, requestId, route);
       }
     }
+    return this.pass(next, request, start, requestId);
+  }
+
+  /** Serves a request the rate limit let through (or that it does not apply to). */
+  private pass(
+    next: RequestHandler,
+    request: Request,
+    start: number,
+    requestId: string,
+  ): Response | Promise<Response> {
     // Routes answer every failure; this is a last line of defence, so that a request is always
     // answered and always leaves the in-flight count (the drain waits on it).
     let response: Response | Promise<Response>;
@@ -331,14 +349,15 @@ export class Traffic {
     };
   }
 
-  private rateLimit(request: Request, entry: PathEntry | undefined): Response | null {
-    const limiter = this.limiter;
-    if (limiter === null) return null;
-    const decision = limiter.take(clientKey(this.clientAddress.clientAddress(request)));
-    if (decision.ok) return null;
+  private refuse(
+    request: Request,
+    entry: PathEntry | undefined,
+    decision: RateDecision & { ok: false },
+  ): Response {
+    const perMinute = this.limiter?.perMinute ?? 0;
     const refusal = HttpError.retryAfter(
       "RATE_LIMITED",
-      `Too many requests from this address: the limit is ${limiter.perMinute} per minute; retry after ${decision.retryAfterSeconds} s.`,
+      `Too many requests from this address: the limit is ${perMinute} per minute; retry after ${decision.retryAfterSeconds} s.`,
       decision.retryAfterSeconds,
     );
     return this.responder.error(request, entry?.template ?? PLAIN_TEMPLATE, refusal);

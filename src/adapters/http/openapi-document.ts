@@ -13,7 +13,7 @@ import { INTERNAL_ERROR, STATUS_OF, type WireErrorCode } from "../../contract/er
 import { type Operation, type OperationId, schemaNamesOf } from "../../contract/operations.ts";
 import { ErrorResponse } from "../../contract/schemas.ts";
 import { MAX_BODY_BYTES, MAX_RESULT_CIDRS } from "../../domain/limits.ts";
-import { busyRefusal, DEFAULT_ADMISSION } from "./admission.ts";
+import { busyRefusal, DEFAULT_ADMISSION, loopBusyRefusal } from "./admission.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -184,13 +184,13 @@ export function errorCodesOf(row: Operation, doc: OperationDoc): Map<number, Wir
       add(code);
     }
   }
-  if (row.policy.admission === "queued") add("OVERLOADED");
+  if (row.policy.admission !== "immediate") add("OVERLOADED");
   return new Map([...codes].sort(([a], [b]) => a - b));
 }
 
 /**
  * The examples every operation of its kind gets: 405 and 500; 429 when it is rate-limited; 503
- * when its work is queued; for a JSON body 400, 413 and 415.
+ * when its work is queued or metered; for a JSON body 400, 413 and 415.
  */
 export function commonExamples(row: Operation): Record<string, ExampleExchange> {
   const { method, path } = row;
@@ -205,7 +205,15 @@ export function commonExamples(row: Operation): Record<string, ExampleExchange> 
             response: envelopeOf(busyRefusal(DEFAULT_ADMISSION.maxWaitMs)),
           },
         }
-      : {}),
+      : row.policy.admission === "metered"
+        ? {
+            overloaded: {
+              summary: "Other requests' work fills the service",
+              status: 503,
+              response: envelopeOf(loopBusyRefusal()),
+            },
+          }
+        : {}),
     methodNotAllowed: {
       summary: `${other} instead of ${method}`,
       status: 405,
