@@ -10,6 +10,7 @@ import { addressFactRows } from "../client/address-facts.ts";
 import { cloudReservationOf } from "../domain/ip/cloud-reserved.ts";
 import { type AddressFacts, addressFacts } from "../domain/ip/facts.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, renderCloud, reportInvalidEntry } from "./cloud.ts";
+import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "./entry-checks.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
 
@@ -31,6 +32,7 @@ block, or one outside P's subnet sizes, is exit 2.
 Options:
   --json          print the facts as one JSON object (with --cloud, its "cloud" object too)
 ${CLOUD_OPTION_HELP}
+${STRICT_HELP}
   -h, --help      show this help
 
 Runs in this process; no server is involved. Exit codes: 0 ok, 2 invalid input or usage.
@@ -57,7 +59,10 @@ export function renderInfo(facts: AddressFacts, style: Style): string {
 }
 
 export async function info(args: string[], io: Io): Promise<number> {
-  let parsed: { values: { json?: boolean; help?: boolean; cloud?: string }; positionals: string[] };
+  let parsed: {
+    values: { json?: boolean; help?: boolean; cloud?: string; strict?: boolean };
+    positionals: string[];
+  };
   try {
     parsed = parseArgs({
       args,
@@ -65,6 +70,7 @@ export async function info(args: string[], io: Io): Promise<number> {
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         cloud: { type: "string" },
+        ...STRICT_OPTION,
       },
       allowPositionals: true,
       strict: true,
@@ -81,6 +87,10 @@ export async function info(args: string[], io: Io): Promise<number> {
   const facts = addressFacts(parsed.positionals[0]!);
   const json = parsed.values.json === true;
   if (!facts.ok) return reportInvalidEntry(io, json, "arg 1", facts.message);
+  const checks = new EntryChecks(io, parsed.values);
+  checks.hostBits(parsed.positionals[0]!);
+  const stop = checks.verdict();
+  if (stop !== null) return stop;
   const style = chooseStyle(io.stdoutIsTty, io.env);
   if (provider === null) {
     io.stdout(json ? `${JSON.stringify(facts.value)}\n` : renderInfo(facts.value, style));

@@ -63,7 +63,9 @@ SRC=203.0.113.8, {"remote_addr":"203.0.113.6"}, client=203.0.113.5.
 
 Patterns are CIDRs (10.0.0.0/8, 2001:db8::/32), single addresses and IPv4 ranges
 (192.0.2.10-192.0.2.20), read as grepcidr reads them; in a file one a line, "#" comments and
-blank lines skipped. A pattern that cannot be read is skipped with a warning on stderr.
+blank lines skipped. A pattern that cannot be read is skipped with a warning on stderr, as
+grepcidr skips it (--skip-invalid, accepted as every list command accepts it, adds the last line
+"skipped N invalid entries").
 
 Options:
   -f, --file FILE           read patterns from FILE ("-" for stdin); may be repeated
@@ -428,7 +430,7 @@ export async function match(args: string[], io: Io): Promise<number> {
   if (stdinUses > 1) throw new UsageError('stdin ("-") can be read only once');
 
   const bytes = byteIo(io);
-  const lists: PatternLists = { v4: new RangeList(4), v6: new RangeList(6), warnings: [] };
+  const lists: PatternLists = { v4: new RangeList(4), v6: new RangeList(6), warnings: [], skipped: 0 };
   for (const [n, text] of inline.entries()) {
     readPatternWords(text, inline.length > 1 ? `pattern ${n + 1}` : "pattern", lists);
   }
@@ -438,7 +440,14 @@ export async function match(args: string[], io: Io): Promise<number> {
     readPatternFile(data, file === "-" ? "stdin" : file, lists);
   }
   reportWarnings(io, lists);
+  if (values["skip-invalid"] && lists.skipped > 0) {
+    io.stderr(`skipped ${lists.skipped} invalid ${lists.skipped === 1 ? "entry" : "entries"}\n`);
+  }
   const patterns = new AddressSet(lists.v4, lists.v6);
+  if (values["skip-invalid"] && lists.skipped > 0 && !patterns.hasIpv4 && !patterns.hasIpv6) {
+    io.stderr("error: no valid entry left\n");
+    return EXIT.invalidInput;
+  }
   if (!patterns.hasIpv4 && !patterns.hasIpv6) io.stderr("warning: no pattern was read: no line can match\n");
 
   const scanner = new AddressScanner(patterns, values["exclude-reserved"] ? specialExcludedSet() : null);
@@ -479,6 +488,7 @@ function parseMatchArgs(args: string[]) {
       count: { type: "boolean", short: "c" },
       "only-matching": { type: "boolean", short: "o" },
       "exclude-reserved": { type: "boolean", short: "x" },
+      "skip-invalid": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,

@@ -1,4 +1,5 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
@@ -25,6 +26,7 @@ Options:
                     most specific row); each removed block goes to stderr as
                     "excluded CIDR: NAME (RFC)", the rest to stdout as usual
 ${CIDR_HELP}
+${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 ${FORMAT_HELP}
 ${COMMON_HELP}
@@ -43,6 +45,7 @@ export const merge: Command = {
       "exclude-reserved": { type: "boolean", short: "x" },
       ...PLAIN_OPTION,
       ...FORMAT_OPTIONS,
+      ...ENTRY_CHECK_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
@@ -51,8 +54,12 @@ export const merge: Command = {
       throw new UsageError("-4 and -6 filter the printed list; --json prints the whole cidr-merge result");
     }
     const origins = argOrigins(tokens, []).get("positionals") ?? [];
-    const entries = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
-    if (entries.entries.length === 0) throw new UsageError("merge needs at least one address or CIDR");
+    const given = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
+    if (given.entries.length === 0) throw new UsageError("merge needs at least one address or CIDR");
+    const checks = new EntryChecks(io, values);
+    const entries = checks.list(given);
+    const stop = checks.verdict([entries]);
+    if (stop !== null) return stop;
     const excludeSpecial = values["exclude-reserved"] === true;
     const result = await runOperation(run, "cidrMerge", {
       inputs: entries.entries,

@@ -1,5 +1,6 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
+import { ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { rangeEndpoints } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
@@ -17,7 +18,8 @@ range of that address alone.
 With one FILE argument, or "-" for stdin: one range a line in any of these forms, or one address
 (blank lines and "# comments" skipped), the CIDRs of every range in input order. The whole input
 is checked first: when any line is wrong, every wrong line is reported (FILE:LINE) and nothing
-else is printed.
+else is printed. With --skip-invalid, a wrong line is skipped instead, with one line on stderr
+("FILE:LINE: why") and a last line "skipped N invalid entries"; exit 2 when no range is left.
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 
 Output option:
@@ -47,7 +49,11 @@ export const range: Command = {
   name: "range",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parse(args, { ...PLAIN_OPTION, ...FORMAT_OPTIONS });
+    const { values, positionals } = parse(args, {
+      ...PLAIN_OPTION,
+      ...FORMAT_OPTIONS,
+      "skip-invalid": ENTRY_CHECK_OPTIONS["skip-invalid"],
+    });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
     const isFile =
@@ -73,7 +79,7 @@ export const range: Command = {
       const reason = error instanceof Error ? error.message : String(error);
       throw new UsageError(`range needs ${FORMS}: ${reason}`);
     }
-    return rangesOfText(text, source, run, output);
+    return rangesOfText(text, source, run, output, new EntryChecks(io, values));
   },
 };
 
@@ -94,6 +100,7 @@ async function rangesOfText(
   source: string,
   run: Run,
   output: ListOutput | null,
+  checks: EntryChecks,
 ): Promise<number> {
   const results: RangeToCidrsResultType[] = [];
   const bad: BadLine[] = [];
@@ -105,7 +112,8 @@ async function rangesOfText(
     const endpoints = endpointsOf([line]);
     if (endpoints === null) {
       const message = `expected a range (START END, START-END or "START - END") or one address, not "${line.slice(0, 100)}"`;
-      bad.push({ origin, text: line, code: "INVALID_INPUT", message });
+      if (checks.skipInvalid) checks.skip(origin, message);
+      else bad.push({ origin, text: line, code: "INVALID_INPUT", message });
       continue;
     }
     const result: ApiResult<RangeToCidrsResultType> = await runOperation(run, "rangeToCidrs", {
@@ -117,9 +125,12 @@ async function rangesOfText(
     else {
       const messages = [...new Set((result.error.issues ?? []).map((issue) => issue.message))];
       const message = messages.length > 0 ? messages.join("; ") : result.error.message;
-      bad.push({ origin, text: line, code: result.error.code, message });
+      if (checks.skipInvalid) checks.skip(origin, message);
+      else bad.push({ origin, text: line, code: result.error.code, message });
     }
   }
+  const stop = checks.verdict([{ entries: results.map(() => ""), origins: [] }]);
+  if (stop !== null) return stop;
   if (bad.length > 0) {
     const code = bad.every((b) => b.code === bad[0]!.code) ? bad[0]!.code : "INVALID_INPUT";
     const issues = bad.map((b, k) => ({ message: b.message, path: ["lines", k] }));

@@ -1,5 +1,6 @@
 import { isClientError } from "../../client/index.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
@@ -18,6 +19,7 @@ writes FIRST-LAST or FIRST-p instead, rewrite the first label (64-127 or 64-26).
 
 Several arguments print their zones in argument order. Every argument is checked before anything
 is printed: any invalid one is reported (all of them), nothing else is printed, exit 2.
+${ENTRY_CHECK_HELP}
 ${COMMON_HELP}
 With --json, one reverse-zones result a line, in argument order.
 
@@ -28,14 +30,21 @@ export const rdns: Command = {
   name: "rdns",
   help: HELP,
   async run(args, io) {
-    const { values, positionals, tokens } = parse(args, {});
+    const { values, positionals, tokens } = parse(args, { ...ENTRY_CHECK_OPTIONS });
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
     if (positionals.length === 0)
       throw new UsageError("rdns needs at least one CIDR or address: rdns 100.64.0.0/10");
-    const origins = argOrigins(tokens, []).get("positionals") ?? [];
+    const checks = new EntryChecks(io, values);
+    const given = checks.list({
+      entries: positionals,
+      origins: argOrigins(tokens, []).get("positionals") ?? [],
+    });
+    const stop = checks.verdict([given]);
+    if (stop !== null) return stop;
+    const { entries: cidrs, origins } = given;
     const results = [];
-    for (const cidr of positionals) results.push(await runOperation(run, "reverseZones", { cidr }));
+    for (const cidr of cidrs) results.push(await runOperation(run, "reverseZones", { cidr }));
     if (results.every((result) => result.ok)) {
       let out = "";
       for (const result of results) {
@@ -57,7 +66,7 @@ export const rdns: Command = {
       // The API places the issue at ["cidr"]; on a terminal it is said at this argument's place.
       const issues = (result.error.issues ?? []).map((issue) => ({ ...issue, path: ["cidr", 0] }));
       const given = {
-        cidr: { noun: "the block", entries: [positionals[i]!], origins: [origins[i] ?? `arg ${i + 1}`] },
+        cidr: { noun: "the block", entries: [cidrs[i]!], origins: [origins[i] ?? `arg ${i + 1}`] },
       };
       io.stderr(renderInputError({ ...result.error, issues }, given, run.err, run.client !== null));
     });

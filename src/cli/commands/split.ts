@@ -1,6 +1,7 @@
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, printCloudSplit } from "../cloud.ts";
+import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderSplit } from "../render.ts";
@@ -25,6 +26,7 @@ Options:
   --first N       print only the first N subnets (1 to ${MAX_RESULT_CIDRS})
   --index N       print only subnet number N, from 0: Terraform's cidrsubnet(CIDR, LENGTH − the
                   block's length, N); with --first, N subnets from number N
+${STRICT_HELP}
 
 Output option:
   --plain         print only the subnets, one a line; not with --json
@@ -51,6 +53,7 @@ export const split: Command = {
       ...PLAIN_OPTION,
       ...FORMAT_OPTIONS,
       cloud: { type: "string" },
+      ...STRICT_OPTION,
     });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
@@ -89,6 +92,10 @@ export const split: Command = {
         : index !== undefined
           ? 1
           : undefined;
+    const checks = new EntryChecks(io, values);
+    checks.hostBits(cidr);
+    const stop = checks.verdict();
+    if (stop !== null) return stop;
     const result = await runOperation(run, "cidrSplit", {
       cidr,
       prefixLength: Number(digits),
