@@ -12,6 +12,7 @@
 # libmaxmind-db-writer-perl; the tests use the committed files and do not.)
 #   nftables, ipset  load the `--format nft` and `--format ipset` outputs (tests/cli/list-formats.test.ts)
 #   iproute2         `ip netns`, for the private network namespace those loads run in
+#   bind9-utils      named-checkzone, the oracle for `nettools rdns --bind` (tests/cli/rdns-bind.test.ts)
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
 set -euo pipefail
@@ -27,6 +28,7 @@ command -v mmdblookup >/dev/null 2>&1 || missing+=(mmdb-bin)
 [[ -x /usr/sbin/nft ]] || command -v nft >/dev/null 2>&1 || missing+=(nftables)
 [[ -x /usr/sbin/ipset ]] || command -v ipset >/dev/null 2>&1 || missing+=(ipset)
 [[ -x /usr/sbin/ip || -x /usr/bin/ip ]] || command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v named-checkzone >/dev/null 2>&1 || [[ -x /usr/sbin/named-checkzone ]] || missing+=(bind9-utils)
 if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
   for pkg in $EXTRA_SYSTEM_PACKAGES; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -17,6 +17,15 @@ FIRST/p.C.B.A.in-addr.arpa. (192.0.2.64/26 is 64/26.2.0.192.in-addr.arpa.); wher
 writes FIRST-LAST or FIRST-p instead, rewrite the first label (64-127 or 64-26). An ADDRESS
 (no "/") prints its PTR name. IPv4-mapped IPv6 (::ffff:a.b.c.d) is IPv6.
 
+With --bind, what a BIND operator writes for each zone instead of its name alone: for a zone on an
+octet or nibble boundary, its zone statement for named.conf (zone "…" { type master; file "…"; };);
+for an RFC 2317 block, the lines of the parent /24 zone (the NS delegation of the child zone and
+one "$GENERATE FIRST-LAST $ CNAME $.CHILD." line for its addresses) and the child zone's
+$ORIGIN line and zone statement. Lines starting with ";" are comments.
+  --bind          print the BIND statements and records, as above
+  --ns NAME       the name server the parent's NS line delegates to (repeatable; default
+                  ns1.example.net., a placeholder to replace)
+
 Several arguments print their zones in argument order. Every argument is checked before anything
 is printed: any invalid one is reported (all of them), nothing else is printed, exit 2.
 ${ENTRY_CHECK_HELP}
@@ -26,13 +35,57 @@ With --json, one reverse-zones result a line, in argument order.
 Examples: nettools rdns 100.64.0.0/10
           nettools rdns 192.0.2.7 2001:db8::7`;
 
+/** The name server of the parent's NS line when `--ns` is not given: a placeholder (RFC 2606). */
+const DEFAULT_NAME_SERVER = "ns1.example.net.";
+
+/** `NAME` as an absolute DNS name (a dot at its end); a name with a space or nothing is a usage error. */
+function absoluteName(name: string): string {
+  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.startsWith(".")) {
+    throw new UsageError(`--ns must be a host name such as ns1.example.net., not "${name}"`);
+  }
+  return name.endsWith(".") ? name : `${name}.`;
+}
+
+/** A zone statement for named.conf; the file is named after the zone (`/` written as `-`). */
+function zoneStatement(zone: string): string {
+  const name = zone.slice(0, -1);
+  return `zone "${name}" { type master; file "db.${name.replace("/", "-")}"; };\n`;
+}
+
+/**
+ * What BIND needs for one zone (CONTRACT §12): the zone statement of an octet or nibble zone;
+ * for an RFC 2317 zone `FIRST/p.C.B.A.in-addr.arpa.`, the parent zone's NS delegation and
+ * `$GENERATE` CNAME lines (RFC 2317 section 4), then the child's `$ORIGIN` and zone statement.
+ */
+export function bindText(zone: string, nameServers: readonly string[]): string {
+  const classless = /^(\d+)\/(\d+)\.(.+)$/.exec(zone);
+  if (classless === null) return `; ${zone}\n${zoneStatement(zone)}`;
+  const first = Number(classless[1]);
+  const last = first + 2 ** (32 - Number(classless[2])) - 1;
+  const parent = classless[3]!;
+  let out = `; ${zone} (RFC 2317): in the parent zone ${parent}\n`;
+  for (const server of nameServers) out += `${zone}\tIN\tNS\t${server}\n`;
+  out += `$GENERATE ${first}-${last} $ CNAME $.${zone}\n`;
+  out += `; the child zone ${zone}, its PTR records named ${first} to ${last}\n`;
+  out += zoneStatement(zone);
+  out += `$ORIGIN ${zone}\n`;
+  return out;
+}
+
 export const rdns: Command = {
   name: "rdns",
   help: HELP,
   async run(args, io) {
-    const { values, positionals, tokens } = parse(args, { ...ENTRY_CHECK_OPTIONS });
+    const { values, positionals, tokens } = parse(args, {
+      ...ENTRY_CHECK_OPTIONS,
+      bind: { type: "boolean" },
+      ns: { type: "string", multiple: true },
+    });
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
+    if (values.bind && run.json) throw new UsageError("--bind prints BIND text; not with --json");
+    if (values.ns !== undefined && !values.bind) throw new UsageError("--ns goes with --bind");
+    const nameServers = (values.ns ?? [DEFAULT_NAME_SERVER]).map(absoluteName);
     if (positionals.length === 0)
       throw new UsageError("rdns needs at least one CIDR or address: rdns 100.64.0.0/10");
     const checks = new EntryChecks(io, values);
@@ -50,7 +103,9 @@ export const rdns: Command = {
       for (const result of results) {
         out += run.json
           ? `${JSON.stringify(result.value)}\n`
-          : result.value.zones.map((zone) => `${zone}\n`).join("");
+          : values.bind
+            ? result.value.zones.map((zone) => bindText(zone, nameServers)).join("")
+            : result.value.zones.map((zone) => `${zone}\n`).join("");
       }
       io.stdout(out);
       return EXIT.ok;
