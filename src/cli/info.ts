@@ -11,7 +11,7 @@ import { cloudReservationOf } from "../domain/ip/cloud-reserved.ts";
 import { type AddressFacts, addressFacts } from "../domain/ip/facts.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, renderCloud, reportInvalidEntry } from "./cloud.ts";
 import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "./entry-checks.ts";
-import { EXIT, type Io, UsageError } from "./io.ts";
+import { EXIT, type Io, UsageError, usageErrorOf } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
 
 export const INFO_HELP = `Usage: nettools info [--json] [--cloud P] CIDR | ADDRESS
@@ -35,7 +35,8 @@ ${CLOUD_OPTION_HELP}
 ${STRICT_HELP}
   -h, --help      show this help
 
-Runs in this process; no server is involved. Exit codes: 0 ok, 2 invalid input or usage.
+Runs in this process; no server is involved.
+Exit codes: 0 the facts are printed; 2 invalid input or usage.
 
 Examples: nettools info 100.64.1.7/10
           nettools info --cloud aws 10.0.0.0/28`;
@@ -76,7 +77,7 @@ export async function info(args: string[], io: Io): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageErrorOf(error);
   }
   if (parsed.values.help) {
     io.stdout(`${INFO_HELP}\n`);

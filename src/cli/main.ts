@@ -16,7 +16,7 @@ import { writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
-import { COMMON_HELP } from "./common-help.ts";
+import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
 import { fileBytes } from "./file-bytes.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle } from "./style.ts";
@@ -33,8 +33,9 @@ Usage: nettools <command> [options] [arguments]
 Commands:
 ${lines.join("\n")}
 
-Run "nettools <command> --help" for a command's options.
-${COMMON_HELP}`;
+Run "nettools <command> --help" for a command's options and its exit codes.
+${COMMON_HELP}
+${exitCodesHelp('0 ok; 1 the command\'s own "no" (no match, a broken chain, lists that differ, …: see its help)')}`;
 }
 
 /** Runs one command line; returns the exit code, or "running" when a server was started. */

@@ -50,7 +50,7 @@ import {
   V6_FIELD,
   V6_TEXT_MAX,
 } from "./grepcidr.ts";
-import { type ByteIo, EXIT, type Io, UsageError } from "./io.ts";
+import { type ByteIo, EXIT, type Io, UsageError, usageErrorOf } from "./io.ts";
 
 export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
        nettools match [options] -f PATTERN_FILE [FILE...]
@@ -399,7 +399,7 @@ export async function match(args: string[], io: Io): Promise<number> {
   try {
     parsed = parseMatchArgs(args);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageErrorOf(error);
   }
   const { values } = parsed;
   if (values.help) {

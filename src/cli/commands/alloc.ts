@@ -1,4 +1,5 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { EXIT, UsageError } from "../io.ts";
@@ -24,10 +25,9 @@ Options:
 ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the blocks are printed one a line with nothing else.
-Exit code 1 when fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying how many do),
-2 for invalid input.
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the blocks are printed; 1 fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying\nhow many do)")}
 
 Example: nettools alloc -l 24 -n 2 -U used.txt 10.0.0.0/16`;
 

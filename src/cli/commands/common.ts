@@ -1,4 +1,5 @@
 import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import type { GivenLists } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
@@ -21,11 +22,9 @@ Output option:
 ${FORMAT_HELP}
 ${ENTRY_CHECK_HELP}
 With --json (two lists only), the cidr-compare result; --server also takes two lists only.
-
-Exit codes: 0 the lists share addresses, 1 they share none (nothing is printed in lines; the
-other formats still print their empty form), 2 invalid input or usage, 3 network or server
-failure: "nettools common a.txt b.txt > /dev/null && …" tests for overlap.
+"nettools common a.txt b.txt > /dev/null && …" tests for overlap.
 ${COMMON_HELP}
+${exitCodesHelp("0 the lists share addresses; 1 they share none (nothing is printed in lines; the other\nformats still print their empty form)")}
 
 Example: nettools common blocklist.txt our-customers.txt`;
 

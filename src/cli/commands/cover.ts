@@ -1,4 +1,5 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
@@ -17,6 +18,7 @@ Options:
 ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the smallest CIDR is printed")}
 
 Example: nettools cover 10.0.0.0/24 10.0.1.7`;
 

@@ -1,5 +1,6 @@
 import { parsePrefix } from "../../domain/ip/prefix.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { givenList, type Operand, readOperands } from "../operands.ts";
@@ -20,10 +21,8 @@ Options:
   -q, --quiet     print nothing; only the exit code tells
 ${ENTRY_CHECK_HELP}
 With --json, the cidr-compare result (onlyA, onlyB, both, equal); the exit code is the same.
-
-Exit codes: 0 the lists are equal, 1 they differ, 2 invalid input or usage (diff(1)'s), 3 network
-or server failure.
 ${COMMON_HELP}
+${exitCodesHelp("0 the lists are equal; 1 they differ (diff(1)'s)")}
 
 Example: nettools diff yesterday.txt today.txt`;
 

@@ -14,7 +14,7 @@ import { TEXT_WRITE_ROOM, writeText } from "../../domain/ip/text.ts";
 import { byteIo, ChunkedOutput } from "../byte-output.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { linesOf, rangeEndpoints, type Sourced } from "../input.ts";
-import { EXIT, type Io, UsageError } from "../io.ts";
+import { EXIT, type Io, UsageError, usageErrorOf } from "../io.ts";
 import { chooseStyle } from "../style.ts";
 import type { Command } from "./command.ts";
 
@@ -118,7 +118,7 @@ export const expand: Command = {
     try {
       parsed = parseExpandArgs(args);
     } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw usageErrorOf(error);
     }
     const { values, positionals } = parsed;
     if (values.help) {

@@ -1,6 +1,7 @@
 import { parsePrefix } from "../../domain/ip/prefix.ts";
 import { specialReasonOf } from "../../domain/ip/special-reasons.ts";
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins, type Sourced } from "../input.ts";
 import { UsageError } from "../io.ts";
@@ -35,6 +36,7 @@ ${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the merged list is printed")}
 
 Examples: nettools merge -f blocklist.txt > merged.txt
           nettools merge -x --format nft --set-name blocklist -f feed.txt > blocklist.nft`;

@@ -1,5 +1,6 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { rangeEndpoints } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
@@ -26,6 +27,7 @@ Output option:
   --plain         print only the CIDRs, one a line; not with --json
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the CIDRs are printed")}
 With --json and a FILE, one JSON result a line, in input order.
 
 Examples: nettools range 192.0.2.10 - 192.0.2.20

@@ -1,5 +1,6 @@
 import { isClientError } from "../../client/index.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
@@ -30,6 +31,7 @@ Several arguments print their zones in argument order. Every argument is checked
 is printed: any invalid one is reported (all of them), nothing else is printed, exit 2.
 ${ENTRY_CHECK_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 every zone is printed")}
 With --json, one reverse-zones result a line, in argument order.
 
 Examples: nettools rdns 100.64.0.0/10

@@ -1,6 +1,7 @@
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, printCloudSplit } from "../cloud.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
@@ -33,6 +34,7 @@ Output option:
 ${FORMAT_HELP}
 ${CLOUD_OPTION_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the subnets (or their count) are printed")}
 
 Examples: nettools split 10.0.0.0/22 /24
           nettools split --count 2001:db8::/32 64

@@ -1,4 +1,5 @@
 import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
@@ -23,6 +24,7 @@ and reports no space; IPv4-mapped prefixes (::ffff:10.0.0.0/104) are IPv6 here, 
 Option:
 ${STRICT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 every block fits (a block that does not is INSUFFICIENT_SPACE, exit 2)")}
 
 Example: nettools subnets 10.1.0.0/16 4 4 8 4`;
 

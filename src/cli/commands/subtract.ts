@@ -1,4 +1,5 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
@@ -21,6 +22,7 @@ ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the remainder is printed (an empty remainder too)")}
 
 Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`;
 
