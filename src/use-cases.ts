@@ -90,7 +90,13 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
     publicIp: (_, context) => observePublicIp(context.observeClient(), networkFacts),
     cidrMerge: (body) => mergeMixedCidrs(body.inputs, lists, body),
     cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, lists, body),
-    cidrContains: (body) => cidrsContain(body.cidrs, body.entries, lists),
+    cidrContains: (body) =>
+      cidrsContain(
+        body.cidrs.map((block) => (typeof block === "string" ? block : block.cidr)),
+        body.entries,
+        lists,
+        body.cidrs.map((block) => (typeof block === "string" ? null : block.label)),
+      ),
     cidrAllocate: (body) => allocateCidrs(body, allocation),
     reverseZones: (body) => reverseZones(body.cidr),
     cidrSubnets: (body) => cidrSubnets(body, lists),

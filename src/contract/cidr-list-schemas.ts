@@ -116,9 +116,26 @@ export const CidrSplitResult = Type.Object(
   { additionalProperties: false },
 );
 
+/** A block with its label (CONTRACT §12): which network matched, in the caller's words. */
+const LabelledBlock = Type.Object(
+  {
+    cidr: AddressEntry,
+    label: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: "The block's label (1–256 characters).",
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const CidrContainsRequest = Type.Object(
   {
-    cidrs: entryList(1, "The blocks; IPv4 and IPv6 may mix."),
+    cidrs: Type.Array(Type.Union([AddressEntry, LabelledBlock]), {
+      minItems: 1,
+      maxItems: MAX_LIST_ENTRIES,
+      description: "The blocks, each an address or CIDR or a { cidr, label } object; IPv4 and IPv6 may mix.",
+    }),
     entries: entryList(1, "The addresses or CIDRs to look up; together with cidrs at most 1000."),
   },
   { additionalProperties: false },
@@ -132,6 +149,9 @@ const Containment = Type.Object(
     overlaps: Type.Boolean({ description: "The entry shares at least one address with a block." }),
     matchedCidr: Type.Union([CanonicalCidr, Type.Null()], {
       description: "The most specific block holding the whole entry, or null.",
+    }),
+    label: Type.Union([Type.String(), Type.Null()], {
+      description: "The label of matchedCidr (its first labelled occurrence), or null.",
     }),
   },
   { additionalProperties: false },

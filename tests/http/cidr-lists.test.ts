@@ -62,12 +62,51 @@ describe("results", () => {
       cidrs: ["10.0.0.0/31", "10.0.0.2/31"],
     });
     expect(await jsonOf(await call(app, "POST", "/v1/cidr-contains", { json: POSTS[2]![1] }))).toEqual({
-      results: [{ entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.0.0.0/8" }],
+      results: [
+        { entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.0.0.0/8", label: null },
+      ],
     });
     expect(await jsonOf(await call(app, "POST", "/v1/cidr-allocate", { json: POSTS[3]![1] }))).toEqual({
       cidrs: ["10.0.0.0/26"],
       freeAddressCount: "192",
     });
+  });
+});
+
+describe("cidr-contains labels (CONTRACT §12)", () => {
+  test("blocks may be { cidr, label }; each answer carries the most specific block's label or null", async () => {
+    const body = {
+      cidrs: [
+        { cidr: "52.94.0.0/16", label: "AMAZON" },
+        { cidr: "52.94.5.0/24", label: "DYNAMODB eu-west-1" },
+        "52.94.6.0/24",
+      ],
+      entries: ["52.94.5.7", "52.94.1.1", "52.94.6.1", "8.8.8.8"],
+    };
+    const response = await post("/v1/cidr-contains", body);
+    expect(response.status).toBe(200);
+    expect(
+      (
+        (await jsonOf(response)) as { results: { matchedCidr: string | null; label: string | null }[] }
+      ).results.map(({ matchedCidr, label }) => [matchedCidr, label]),
+    ).toEqual([
+      ["52.94.5.0/24", "DYNAMODB eu-west-1"],
+      ["52.94.0.0/16", "AMAZON"],
+      ["52.94.6.0/24", null],
+      [null, null],
+    ]);
+  });
+
+  test("a label outside 1–256 characters, or an unknown key, is INVALID_INPUT", async () => {
+    for (const block of [
+      { cidr: "10.0.0.0/8", label: "" },
+      { cidr: "10.0.0.0/8", label: "x".repeat(257) },
+      { cidr: "10.0.0.0/8", label: "a", extra: 1 },
+    ]) {
+      const response = await post("/v1/cidr-contains", { cidrs: [block], entries: ["10.0.0.1"] });
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).code).toBe("INVALID_INPUT");
+    }
   });
 });
 
