@@ -51,6 +51,7 @@ import {
   V6_TEXT_MAX,
 } from "./grepcidr.ts";
 import { type ByteIo, EXIT, type Io, UsageError, usageErrorOf } from "./io.ts";
+import { PatternLabels } from "./pattern-labels.ts";
 
 export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
        nettools match [options] -f PATTERN_FILE [FILE...]
@@ -74,6 +75,10 @@ Options:
   -v, --invert              print the lines holding an address but none inside a pattern
   -c, --count               print only the number of lines that would be printed
   -o, --only-matching       print only the matching addresses, one a line, as written in the line
+  --print-pattern           as -o, each address followed by a tab, the most specific pattern
+                            holding it, a tab and that pattern's label (empty when none): a line
+                            of a pattern file may carry a label after the pattern
+                            ("52.94.5.0/24  DYNAMODB eu-west-1", up to a # comment)
   -x, --exclude-reserved    special-purpose addresses (private, loopback, documentation, …: the
                             table of "nettools merge -x") are not addresses: never matched, never
                             counted by -v; an address written with /N is special when any
@@ -272,6 +277,8 @@ interface MatchRun {
   readonly out: ChunkedOutput | null;
   /** `FILE:` before every line printed when there are several files, else null. */
   readonly prefix: Uint8Array | null;
+  /** With `--print-pattern`: the patterns, to name the one each printed address matched. */
+  readonly labels?: PatternLabels | null;
 }
 
 /** grepcidr's first line buffer (`MAXFIELD`); it doubles for longer lines. */
@@ -291,9 +298,15 @@ function matchInput(input: Uint8Array, run: MatchRun): number {
 function fieldPrinter(run: MatchRun): FieldSink | null {
   const { out, prefix } = run;
   if (!run.options.onlyMatching || out === null) return null;
+  const labels = run.labels ?? null;
   return (b, start, end) => {
     if (prefix !== null) out.copy(prefix, 0, prefix.length);
     out.copy(b, start, end);
+    if (labels !== null) {
+      const found = labels.find(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("latin1"));
+      const tail = Buffer.from(`\t${found?.text ?? ""}\t${found?.label ?? ""}`, "utf8");
+      out.copy(tail, 0, tail.length);
+    }
     out.byte(LF);
   };
 }
@@ -408,9 +421,14 @@ export async function match(args: string[], io: Io): Promise<number> {
   }
   const options: MatchOptions = {
     invert: values.invert === true,
-    onlyMatching: values["only-matching"] === true,
+    onlyMatching: values["only-matching"] === true || values["print-pattern"] === true,
     count: values.count === true,
   };
+  if (values["print-pattern"] && (options.invert || options.count)) {
+    throw new UsageError(
+      `--print-pattern prints matching addresses: it cannot go with ${options.invert ? "-v" : "-c"}`,
+    );
+  }
   if (options.onlyMatching && (options.invert || options.count)) {
     throw new UsageError(`-o prints matching addresses: it cannot go with ${options.invert ? "-v" : "-c"}`);
   }
@@ -431,13 +449,16 @@ export async function match(args: string[], io: Io): Promise<number> {
 
   const bytes = byteIo(io);
   const lists: PatternLists = { v4: new RangeList(4), v6: new RangeList(6), warnings: [], skipped: 0 };
+  const labels = values["print-pattern"] ? new PatternLabels() : null;
   for (const [n, text] of inline.entries()) {
     readPatternWords(text, inline.length > 1 ? `pattern ${n + 1}` : "pattern", lists);
+    labels?.addWords(text);
   }
   for (const file of files) {
     const data = await readBytes(io, bytes, file);
     if (data === null) return EXIT.invalidInput;
     readPatternFile(data, file === "-" ? "stdin" : file, lists);
+    labels?.addFile(new TextDecoder().decode(data));
   }
   reportWarnings(io, lists);
   if (values["skip-invalid"] && lists.skipped > 0) {
@@ -460,7 +481,7 @@ export async function match(args: string[], io: Io): Promise<number> {
       return EXIT.invalidInput;
     }
     const prefix = inputs.length > 1 ? Buffer.from(`${input === "-" ? "(standard input)" : input}:`) : null;
-    selected += matchInput(data, { scanner, options, out, prefix });
+    selected += matchInput(data, { scanner, options, out, prefix, labels });
   }
   out?.flush();
   if (options.count) io.stdout(`${selected}\n`);
@@ -489,6 +510,7 @@ function parseMatchArgs(args: string[]) {
       "only-matching": { type: "boolean", short: "o" },
       "exclude-reserved": { type: "boolean", short: "x" },
       "skip-invalid": { type: "boolean" },
+      "print-pattern": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,
