@@ -19,6 +19,7 @@ import { reverseZones } from "./domain/cidr/reverse-zones.ts";
 import { splitCidr } from "./domain/cidr/split.ts";
 import { subtractCidrs } from "./domain/cidr/subtract.ts";
 import { cidrSubnets } from "./domain/cidr/terraform-subnets.ts";
+import { API_USAGE_LIMITS, cidrUsage } from "./domain/cidr/usage.ts";
 import {
   API_ALLOCATE_LIMITS,
   API_LIST_LIMITS,
@@ -101,6 +102,12 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
     reverseZones: (body) => reverseZones(body.cidr),
     cidrSubnets: (body) => cidrSubnets(body, lists),
     cidrCompare: (body) => compareCidrs(body.a, body.b, lists),
+    cidrUsage: (body) =>
+      cidrUsage(
+        body.pool,
+        body.used,
+        scope === "local" ? { maxPool: lists.maxEntries, maxUsed: lists.maxEntries } : API_USAGE_LIMITS,
+      ),
     ip: (_, context) => observePublicIp(context.observeClient()),
     csr: (body, context) =>
       inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),

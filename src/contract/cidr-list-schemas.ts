@@ -225,3 +225,54 @@ export const CidrCompareResult = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** cidr-usage (CONTRACT §12): how full a pool is. */
+export const CidrUsageRequest = Type.Object(
+  {
+    pool: Type.Array(AddressEntry, {
+      minItems: 1,
+      maxItems: 1000,
+      description: "The pool: 1–1000 addresses or CIDRs of one family, merged as a set.",
+    }),
+    used: Type.Array(AddressEntry, {
+      minItems: 0,
+      maxItems: 10_000,
+      description:
+        "What is taken: 0–10000 addresses or CIDRs of the pool's family; parts outside the pool count in outsidePool only.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CidrUsageRequest = Static<typeof CidrUsageRequest>;
+
+export const CidrUsageResult = Type.Object(
+  {
+    total: Count,
+    used: Count,
+    free: Count,
+    outsidePool: Count,
+    percentUsed: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: "used / total in percent, two decimals, rounded half up.",
+    }),
+    largestFree: Type.Union([CanonicalCidr, Type.Null()], {
+      description: "The largest aligned free CIDR, the lowest on a tie; null when the pool is full.",
+    }),
+    freeBySize: Type.Array(
+      Type.Object(
+        {
+          prefixLength: Type.Integer({ minimum: 0, maximum: 128 }),
+          blocks: Count,
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: 64,
+        description:
+          "For each prefix length from largestFree's to 32 or 128 (at most 64): how many aligned blocks of that length fit in the free space.",
+      },
+    ),
+  },
+  { additionalProperties: false },
+);

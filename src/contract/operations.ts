@@ -21,6 +21,8 @@ import {
   CidrMergeResult,
   CidrSplitRequest,
   CidrSplitResult,
+  CidrUsageRequest,
+  CidrUsageResult,
 } from "./cidr-list-schemas.ts";
 import { CsrRequest, CsrResult } from "./csr-schemas.ts";
 import {
@@ -252,6 +254,14 @@ export const OPERATIONS = {
     result: PublicIpDatabasesResult,
     // no-store: a SIGHUP reload changes the answer at any moment (CONTRACT §8.10).
     policy: { ...JSON_ANSWER, noStore: true },
+  },
+  cidrUsage: {
+    id: "cidrUsage",
+    method: "POST",
+    path: "/v1/cidr-usage",
+    request: CidrUsageRequest,
+    result: CidrUsageResult,
+    policy: JSON_ANSWER,
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

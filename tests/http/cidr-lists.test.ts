@@ -20,6 +20,7 @@ const POSTS: [string, unknown][] = [
   ["/v1/reverse-zones", { cidr: "192.168.0.0/17" }],
   ["/v1/cidr-subnets", { prefix: "10.1.0.0/16", newbits: [4, 4, 8, 4] }],
   ["/v1/cidr-compare", { a: ["10.0.0.0/24"], b: ["10.0.0.128/25"] }],
+  ["/v1/cidr-usage", { pool: ["10.0.0.0/22"], used: ["10.0.0.0/24"] }],
 ];
 
 describe("each CIDR row follows the shared rules", () => {
@@ -70,6 +71,35 @@ describe("results", () => {
       cidrs: ["10.0.0.0/26"],
       freeAddressCount: "192",
     });
+  });
+});
+
+describe("cidr-usage (CONTRACT §12)", () => {
+  test("the counts, the largest free block and the sizes; issues at their path", async () => {
+    const ok = await post("/v1/cidr-usage", { pool: ["10.0.0.0/23"], used: ["10.0.0.0/24", "10.9.0.0/16"] });
+    expect(await jsonOf(ok)).toEqual({
+      total: "512",
+      used: "256",
+      free: "256",
+      outsidePool: "65536",
+      percentUsed: 50,
+      largestFree: "10.0.1.0/24",
+      freeBySize: Array.from({ length: 9 }, (_, k) => ({ prefixLength: 24 + k, blocks: String(2 ** k) })),
+    });
+    const bad = await post("/v1/cidr-usage", { pool: ["10.0.0.0/23"], used: ["2001:db8::/32"] });
+    expect(bad.status).toBe(400);
+    expect(await errorOf(bad)).toMatchObject({
+      code: "MIXED_ADDRESS_FAMILIES",
+      issues: [{ path: ["used", 0] }],
+    });
+    const missing = await post("/v1/cidr-usage", { pool: ["10.0.0.0/23"] });
+    expect(missing.status).toBe(400);
+    expect((await errorOf(missing)).code).toBe("INVALID_INPUT");
+    const tooMany = await post("/v1/cidr-usage", {
+      pool: ["10.0.0.0/8"],
+      used: Array.from({ length: 10_001 }, () => "10.0.0.1"),
+    });
+    expect([400, 413]).toContain(tooMany.status);
   });
 });
 

@@ -16,6 +16,7 @@ import { cidrMergeDoc } from "./operation-docs/cidr-merge.ts";
 import { cidrSplitDoc } from "./operation-docs/cidr-split.ts";
 import { cidrSubnetsDoc } from "./operation-docs/cidr-subnets.ts";
 import { cidrSubtractDoc } from "./operation-docs/cidr-subtract.ts";
+import { cidrUsageDoc } from "./operation-docs/cidr-usage.ts";
 import { csrDoc } from "./operation-docs/csr.ts";
 import { healthDoc } from "./operation-docs/health.ts";
 import { ipDoc } from "./operation-docs/ip.ts";
@@ -43,4 +44,5 @@ export const OPERATION_DOCS: OperationDocs = {
   reverseZones: reverseZonesDoc,
   cidrSubnets: cidrSubnetsDoc,
   cidrCompare: cidrCompareDoc,
+  cidrUsage: cidrUsageDoc,
 };
