@@ -15,6 +15,7 @@
 import { writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { text as readAll, buffer as readAllBytes } from "node:stream/consumers";
+import packageJson from "../../package.json" with { type: "json" };
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
 import { fileBytes } from "./file-bytes.ts";
@@ -33,7 +34,8 @@ Usage: nettools <command> [options] [arguments]
 Commands:
 ${lines.join("\n")}
 
-Run "nettools <command> --help" for a command's options and its exit codes.
+Run "nettools <command> --help" for a command's options and its exit codes;
+"nettools --version" prints the version.
 ${COMMON_HELP}
 ${exitCodesHelp('0 ok; 1 the command\'s own "no" (no match, a broken chain, lists that differ, …: see its help)')}`;
 }
@@ -48,6 +50,10 @@ export async function main(io: Io): Promise<number | "running"> {
     }
     const topic = name === "help" ? COMMAND_CATALOG.find((command) => command.name === rest[0]) : undefined;
     io.stdout(`${topic === undefined ? mainHelp() : (await topic.load()).help}\n`);
+    return EXIT.ok;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    io.stdout(`nettools ${packageJson.version}\n`);
     return EXIT.ok;
   }
   const entry = COMMAND_CATALOG.find((candidate) => candidate.name === name);
