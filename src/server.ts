@@ -13,6 +13,7 @@
  *
  * With GeoIP databases configured (CONTRACT §8.10), SIGHUP reads their files again while serving.
  */
+import { createServer } from "node:net";
 import type { Server } from "bun";
 import { GeoipFileError, MaxMindNetworkFacts, reloadLogLines } from "./adapters/geoip/maxmind-databases.ts";
 import { RateLimiter } from "./adapters/http/rate-limit.ts";
@@ -93,6 +94,20 @@ export function describeListenError(error: unknown, host: string, port: number, 
   return `cannot listen on ${where}: ${message}`;
 }
 
+/**
+ * Whether `host:port` can be listened on now: null, or the listen error. The supervisor of
+ * WORKERS=N asks once before starting workers (CONTRACT §12), so a busy port is one line and
+ * exit 2, as with one process, instead of every worker failing and being restarted. The probe
+ * listens exclusively (no SO_REUSEPORT) and closes at once.
+ */
+export function listenProblem(host: string, port: number): Promise<unknown> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (error) => resolve(error));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+}
+
 /** The URLs a person wants first, for the start-up line on a terminal. */
 export function startupLine(host: string, port: number): string {
   const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
@@ -158,6 +173,16 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       return renderExposition(ledger.total({ ...emptySnapshot(), ...processSnapshot() }));
     });
     if (typeof metricsListener === "number") return metricsListener;
+    if (config.port !== 0) {
+      const problem = await listenProblem(config.host, config.port);
+      if (problem !== null) {
+        process.stderr.write(
+          `network-tools-api: ${describeListenError(problem, config.host, config.port)}\n`,
+        );
+        await metricsListener?.stop(true);
+        return START_FAILURE_EXIT_CODE;
+      }
+    }
     const code = await superviseWorkers({
       workers: config.workers,
       host: config.host,
