@@ -6,6 +6,7 @@
  */
 import { addressFactRows, describeAddressType } from "../client/address-facts.ts";
 import type { createClient } from "../client/index.ts";
+import { bindText } from "../domain/cidr/bind-zones.ts";
 import { parseAddr } from "../domain/ip/addr.ts";
 import { addressFacts } from "../domain/ip/facts.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
@@ -419,6 +420,22 @@ export function setUpCidrTools(api: Api): void {
       ],
       [inputs],
     );
+  });
+
+  tool("rdns", async () => {
+    const ns = textOf("rdns-ns").trim() || "ns1.example.net.";
+    const server = ns.endsWith(".") ? ns : `${ns}.`;
+    return outcome(await api.reverseZones({ cidr: textOf("rdns-cidr").trim() }), (value) => [
+      summary([
+        ["Block", value.cidr],
+        ["Zones", String(value.zones.length)],
+      ]),
+      plainList(value.zones, "The zones"),
+      plainList(
+        value.zones.map((zone) => bindText(zone, [server]).trimEnd()),
+        "For BIND (as nettools rdns --bind)",
+      ),
+    ]);
   });
 
   tool("usage", async () => {

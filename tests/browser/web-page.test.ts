@@ -769,7 +769,7 @@ function contrast(a: string, b: string): number {
 }
 
 describe("lists as operators run them (CONTRACT §12)", () => {
-  test("pool usage with a bar, and merge's special-range filter with its reasons, at 390 px without sideways scrolling", async () => {
+  test("pool usage with a bar, merge's special-range filter with its reasons, reverse zones for BIND, at 390 px without sideways scrolling", async () => {
     const v = await visit();
     await v.page.setViewportSize({ width: 390, height: 844 });
     await v.page.getByLabel("Pool", { exact: true }).fill("10.0.0.0/22");
@@ -795,6 +795,11 @@ describe("lists as operators run them (CONTRACT §12)", () => {
       'excluded 0.0.0.0/8: 0.0.0.0/8 "This network" (RFC 791)',
       "cut 10.0.0.0/7: 10.0.0.0/8 Private-Use (RFC 1918) removed",
     ]);
+    await v.page.getByLabel("Block or address").fill("192.0.2.64/26");
+    await v.page.getByRole("button", { name: "Show zones" }).click();
+    const bind = v.page.getByRole("textbox", { name: "For BIND (as nettools rdns --bind)" });
+    await bind.waitFor();
+    expect(await bind.inputValue()).toContain("$GENERATE 64-127 $ CNAME $.64/26.2.0.192.in-addr.arpa.");
     const widths = await v.page.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,
       client: document.documentElement.clientWidth,
