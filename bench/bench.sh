@@ -52,7 +52,7 @@ WRK_DIR="$HERE/wrk"
 RESULTS_DIR="$HERE/results"
 LOG_DIR="${BENCH_LOG_DIR:-/tmp/network-tools-bench}"
 
-ALL_WORKLOADS=(health public-ip public-ip-text ip range-ipv4-small range-ipv6-worst subtract-1000 cover-1000 merge-1000 split-1024 contains-1000 allocate-1000 compare-1000 reverse-zones cert-chain-3 cert-bundle-16 chain-16 csr)
+ALL_WORKLOADS=(health public-ip public-ip-text ip range-ipv4-small range-ipv6-worst subtract-1000 cover-1000 merge-1000 split-1024 contains-1000 allocate-1000 compare-1000 usage-1000 reverse-zones cert-chain-3 cert-bundle-16 chain-16 csr)
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
 die() { echo "bench: $*" >&2; exit 2; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the fixed JSON bodies of the CIDR list workloads (issue 18) into bench/data/.
 
-    python3 bench/gen-cidr-lists-bodies.py           # (re)write merge-1000, contains-1000, allocate-1000, compare-1000
+    python3 bench/gen-cidr-lists-bodies.py           # (re)write merge-1000, contains-1000, allocate-1000, compare-1000, usage-1000
     python3 bench/gen-cidr-lists-bodies.py --check   # exit 1 if the committed files differ
 
 The recipe is the one the performance peers post (same seed string per body, same draw order),
@@ -17,6 +17,8 @@ changes the others. Do not "simplify" the draw order: it is part of the recipe.
                       2001:db8::/32) and 500 entries (320 IPv4 addresses, 80 IPv4 CIDRs /12-/28,
                       80 IPv6 addresses, 20 IPv6 /56s).
   allocate-1000.json  within 10.0.0.0/8, 999 distinct used /24s at random, one /24 to allocate.
+  usage-1000.json     pool: 20 IPv4 /16s in 10.0.0.0/8; used: 980 blocks /20 to /28 inside them,
+                      overlapping at random (drawn after the others: adding it changed none).
   compare-1000.json   two versions of one allow list, a and b of 500 entries each, shuffled, both
                       families: per list 300 IPv4 entries in 10.0.0.0/12 (200 /24s drawn from one
                       pool of 300, so that 100 are in both lists; 60 /26-/32 blocks inside the
@@ -114,11 +116,26 @@ def compare_1000(rng):
     return {"a": a, "b": b}
 
 
+def usage_1000(rng):
+    # cidr-usage: a pool of 20 IPv4 /16s in 10.0.0.0/8 and 980 used blocks, /20 to /28, inside
+    # those /16s (overlapping each other at random), so the free space is many small intervals
+    pool_numbers = rng.sample(range(256), 20)
+    pool = [str(ipaddress.IPv4Network(((10 << 24) | (n << 16), 16))) for n in pool_numbers]
+    used = []
+    for _ in range(980):
+        n = rng.choice(pool_numbers)
+        length = rng.randint(20, 28)
+        value = (10 << 24) | (n << 16) | rng.getrandbits(16)
+        used.append(str(ipaddress.IPv4Network((value, length), strict=False)))
+    return {"pool": pool, "used": used}
+
+
 BODIES = (
     ("merge-1000", merge_1000),
     ("contains-1000", contains_1000),
     ("allocate-1000", allocate_1000),
     ("compare-1000", compare_1000),
+    ("usage-1000", usage_1000),
 )
 
 

@@ -16,6 +16,7 @@
  * WORKERS > 1 and in the serving process otherwise, never in a worker; its series are added to the
  * metrics listener's scrape, and SIGHUP also starts a pass.
  */
+import { createServer } from "node:net";
 import type { Server } from "bun";
 import {
   type ReferenceRootStore,
@@ -102,6 +103,20 @@ export function describeListenError(error: unknown, host: string, port: number, 
     return `cannot listen on ${where}: permission denied (ports below 1024 need privileges)`;
   const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
   return `cannot listen on ${where}: ${message}`;
+}
+
+/**
+ * Whether `host:port` can be listened on now: null, or the listen error. The supervisor of
+ * WORKERS=N asks once before starting workers (CONTRACT §12), so a busy port is one line and
+ * exit 2, as with one process, instead of every worker failing and being restarted. The probe
+ * listens exclusively (no SO_REUSEPORT) and closes at once.
+ */
+export function listenProblem(host: string, port: number): Promise<unknown> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", (error) => resolve(error));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
 }
 
 /** The URLs a person wants first, for the start-up line on a terminal. */
@@ -196,6 +211,16 @@ export async function runServer(config: Config, options: RunOptions): Promise<nu
       return renderExposition(ledger.total({ ...emptySnapshot(), ...processSnapshot() })) + watchedSeries();
     });
     if (typeof metricsListener === "number") return metricsListener;
+    if (config.port !== 0) {
+      const problem = await listenProblem(config.host, config.port);
+      if (problem !== null) {
+        process.stderr.write(
+          `network-tools-api: ${describeListenError(problem, config.host, config.port)}\n`,
+        );
+        await metricsListener?.stop(true);
+        return START_FAILURE_EXIT_CODE;
+      }
+    }
     const code = await superviseWorkers({
       workers: config.workers,
       host: config.host,

@@ -21,6 +21,7 @@ import { reverseZones } from "./domain/cidr/reverse-zones.ts";
 import { splitCidr } from "./domain/cidr/split.ts";
 import { subtractCidrs } from "./domain/cidr/subtract.ts";
 import { cidrSubnets } from "./domain/cidr/terraform-subnets.ts";
+import { API_USAGE_LIMITS, cidrUsage } from "./domain/cidr/usage.ts";
 import {
   API_ALLOCATE_LIMITS,
   API_LIST_LIMITS,
@@ -100,11 +101,23 @@ export function bindUseCases(deps: UseCaseDeps, scope: Scope): UseCases {
     publicIp: (_, context) => observePublicIp(context.observeClient(), networkFacts),
     cidrMerge: (body) => mergeMixedCidrs(body.inputs, lists, body),
     cidrSplit: (body) => splitCidr(body.cidr, body.prefixLength, lists, body),
-    cidrContains: (body) => cidrsContain(body.cidrs, body.entries, lists),
+    cidrContains: (body) =>
+      cidrsContain(
+        body.cidrs.map((block) => (typeof block === "string" ? block : block.cidr)),
+        body.entries,
+        lists,
+        body.cidrs.map((block) => (typeof block === "string" ? null : block.label)),
+      ),
     cidrAllocate: (body) => allocateCidrs(body, allocation),
     reverseZones: (body) => reverseZones(body.cidr),
     cidrSubnets: (body) => cidrSubnets(body, lists),
     cidrCompare: (body) => compareCidrs(body.a, body.b, lists),
+    cidrUsage: (body) =>
+      cidrUsage(
+        body.pool,
+        body.used,
+        scope === "local" ? { maxPool: lists.maxEntries, maxUsed: lists.maxEntries } : API_USAGE_LIMITS,
+      ),
     ip: (_, context) => observePublicIp(context.observeClient()),
     csr: (body, context) =>
       inspectCertificationRequest(body, { decoder: deps.decoder, verifier: context.verifier }, certificates),

@@ -8,7 +8,7 @@ import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "./deadline.ts";
 import { linesOf, type Sourced, withoutBom } from "./input.ts";
-import { InputTooLarge, type Io, UsageError } from "./io.ts";
+import { InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";
 
 export { COMMON_HELP } from "./common-help.ts";
@@ -66,7 +66,7 @@ export function parse<O extends OptionSpec>(args: string[], options: O) {
       tokens: true,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageErrorOf(error);
   }
 }
 

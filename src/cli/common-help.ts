@@ -1,4 +1,4 @@
-/** The options and exit codes every `nettools` command shares, for the help texts. */
+/** The options every `nettools` command shares, and the exit-code footer, for the help texts. */
 export const COMMON_HELP = `
 Common options:
   --server URL    call the API at URL through the typed client instead of running in-process
@@ -8,8 +8,14 @@ Common options:
                   in-process, the certificate checks (a run that reaches it: one line, exit 3)
   --json          print exactly the API's JSON result (or its error envelope) on stdout
   -h, --help      show this help
-
-Exit codes: 0 ok, 1 broken certificate chain (an error finding, or an intermediate most likely
-missing), 2 invalid input, 3 network or server failure. A closed stdout (| head) ends the
-command quietly with the exit code it would have had.
 Colour only on a terminal; NO_COLOR turns it off.`;
+
+/**
+ * The last lines of a command's help: its own exit codes (`own`, such as "0 ok" or "0 the lists
+ * share addresses, 1 they share none"), then the ones every command shares.
+ */
+export function exitCodesHelp(own: string): string {
+  return `
+Exit codes: ${own}; 2 invalid input or usage; 3 network or server failure. A closed stdout
+(| head) ends the command quietly with the exit code it would have had.`;
+}

@@ -166,6 +166,8 @@ export interface PatternLists {
   readonly v6: RangeList;
   /** One line per pattern skipped or read in a surprising way (for stderr). */
   readonly warnings: string[];
+  /** How many patterns were skipped (rejected). */
+  skipped: number;
 }
 
 /** C's `isspace` in the C locale: space, tab, LF, VT, FF, CR. */
@@ -344,6 +346,7 @@ function whyRejected(s: Uint8Array): string {
 function note(outcome: PatternOutcome, s: Uint8Array, origin: string, lists: PatternLists): void {
   if (outcome === "rejected") {
     lists.warnings.push(`${origin}: skipped: ${whyRejected(s)}`);
+    lists.skipped++;
   } else if (outcome === "ipv6-range-start") {
     lists.warnings.push(
       `${origin}: ${shown(s)} is read as its first address only (grepcidr reads no IPv6 range); "nettools range" turns a range into CIDRs`,

@@ -10,7 +10,8 @@ import { addressFactRows } from "../client/address-facts.ts";
 import { cloudReservationOf } from "../domain/ip/cloud-reserved.ts";
 import { type AddressFacts, addressFacts } from "../domain/ip/facts.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, renderCloud, reportInvalidEntry } from "./cloud.ts";
-import { EXIT, type Io, UsageError } from "./io.ts";
+import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "./entry-checks.ts";
+import { EXIT, type Io, UsageError, usageErrorOf } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
 
 export const INFO_HELP = `Usage: nettools info [--json] [--cloud P] CIDR | ADDRESS
@@ -31,9 +32,11 @@ block, or one outside P's subnet sizes, is exit 2.
 Options:
   --json          print the facts as one JSON object (with --cloud, its "cloud" object too)
 ${CLOUD_OPTION_HELP}
+${STRICT_HELP}
   -h, --help      show this help
 
-Runs in this process; no server is involved. Exit codes: 0 ok, 2 invalid input or usage.
+Runs in this process; no server is involved.
+Exit codes: 0 the facts are printed; 2 invalid input or usage.
 
 Examples: nettools info 100.64.1.7/10
           nettools info --cloud aws 10.0.0.0/28`;
@@ -57,7 +60,10 @@ export function renderInfo(facts: AddressFacts, style: Style): string {
 }
 
 export async function info(args: string[], io: Io): Promise<number> {
-  let parsed: { values: { json?: boolean; help?: boolean; cloud?: string }; positionals: string[] };
+  let parsed: {
+    values: { json?: boolean; help?: boolean; cloud?: string; strict?: boolean };
+    positionals: string[];
+  };
   try {
     parsed = parseArgs({
       args,
@@ -65,12 +71,13 @@ export async function info(args: string[], io: Io): Promise<number> {
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         cloud: { type: "string" },
+        ...STRICT_OPTION,
       },
       allowPositionals: true,
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageErrorOf(error);
   }
   if (parsed.values.help) {
     io.stdout(`${INFO_HELP}\n`);
@@ -81,6 +88,10 @@ export async function info(args: string[], io: Io): Promise<number> {
   const facts = addressFacts(parsed.positionals[0]!);
   const json = parsed.values.json === true;
   if (!facts.ok) return reportInvalidEntry(io, json, "arg 1", facts.message);
+  const checks = new EntryChecks(io, parsed.values);
+  checks.hostBits(parsed.positionals[0]!);
+  const stop = checks.verdict();
+  if (stop !== null) return stop;
   const style = chooseStyle(io.stdoutIsTty, io.env);
   if (provider === null) {
     io.stdout(json ? `${JSON.stringify(facts.value)}\n` : renderInfo(facts.value, style));

@@ -15,6 +15,34 @@ export class InputTooLarge extends Error {
   override name = "InputTooLarge";
 }
 
+/**
+ * A mistake `parseArgs` (node:util) found, said in our words (CONTRACT §12): its own messages
+ * quote oddly (`Option '--cloud <value>' argument missing`) and give advice about `--` that does
+ * not apply. Anything not recognised keeps Node's words.
+ */
+export function usageErrorOf(error: unknown): UsageError {
+  const message = error instanceof Error ? error.message : String(error);
+  let match = /^Option '(?:(-\w), )?(--?[\w-]+) <value>' argument missing/.exec(message);
+  if (match) {
+    const name = match[2]!;
+    const short = match[1] === undefined ? "" : ` (${match[1]})`;
+    return new UsageError(`${name}${short} needs a value: ${name} ${name.replace(/^-+/, "").toUpperCase()}`);
+  }
+  match = /^Option '(--?[\w-]+)' does not take an argument/.exec(message);
+  if (match) return new UsageError(`${match[1]} takes no value`);
+  match = /^Option '(-\w)' argument is ambiguous[\s\S]*use '(--[\w-]+)=/.exec(message);
+  if (match) {
+    return new UsageError(
+      `${match[1]} needs a value, and the next argument starts with "-": write ${match[2]}=VALUE if that is the value`,
+    );
+  }
+  match = /^Unknown option '([^']+)'/.exec(message);
+  if (match) return new UsageError(`unknown option ${match[1]}`);
+  match = /^Unexpected argument '([^']+)'/.exec(message);
+  if (match) return new UsageError(`unexpected argument "${match[1]}"`);
+  return new UsageError(message);
+}
+
 export interface Io {
   argv: string[];
   env: Record<string, string | undefined>;

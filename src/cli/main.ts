@@ -13,10 +13,11 @@
  * stdout that cannot be written (a full disk) is one line on stderr and exit 3.
  */
 import { writeSync } from "node:fs";
+import packageJson from "../../package.json" with { type: "json" };
 import { INPUT_LIMITS } from "../local/input-limits.ts";
 import { boundedFile, boundedStream } from "./bounded-input.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
-import { COMMON_HELP } from "./common-help.ts";
+import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
 import { fileBytes } from "./file-bytes.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
 import { derivationLeftRunning } from "./key-decryption.ts";
@@ -34,8 +35,10 @@ Usage: nettools <command> [options] [arguments]
 Commands:
 ${lines.join("\n")}
 
-Run "nettools <command> --help" for a command's options.
-${COMMON_HELP}`;
+Run "nettools <command> --help" for a command's options and its exit codes;
+"nettools --version" prints the version.
+${COMMON_HELP}
+${exitCodesHelp('0 ok; 1 the command\'s own "no" (no match, a broken chain, lists that differ, …: see its help)')}`;
 }
 
 /** Runs one command line; returns the exit code, or "running" when a server was started. */
@@ -48,6 +51,10 @@ export async function main(io: Io): Promise<number | "running"> {
     }
     const topic = name === "help" ? COMMAND_CATALOG.find((command) => command.name === rest[0]) : undefined;
     io.stdout(`${topic === undefined ? mainHelp() : (await topic.load()).help}\n`);
+    return EXIT.ok;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    io.stdout(`nettools ${packageJson.version}\n`);
     return EXIT.ok;
   }
   const entry = COMMAND_CATALOG.find((candidate) => candidate.name === name);

@@ -51,7 +51,8 @@ import {
   V6_FIELD,
   V6_TEXT_MAX,
 } from "./grepcidr.ts";
-import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
+import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
+import { PatternLabels } from "./pattern-labels.ts";
 
 export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
        nettools match [options] -f PATTERN_FILE [FILE...]
@@ -64,7 +65,9 @@ SRC=203.0.113.8, {"remote_addr":"203.0.113.6"}, client=203.0.113.5.
 
 Patterns are CIDRs (10.0.0.0/8, 2001:db8::/32), single addresses and IPv4 ranges
 (192.0.2.10-192.0.2.20), read as grepcidr reads them; in a file one a line, "#" comments and
-blank lines skipped. A pattern that cannot be read is skipped with a warning on stderr.
+blank lines skipped. A pattern that cannot be read is skipped with a warning on stderr, as
+grepcidr skips it (--skip-invalid, accepted as every list command accepts it, adds the last line
+"skipped N invalid entries").
 
 Options:
   -f, --file FILE           read patterns from FILE ("-" for stdin); may be repeated
@@ -73,6 +76,10 @@ Options:
   -v, --invert              print the lines holding an address but none inside a pattern
   -c, --count               print only the number of lines that would be printed
   -o, --only-matching       print only the matching addresses, one a line, as written in the line
+  --print-pattern           as -o, each address followed by a tab, the most specific pattern
+                            holding it, a tab and that pattern's label (empty when none): a line
+                            of a pattern file may carry a label after the pattern
+                            ("52.94.5.0/24  DYNAMODB eu-west-1", up to a # comment)
   -x, --exclude-reserved    special-purpose addresses (private, loopback, documentation, …: the
                             table of "nettools merge -x") are not addresses: never matched, never
                             counted by -v; an address written with /N is special when any
@@ -271,6 +278,8 @@ interface MatchRun {
   readonly out: ChunkedOutput | null;
   /** `FILE:` before every line printed when there are several files, else null. */
   readonly prefix: Uint8Array | null;
+  /** With `--print-pattern`: the patterns, to name the one each printed address matched. */
+  readonly labels?: PatternLabels | null;
 }
 
 /** grepcidr's first line buffer (`MAXFIELD`); it doubles for longer lines. */
@@ -290,9 +299,15 @@ function matchInput(input: Uint8Array, run: MatchRun): number {
 function fieldPrinter(run: MatchRun): FieldSink | null {
   const { out, prefix } = run;
   if (!run.options.onlyMatching || out === null) return null;
+  const labels = run.labels ?? null;
   return (b, start, end) => {
     if (prefix !== null) out.copy(prefix, 0, prefix.length);
     out.copy(b, start, end);
+    if (labels !== null) {
+      const found = labels.find(Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("latin1"));
+      const tail = Buffer.from(`\t${found?.text ?? ""}\t${found?.label ?? ""}`, "utf8");
+      out.copy(tail, 0, tail.length);
+    }
     out.byte(LF);
   };
 }
@@ -398,7 +413,7 @@ export async function match(args: string[], io: Io): Promise<number> {
   try {
     parsed = parseMatchArgs(args);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageErrorOf(error);
   }
   const { values } = parsed;
   if (values.help) {
@@ -407,9 +422,14 @@ export async function match(args: string[], io: Io): Promise<number> {
   }
   const options: MatchOptions = {
     invert: values.invert === true,
-    onlyMatching: values["only-matching"] === true,
+    onlyMatching: values["only-matching"] === true || values["print-pattern"] === true,
     count: values.count === true,
   };
+  if (values["print-pattern"] && (options.invert || options.count)) {
+    throw new UsageError(
+      `--print-pattern prints matching addresses: it cannot go with ${options.invert ? "-v" : "-c"}`,
+    );
+  }
   if (options.onlyMatching && (options.invert || options.count)) {
     throw new UsageError(`-o prints matching addresses: it cannot go with ${options.invert ? "-v" : "-c"}`);
   }
@@ -429,17 +449,27 @@ export async function match(args: string[], io: Io): Promise<number> {
   if (stdinUses > 1) throw new UsageError('stdin ("-") can be read only once');
 
   const bytes = byteIo(io);
-  const lists: PatternLists = { v4: new RangeList(4), v6: new RangeList(6), warnings: [] };
+  const lists: PatternLists = { v4: new RangeList(4), v6: new RangeList(6), warnings: [], skipped: 0 };
+  const labels = values["print-pattern"] ? new PatternLabels() : null;
   for (const [n, text] of inline.entries()) {
     readPatternWords(text, inline.length > 1 ? `pattern ${n + 1}` : "pattern", lists);
+    labels?.addWords(text);
   }
   for (const file of files) {
     const data = await readBytes(io, bytes, file, INPUT_LIMITS.patterns);
     if (data === null) return EXIT.invalidInput;
     readPatternFile(data, file === "-" ? "stdin" : file, lists);
+    labels?.addFile(new TextDecoder().decode(data));
   }
   reportWarnings(io, lists);
+  if (values["skip-invalid"] && lists.skipped > 0) {
+    io.stderr(`skipped ${lists.skipped} invalid ${lists.skipped === 1 ? "entry" : "entries"}\n`);
+  }
   const patterns = new AddressSet(lists.v4, lists.v6);
+  if (values["skip-invalid"] && lists.skipped > 0 && !patterns.hasIpv4 && !patterns.hasIpv6) {
+    io.stderr("error: no valid entry left\n");
+    return EXIT.invalidInput;
+  }
   if (!patterns.hasIpv4 && !patterns.hasIpv6) io.stderr("warning: no pattern was read: no line can match\n");
 
   const scanner = new AddressScanner(patterns, values["exclude-reserved"] ? specialExcludedSet() : null);
@@ -452,7 +482,7 @@ export async function match(args: string[], io: Io): Promise<number> {
       return EXIT.invalidInput;
     }
     const prefix = inputs.length > 1 ? Buffer.from(`${input === "-" ? "(standard input)" : input}:`) : null;
-    selected += matchInput(data, { scanner, options, out, prefix });
+    selected += matchInput(data, { scanner, options, out, prefix, labels });
   }
   out?.flush();
   if (options.count) io.stdout(`${selected}\n`);
@@ -480,6 +510,8 @@ function parseMatchArgs(args: string[]) {
       count: { type: "boolean", short: "c" },
       "only-matching": { type: "boolean", short: "o" },
       "exclude-reserved": { type: "boolean", short: "x" },
+      "skip-invalid": { type: "boolean" },
+      "print-pattern": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,

@@ -116,9 +116,26 @@ export const CidrSplitResult = Type.Object(
   { additionalProperties: false },
 );
 
+/** A block with its label (CONTRACT §12): which network matched, in the caller's words. */
+const LabelledBlock = Type.Object(
+  {
+    cidr: AddressEntry,
+    label: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: "The block's label (1–256 characters).",
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const CidrContainsRequest = Type.Object(
   {
-    cidrs: entryList(1, "The blocks; IPv4 and IPv6 may mix."),
+    cidrs: Type.Array(Type.Union([AddressEntry, LabelledBlock]), {
+      minItems: 1,
+      maxItems: MAX_LIST_ENTRIES,
+      description: "The blocks, each an address or CIDR or a { cidr, label } object; IPv4 and IPv6 may mix.",
+    }),
     entries: entryList(1, "The addresses or CIDRs to look up; together with cidrs at most 1000."),
   },
   { additionalProperties: false },
@@ -132,6 +149,9 @@ const Containment = Type.Object(
     overlaps: Type.Boolean({ description: "The entry shares at least one address with a block." }),
     matchedCidr: Type.Union([CanonicalCidr, Type.Null()], {
       description: "The most specific block holding the whole entry, or null.",
+    }),
+    label: Type.Union([Type.String(), Type.Null()], {
+      description: "The label of matchedCidr (its first labelled occurrence), or null.",
     }),
   },
   { additionalProperties: false },
@@ -202,6 +222,57 @@ export const CidrCompareResult = Type.Object(
     equal: Type.Boolean({
       description: "The two lists cover the same addresses (onlyA and onlyB are empty).",
     }),
+  },
+  { additionalProperties: false },
+);
+
+/** cidr-usage (CONTRACT §12): how full a pool is. */
+export const CidrUsageRequest = Type.Object(
+  {
+    pool: Type.Array(AddressEntry, {
+      minItems: 1,
+      maxItems: 1000,
+      description: "The pool: 1–1000 addresses or CIDRs of one family, merged as a set.",
+    }),
+    used: Type.Array(AddressEntry, {
+      minItems: 0,
+      maxItems: 10_000,
+      description:
+        "What is taken: 0–10000 addresses or CIDRs of the pool's family; parts outside the pool count in outsidePool only.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CidrUsageRequest = Static<typeof CidrUsageRequest>;
+
+export const CidrUsageResult = Type.Object(
+  {
+    total: Count,
+    used: Count,
+    free: Count,
+    outsidePool: Count,
+    percentUsed: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: "used / total in percent, two decimals, rounded half up.",
+    }),
+    largestFree: Type.Union([CanonicalCidr, Type.Null()], {
+      description: "The largest aligned free CIDR, the lowest on a tie; null when the pool is full.",
+    }),
+    freeBySize: Type.Array(
+      Type.Object(
+        {
+          prefixLength: Type.Integer({ minimum: 0, maximum: 128 }),
+          blocks: Count,
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: 64,
+        description:
+          "For each prefix length from largestFree's to 32 or 128 (at most 64): how many aligned blocks of that length fit in the free space.",
+      },
+    ),
   },
   { additionalProperties: false },
 );

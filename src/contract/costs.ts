@@ -18,6 +18,7 @@ import type {
   CidrContainsRequest,
   CidrMergeRequest,
   CidrSplitRequest,
+  CidrUsageRequest,
 } from "./cidr-list-schemas.ts";
 import type { CrlRequest } from "./crl-schemas.ts";
 import type { CsrRequest } from "./csr-schemas.ts";
@@ -60,6 +61,7 @@ export const COSTS = {
   reverseZones: (_input: Static<typeof ReverseZonesRequest>) => 1,
   cidrSubnets: (input: Static<typeof CidrSubnetsRequest>) => Math.max(1, input.newbits.length),
   cidrCompare: (input: Static<typeof CidrCompareRequest>) => Math.max(1, input.a.length + input.b.length),
+  cidrUsage: (input: Static<typeof CidrUsageRequest>) => input.pool.length + input.used.length,
   certificateBundle: (input: Static<typeof CertificateBundleRequest>) => pemBlockCount(input.pem),
   certificateChain: (input: Static<typeof CertificateChainRequest>) => pemBlockCount(input.pem),
   csr: (input: Static<typeof CsrRequest>) => pemBlockCount(input.pem),

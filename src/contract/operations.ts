@@ -21,6 +21,8 @@ import {
   CidrMergeResult,
   CidrSplitRequest,
   CidrSplitResult,
+  CidrUsageRequest,
+  CidrUsageResult,
 } from "./cidr-list-schemas.ts";
 import { COSTS } from "./costs.ts";
 import { CrlRequest, CrlResult } from "./crl-schemas.ts";
@@ -299,6 +301,15 @@ export const OPERATIONS = {
     result: ReferenceRootsResult,
     // no-store: the answer describes this process's configuration (CONTRACT §9.2).
     policy: { ...JSON_ANSWER, noStore: true },
+  },
+  cidrUsage: {
+    id: "cidrUsage",
+    method: "POST",
+    path: "/v1/cidr-usage",
+    request: CidrUsageRequest,
+    result: CidrUsageResult,
+    policy: METERED_JSON_ANSWER,
+    cost: COSTS.cidrUsage,
   },
 } as const satisfies { [Id in string]: Operation<Id> };
 

@@ -6,9 +6,11 @@
  */
 import { addressFactRows, describeAddressType } from "../client/address-facts.ts";
 import type { createClient } from "../client/index.ts";
+import { bindText } from "../domain/cidr/bind-zones.ts";
 import { parseAddr } from "../domain/ip/addr.ts";
 import { addressFacts } from "../domain/ip/facts.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
+import { specialReasonOf } from "../domain/ip/special-reasons.ts";
 import { addressMap, coverOf, type MapLayer, type Range, rangesOf, unionOf } from "./address-map.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
 import { listInput, outcome, problem } from "./problems.ts";
@@ -277,6 +279,51 @@ function compareSet(title: string, set: CompareResult["onlyA"]): Child[] {
   ];
 }
 
+/**
+ * Why `-x` dropped or cut each entry (CONTRACT §12), as `nettools merge -x` says it on stderr:
+ * one line per entry, the most general special-purpose block it met.
+ */
+function specialReasons(entries: readonly string[]): HTMLElement {
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const parsed = parsePrefix(entry);
+    if (!parsed.ok) continue;
+    const reason = specialReasonOf(parsed.value);
+    if (reason === null) continue;
+    const { prefix, name, rfc } = reason.block;
+    const others = reason.others === 0 ? "" : ` and ${reason.others} more special blocks`;
+    lines.push(
+      reason.outcome === "dropped"
+        ? `excluded ${entry}: ${prefix} ${name} (${rfc})${others}`
+        : `cut ${entry}: ${prefix} ${name} (${rfc})${others} removed`,
+    );
+  }
+  return lines.length === 0
+    ? h("p", { class: "ok" }, "No entry met special-purpose space.")
+    : h(
+        "div",
+        {},
+        h("h4", {}, "Special-purpose space removed"),
+        h("pre", { class: "reasons" }, lines.join("\n")),
+      );
+}
+
+/** The used share as a bar (a meter, so assistive technology reads the value). */
+function usageBar(percent: number): HTMLElement {
+  return h(
+    "div",
+    { class: "usage-bar" },
+    h("meter", {
+      id: "usage-meter",
+      min: "0",
+      max: "100",
+      value: String(percent),
+      "aria-label": "Share of the pool used",
+    }),
+    h("span", {}, ` ${percent.toFixed(2)}% used`),
+  );
+}
+
 export function setUpCidrTools(api: Api): void {
   tool("calc", calculate);
 
@@ -359,17 +406,78 @@ export function setUpCidrTools(api: Api): void {
 
   tool("merge", async () => {
     const inputs = listInput("merge-inputs", "inputs");
+    const excludeSpecial = byId<HTMLInputElement>("merge-exclude-special").checked;
     return outcome(
-      await api.cidrMerge({ inputs: inputs.entries }),
+      await api.cidrMerge({ inputs: inputs.entries, ...(excludeSpecial ? { excludeSpecial } : {}) }),
       (value) => [
         summary([
           ["IPv4 addresses", value.ipv4AddressCount],
           ["IPv6 addresses", value.ipv6AddressCount],
         ]),
+        ...(excludeSpecial ? [specialReasons(inputs.entries)] : []),
         blockTable(value.cidrs, plural(value.cidrs.length, "CIDR", "covers the list", "cover the list"), ""),
         plainList(value.cidrs, "As a plain list"),
       ],
       [inputs],
+    );
+  });
+
+  tool("rdns", async () => {
+    const ns = textOf("rdns-ns").trim() || "ns1.example.net.";
+    const server = ns.endsWith(".") ? ns : `${ns}.`;
+    return outcome(await api.reverseZones({ cidr: textOf("rdns-cidr").trim() }), (value) => [
+      summary([
+        ["Block", value.cidr],
+        ["Zones", String(value.zones.length)],
+      ]),
+      plainList(value.zones, "The zones"),
+      plainList(
+        value.zones.map((zone) => bindText(zone, [server]).trimEnd()),
+        "For BIND (as nettools rdns --bind)",
+      ),
+    ]);
+  });
+
+  tool("usage", async () => {
+    const pool = listInput("usage-pool", "pool");
+    const used = listInput("usage-used", "used");
+    return outcome(
+      await api.cidrUsage({ pool: pool.entries, used: used.entries }),
+      (value) => [
+        usageBar(value.percentUsed),
+        summary([
+          ["Total", value.total],
+          ["Used", value.used],
+          ["Free", value.free],
+          ["Used outside the pool", value.outsidePool],
+          ["Largest free block", value.largestFree ?? "none: the pool is full"],
+        ]),
+        value.freeBySize.length === 0
+          ? h("p", {}, "No free block.")
+          : h(
+              "table",
+              {},
+              h("caption", {}, "Free blocks by size"),
+              h(
+                "thead",
+                {},
+                h(
+                  "tr",
+                  {},
+                  h("th", { scope: "col" }, "Prefix length"),
+                  h("th", { scope: "col" }, "Blocks that fit"),
+                ),
+              ),
+              h(
+                "tbody",
+                {},
+                ...value.freeBySize.map(({ prefixLength, blocks }) =>
+                  h("tr", {}, h("td", {}, `/${prefixLength}`), h("td", {}, blocks)),
+                ),
+              ),
+            ),
+      ],
+      [pool, used],
     );
   });
 

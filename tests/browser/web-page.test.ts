@@ -816,6 +816,52 @@ function contrast(a: string, b: string): number {
   return (x! + 0.05) / (y! + 0.05);
 }
 
+describe("lists as operators run them (CONTRACT §12)", () => {
+  test("pool usage with a bar, merge's special-range filter with its reasons, reverse zones for BIND, at 390 px without sideways scrolling", async () => {
+    const v = await visit();
+    await v.page.setViewportSize({ width: 390, height: 844 });
+    await v.page.getByLabel("Pool", { exact: true }).fill("10.0.0.0/22");
+    await v.page.getByLabel("Used blocks").fill("10.0.0.0/24\n10.0.1.64/26");
+    await v.page.getByRole("button", { name: "Show usage" }).click();
+    const meter = v.page.locator("#usage-meter");
+    await meter.waitFor();
+    const expected = await createClient({ baseUrl: server.url }).cidrUsage({
+      pool: ["10.0.0.0/22"],
+      used: ["10.0.0.0/24", "10.0.1.64/26"],
+    });
+    if (!expected.ok) throw new Error("the API refused the usage request");
+    expect(Number(await meter.getAttribute("value"))).toBe(expected.value.percentUsed);
+    expect(await v.page.locator("#usage-result tbody td:nth-child(2)").allTextContents()).toEqual(
+      expected.value.freeBySize.map(({ blocks }) => blocks),
+    );
+    await v.page.getByLabel("Entries to merge").fill("0.0.0.0/8\n10.0.0.0/7\n8.8.8.0/24");
+    await v.page.getByLabel(/Remove special-purpose space/).check();
+    await v.page.getByRole("button", { name: "Merge", exact: true }).click();
+    const reasons = v.page.locator("#merge-result pre.reasons");
+    await reasons.waitFor();
+    expect((await reasons.textContent())?.split("\n")).toEqual([
+      'excluded 0.0.0.0/8: 0.0.0.0/8 "This network" (RFC 791)',
+      "cut 10.0.0.0/7: 10.0.0.0/8 Private-Use (RFC 1918) removed",
+    ]);
+    await v.page.getByLabel("Block or address").fill("192.0.2.64/26");
+    await v.page.getByRole("button", { name: "Show zones" }).click();
+    const bind = v.page.getByRole("textbox", { name: "For BIND (as nettools rdns --bind)" });
+    await bind.waitFor();
+    expect(await bind.inputValue()).toContain("$GENERATE 64-127 $ CNAME $.64/26.2.0.192.in-addr.arpa.");
+    const widths = await v.page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    await v.page.screenshot({ path: join(OUTPUT, "web-page-390-usage-merge.png"), fullPage: true });
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    const serious = (await axe(v.page, "usage-390")).filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(serious).toEqual([]);
+    await expectClean(v);
+  }, 120_000);
+});
+
 describe("the address-space map", () => {
   test(
     "allocate: used, new and free blocks of the pool, each labelled and as wide as its share",

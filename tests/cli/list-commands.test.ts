@@ -125,16 +125,15 @@ describe("common", () => {
 });
 
 describe("merge -x / --exclude-reserved", () => {
-  test("stdout is the remaining list; each excluded block is one stderr line; exit 0", async () => {
+  test("stdout is the remaining list; each entry dropped or cut is one stderr line (CONTRACT §12); exit 0", async () => {
     const ran = await nettools(["merge", "-x", "10.0.0.0/7", "192.0.0.8/30", "2001:db8::1", "8.8.8.8"]);
     expect(ran).toEqual({
       code: 0,
       stdout: "8.8.8.8/32\n11.0.0.0/8\n192.0.0.9/32\n192.0.0.10/32\n",
       stderr:
-        "excluded 10.0.0.0/8: Private-Use (RFC 1918)\n" +
-        "excluded 192.0.0.8/32: IPv4 dummy address (RFC 7600)\n" +
-        "excluded 192.0.0.11/32: IETF Protocol Assignments (RFC 6890)\n" +
-        "excluded 2001:db8::1/128: Documentation (RFC 3849)\n",
+        "cut 10.0.0.0/7: 10.0.0.0/8 Private-Use (RFC 1918) removed\n" +
+        "cut 192.0.0.8/30: 192.0.0.0/24 IETF Protocol Assignments (RFC 6890) removed\n" +
+        "excluded 2001:db8::1: 2001:db8::/32 Documentation (RFC 3849)\n",
     });
     expect((await nettools(["merge", "--exclude-reserved", "10.0.0.0/7"])).stdout).toBe("11.0.0.0/8\n");
   });
@@ -151,7 +150,7 @@ describe("merge -x / --exclude-reserved", () => {
     const remote = await nettools(["merge", "-x", "--server", server.url, "10.0.0.0/7", "::1"]);
     expect(remote.stdout).toBe("11.0.0.0/8\n");
     expect(remote.stderr).toBe(
-      "excluded 10.0.0.0/8: Private-Use (RFC 1918)\nexcluded ::1/128: Loopback Address (RFC 4291)\n",
+      "cut 10.0.0.0/7: 10.0.0.0/8 Private-Use (RFC 1918) removed\nexcluded ::1: ::1/128 Loopback Address (RFC 4291)\n",
     );
   });
 
@@ -160,7 +159,17 @@ describe("merge -x / --exclude-reserved", () => {
     expect(ran).toEqual({
       code: 0,
       stdout: "11.0.0.0/8\n",
-      stderr: "excluded 10.0.0.0/8: Private-Use (RFC 1918)\n",
+      stderr: "cut 10.0.0.0/7: 10.0.0.0/8 Private-Use (RFC 1918) removed\n",
     });
+  });
+
+  test("one line per entry, not per piece: 0.0.0.0/8 is one line; file entries say FILE:LINE", async () => {
+    const feed = file("special.txt", "0.0.0.0/8\n8.8.8.0/24\n0.0.0.0/0\n");
+    const ran = await nettools(["merge", "-x", "-f", feed]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toBe(
+      'special.txt:1: excluded 0.0.0.0/8: 0.0.0.0/8 "This network" (RFC 791)\n' +
+        "special.txt:3: cut 0.0.0.0/0: 240.0.0.0/4 Reserved (RFC 1112) and 17 more special blocks removed\n",
+    );
   });
 });

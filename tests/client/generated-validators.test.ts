@@ -81,6 +81,12 @@ beforeAll(async () => {
     prefixLength: 24,
     count: 2,
   });
+  await post("cidrUsage", "/v1/cidr-usage", { pool: ["10.0.0.0/22"], used: ["10.0.0.0/24", "192.0.2.0/24"] });
+  await post("cidrUsage", "/v1/cidr-usage", { pool: ["10.0.0.0/24"], used: ["10.0.0.0/24"] });
+  await post("cidrContains", "/v1/cidr-contains", {
+    cidrs: [{ cidr: "10.0.0.0/8", label: "ten" }],
+    entries: ["10.1.2.3"],
+  });
   await post("reverseZones", "/v1/reverse-zones", { cidr: "100.64.0.0/14" });
   await post("reverseZones", "/v1/reverse-zones", { cidr: "2001:db8::/30" });
   await post("cidrSubnets", "/v1/cidr-subnets", { prefix: "10.1.0.0/16", newbits: [4, 4, 8, 4] });

@@ -31,13 +31,19 @@ describe("cidr-contains", () => {
       "10.1.0.0/16",
     ]);
     expect(results).toEqual([
-      { entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.1.0.0/16" },
-      { entry: "10.2.0.0/24", contained: true, overlaps: true, matchedCidr: "10.0.0.0/8" },
-      { entry: "11.0.0.0/8", contained: false, overlaps: false, matchedCidr: null },
-      { entry: "0.0.0.0/0", contained: false, overlaps: true, matchedCidr: null },
-      { entry: "10.2.0.200/32", contained: true, overlaps: true, matchedCidr: "10.2.0.128/25" },
-      { entry: "2001:db8:1::/48", contained: true, overlaps: true, matchedCidr: "2001:db8::/32" },
-      { entry: "10.1.0.0/16", contained: true, overlaps: true, matchedCidr: "10.1.0.0/16" },
+      { entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.1.0.0/16", label: null },
+      { entry: "10.2.0.0/24", contained: true, overlaps: true, matchedCidr: "10.0.0.0/8", label: null },
+      { entry: "11.0.0.0/8", contained: false, overlaps: false, matchedCidr: null, label: null },
+      { entry: "0.0.0.0/0", contained: false, overlaps: true, matchedCidr: null, label: null },
+      { entry: "10.2.0.200/32", contained: true, overlaps: true, matchedCidr: "10.2.0.128/25", label: null },
+      {
+        entry: "2001:db8:1::/48",
+        contained: true,
+        overlaps: true,
+        matchedCidr: "2001:db8::/32",
+        label: null,
+      },
+      { entry: "10.1.0.0/16", contained: true, overlaps: true, matchedCidr: "10.1.0.0/16", label: null },
     ]);
   });
 
@@ -47,6 +53,7 @@ describe("cidr-contains", () => {
       contained: false,
       overlaps: true,
       matchedCidr: null,
+      label: null,
     });
   });
 

@@ -87,8 +87,15 @@ export function modelMerge(entries: readonly ModelEntry[]) {
   };
 }
 
-/** cidr-contains, by comparing each entry with every block of its family. */
-export function modelContains(blocks: readonly ModelEntry[], entries: readonly ModelEntry[]) {
+/**
+ * cidr-contains, by comparing each entry with every block of its family; `labels[i]` labels
+ * `blocks[i]`, and an answer's label is the first label given to a block equal to its match.
+ */
+export function modelContains(
+  blocks: readonly ModelEntry[],
+  entries: readonly ModelEntry[],
+  labels: readonly (string | null)[] = [],
+) {
   return {
     results: entries.map((e) => {
       const iv = interval(e);
@@ -107,6 +114,12 @@ export function modelContains(blocks: readonly ModelEntry[], entries: readonly M
         contained: holders.length > 0,
         overlaps,
         matchedCidr: best === null ? null : text(best),
+        label:
+          best === null
+            ? null
+            : (labels.find(
+                (label, i) => label !== null && blocks[i] !== undefined && text(blocks[i]) === text(best),
+              ) ?? null),
       };
     }),
   };

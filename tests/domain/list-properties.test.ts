@@ -78,6 +78,25 @@ describe("cidr-contains", () => {
         }),
         runs(600),
       );
+      // With labels on some blocks (CONTRACT §12): each answer carries its match's first label.
+      fc.assert(
+        fc.property(
+          mixedEntries(1, 40),
+          mixedEntries(1, 40),
+          fc.array(fc.option(fc.constantFrom("a", "b", "c"))),
+          (blocks, entries, picks) => {
+            const labels = blocks.map((_, i) => picks[i] ?? null);
+            const ours = cidrsContain(
+              blocks.map((e) => e.text),
+              entries.map((e) => e.text),
+              undefined,
+              labels,
+            );
+            expect(ours).toEqual(modelContains(blocks, entries, labels));
+          },
+        ),
+        runs(300),
+      );
     },
     SLOW,
   );

@@ -51,6 +51,7 @@ def contains(case):
                 "contained": bool(holders),
                 "overlaps": any(entry.overlaps(b) for b in same),
                 "matchedCidr": None if best is None else net_text(best),
+                "label": None,  # no block of these requests carries a label (CONTRACT §12)
             }
         )
     return {"results": results}

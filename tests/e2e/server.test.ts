@@ -100,6 +100,21 @@ describe("process lifecycle", () => {
     expect(await own.stop()).toBe(0);
   });
 
+  test("WORKERS=2 on a port in use: the supervisor checks once, one line, exit 2 (CONTRACT §12)", async () => {
+    const own = await startServer();
+    const second = await runServerCommand(
+      [],
+      { HOST: "127.0.0.1", PORT: String(own.port), WORKERS: "2" },
+      15_000,
+    );
+    expect(second.code).toBe(2);
+    expect(second.stderr.trim().split("\n")).toEqual([
+      `network-tools-api: cannot listen on 127.0.0.1:${own.port}: the port is already in use (another server is running there?); choose another with PORT=…`,
+    ]);
+    expect(second.stdout).not.toContain("worker");
+    expect(await own.stop()).toBe(0);
+  });
+
   test("npm start stops cleanly when SIGTERM goes to npm: exit 0, nothing left serving", async () => {
     const marker = `nettools-e2e-${process.pid}-${Date.now()}`;
     const npm = await launchServer(["npm", "start", "--silent", "--", `--marker=${marker}`], {

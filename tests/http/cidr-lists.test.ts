@@ -20,6 +20,7 @@ const POSTS: [string, unknown][] = [
   ["/v1/reverse-zones", { cidr: "192.168.0.0/17" }],
   ["/v1/cidr-subnets", { prefix: "10.1.0.0/16", newbits: [4, 4, 8, 4] }],
   ["/v1/cidr-compare", { a: ["10.0.0.0/24"], b: ["10.0.0.128/25"] }],
+  ["/v1/cidr-usage", { pool: ["10.0.0.0/22"], used: ["10.0.0.0/24"] }],
 ];
 
 describe("each CIDR row follows the shared rules", () => {
@@ -62,12 +63,80 @@ describe("results", () => {
       cidrs: ["10.0.0.0/31", "10.0.0.2/31"],
     });
     expect(await jsonOf(await call(app, "POST", "/v1/cidr-contains", { json: POSTS[2]![1] }))).toEqual({
-      results: [{ entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.0.0.0/8" }],
+      results: [
+        { entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.0.0.0/8", label: null },
+      ],
     });
     expect(await jsonOf(await call(app, "POST", "/v1/cidr-allocate", { json: POSTS[3]![1] }))).toEqual({
       cidrs: ["10.0.0.0/26"],
       freeAddressCount: "192",
     });
+  });
+});
+
+describe("cidr-usage (CONTRACT §12)", () => {
+  test("the counts, the largest free block and the sizes; issues at their path", async () => {
+    const ok = await post("/v1/cidr-usage", { pool: ["10.0.0.0/23"], used: ["10.0.0.0/24", "10.9.0.0/16"] });
+    expect(await jsonOf(ok)).toEqual({
+      total: "512",
+      used: "256",
+      free: "256",
+      outsidePool: "65536",
+      percentUsed: 50,
+      largestFree: "10.0.1.0/24",
+      freeBySize: Array.from({ length: 9 }, (_, k) => ({ prefixLength: 24 + k, blocks: String(2 ** k) })),
+    });
+    const bad = await post("/v1/cidr-usage", { pool: ["10.0.0.0/23"], used: ["2001:db8::/32"] });
+    expect(bad.status).toBe(400);
+    expect(await errorOf(bad)).toMatchObject({
+      code: "MIXED_ADDRESS_FAMILIES",
+      issues: [{ path: ["used", 0] }],
+    });
+    const missing = await post("/v1/cidr-usage", { pool: ["10.0.0.0/23"] });
+    expect(missing.status).toBe(400);
+    expect((await errorOf(missing)).code).toBe("INVALID_INPUT");
+    const tooMany = await post("/v1/cidr-usage", {
+      pool: ["10.0.0.0/8"],
+      used: Array.from({ length: 10_001 }, () => "10.0.0.1"),
+    });
+    expect([400, 413]).toContain(tooMany.status);
+  });
+});
+
+describe("cidr-contains labels (CONTRACT §12)", () => {
+  test("blocks may be { cidr, label }; each answer carries the most specific block's label or null", async () => {
+    const body = {
+      cidrs: [
+        { cidr: "52.94.0.0/16", label: "AMAZON" },
+        { cidr: "52.94.5.0/24", label: "DYNAMODB eu-west-1" },
+        "52.94.6.0/24",
+      ],
+      entries: ["52.94.5.7", "52.94.1.1", "52.94.6.1", "8.8.8.8"],
+    };
+    const response = await post("/v1/cidr-contains", body);
+    expect(response.status).toBe(200);
+    expect(
+      (
+        (await jsonOf(response)) as { results: { matchedCidr: string | null; label: string | null }[] }
+      ).results.map(({ matchedCidr, label }) => [matchedCidr, label]),
+    ).toEqual([
+      ["52.94.5.0/24", "DYNAMODB eu-west-1"],
+      ["52.94.0.0/16", "AMAZON"],
+      ["52.94.6.0/24", null],
+      [null, null],
+    ]);
+  });
+
+  test("a label outside 1–256 characters, or an unknown key, is INVALID_INPUT", async () => {
+    for (const block of [
+      { cidr: "10.0.0.0/8", label: "" },
+      { cidr: "10.0.0.0/8", label: "x".repeat(257) },
+      { cidr: "10.0.0.0/8", label: "a", extra: 1 },
+    ]) {
+      const response = await post("/v1/cidr-contains", { cidrs: [block], entries: ["10.0.0.1"] });
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).code).toBe("INVALID_INPUT");
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { cidrMergeDoc } from "./operation-docs/cidr-merge.ts";
 import { cidrSplitDoc } from "./operation-docs/cidr-split.ts";
 import { cidrSubnetsDoc } from "./operation-docs/cidr-subnets.ts";
 import { cidrSubtractDoc } from "./operation-docs/cidr-subtract.ts";
+import { cidrUsageDoc } from "./operation-docs/cidr-usage.ts";
 import { crlDoc } from "./operation-docs/crl.ts";
 import { csrDoc } from "./operation-docs/csr.ts";
 import { healthDoc } from "./operation-docs/health.ts";
@@ -47,4 +48,5 @@ export const OPERATION_DOCS: OperationDocs = {
   cidrCompare: cidrCompareDoc,
   crl: crlDoc,
   referenceRoots: referenceRootsDoc,
+  cidrUsage: cidrUsageDoc,
 };

@@ -1,4 +1,6 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
@@ -21,11 +23,11 @@ Options:
   -u, --used CIDR       a block already taken; repeatable
   -U, --used-file FILE  read used blocks from FILE, one a line; repeatable
 ${CIDR_HELP}
+${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the blocks are printed one a line with nothing else.
-Exit code 1 when fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying how many do),
-2 for invalid input.
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the blocks are printed; 1 fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying\nhow many do)")}
 
 Example: nettools alloc -l 24 -n 2 -U used.txt 10.0.0.0/16`;
 
@@ -48,6 +50,7 @@ export const alloc: Command = {
       "used-file": { type: "string", short: "U", multiple: true },
       ...PLAIN_OPTION,
       ...FORMAT_OPTIONS,
+      ...ENTRY_CHECK_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
@@ -57,21 +60,26 @@ export const alloc: Command = {
     const count = values.count === undefined ? 1 : wholeNumber(values.count, "the count (-n)", false);
     const stdin = stdinOnce(io);
     const origins = argOrigins(tokens, ["used"]);
-    const within = await collectEntries(
+    const givenWithin = await collectEntries(
       positionals,
       origins.get("positionals") ?? [],
       values.file ?? [],
       io,
       stdin,
     );
-    const used = await collectEntries(
+    const givenUsed = await collectEntries(
       values.used ?? [],
       origins.get("used") ?? [],
       values["used-file"] ?? [],
       io,
       stdin,
     );
-    if (within.entries.length === 0) throw new UsageError("alloc needs at least one WITHIN block");
+    if (givenWithin.entries.length === 0) throw new UsageError("alloc needs at least one WITHIN block");
+    const checks = new EntryChecks(io, values);
+    const within = checks.list(givenWithin);
+    const used = checks.list(givenUsed);
+    const stop = checks.verdict([within]);
+    if (stop !== null) return stop;
     const result = await runOperation(run, "cidrAllocate", {
       within: within.entries,
       used: used.entries,

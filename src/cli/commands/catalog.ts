@@ -68,6 +68,11 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
     load: async () => (await import("./alloc.ts")).alloc,
   },
   {
+    name: "usage",
+    summary: "how full a pool is: used, free, the largest free block, how many of each size still fit",
+    load: async () => (await import("./usage.ts")).usage,
+  },
+  {
     name: "subnets",
     summary: "Terraform's cidrsubnets: blocks of different sizes packed in order, never backfilled",
     load: async () => (await import("./subnets.ts")).subnets,

@@ -17,6 +17,7 @@ import {
   SOURCE_OPTIONS,
   type SuppliedRoots,
 } from "../certificate-source.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { Deadline } from "../deadline.ts";
 import {
   bundleAddressAnswer,
@@ -50,6 +51,7 @@ ${SOURCE_HELP}
                         (--roots runs in this process only: the API's bundle operation has no
                         roots field, so NETTOOLS_ROOTS is skipped with --server)
 ${COMMON_HELP}
+${exitCodesHelp("0 no finding is an error; 1 a finding of severity error, the hostname not matched, or an\nissuer neither in the bundle nor a known root")}
 
 Example: nettools cert --hostname example.com cert.pem chain.pem`;
 

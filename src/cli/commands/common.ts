@@ -1,4 +1,6 @@
 import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import type { GivenLists } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
@@ -18,12 +20,11 @@ Not on a terminal (a pipe or a file), the CIDRs are printed one a line with noth
 Output option:
   --plain         print only the CIDRs, one a line; not with --json
 ${FORMAT_HELP}
+${ENTRY_CHECK_HELP}
 With --json (two lists only), the cidr-compare result; --server also takes two lists only.
-
-Exit codes: 0 the lists share addresses, 1 they share none (nothing is printed in lines; the
-other formats still print their empty form), 2 invalid input or usage, 3 network or server
-failure: "nettools common a.txt b.txt > /dev/null && …" tests for overlap.
+"nettools common a.txt b.txt > /dev/null && …" tests for overlap.
 ${COMMON_HELP}
+${exitCodesHelp("0 the lists share addresses; 1 they share none (nothing is printed in lines; the other\nformats still print their empty form)")}
 
 Example: nettools common blocklist.txt our-customers.txt`;
 
@@ -31,7 +32,11 @@ export const common: Command = {
   name: "common",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parse(args, { ...PLAIN_OPTION, ...FORMAT_OPTIONS });
+    const { values, positionals } = parse(args, {
+      ...PLAIN_OPTION,
+      ...FORMAT_OPTIONS,
+      ...ENTRY_CHECK_OPTIONS,
+    });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
     if (positionals.length < 2)
@@ -42,7 +47,13 @@ export const common: Command = {
     if (positionals.length > 2 && run.client !== null) {
       throw new UsageError("with --server, common compares two lists (one cidr-compare request)");
     }
-    const operands = await readOperands(positionals, io);
+    const checks = new EntryChecks(io, values);
+    const operands = (await readOperands(positionals, io)).map((operand) => ({
+      ...operand,
+      ...checks.list(operand),
+    }));
+    const stop = checks.verdict([{ entries: operands.flatMap((operand) => operand.entries), origins: [] }]);
+    if (stop !== null) return stop;
     if (operands.length > 2) {
       // Every entry of every list is checked first, so every bad line is reported at once.
       const all: Operand = {

@@ -1,4 +1,6 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { renderCover } from "../render.ts";
@@ -14,7 +16,9 @@ lines starting with # are skipped).
 Options:
   -f, --file FILE   read entries from FILE, one a line ("-" = stdin); repeatable
 ${CIDR_HELP}
+${ENTRY_CHECK_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the smallest CIDR is printed")}
 
 Example: nettools cover 10.0.0.0/24 10.0.1.7`;
 
@@ -25,12 +29,17 @@ export const cover: Command = {
     const { values, positionals, tokens } = parse(args, {
       file: { type: "string", short: "f", multiple: true },
       ...PLAIN_OPTION,
+      ...ENTRY_CHECK_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
     const origins = argOrigins(tokens, []).get("positionals") ?? [];
-    const inputs = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
-    if (inputs.entries.length === 0) throw new UsageError("cover needs at least one address or CIDR");
+    const given = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
+    if (given.entries.length === 0) throw new UsageError("cover needs at least one address or CIDR");
+    const checks = new EntryChecks(io, values);
+    const inputs = checks.list(given);
+    const stop = checks.verdict([inputs]);
+    if (stop !== null) return stop;
     const result = await runOperation(run, "cidrCover", { inputs: inputs.entries });
     return report(result, run, renderCover, {
       lists: { inputs: { noun: "the address list", ...inputs } },

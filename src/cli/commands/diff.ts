@@ -1,5 +1,7 @@
 import { parsePrefix } from "../../domain/ip/prefix.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { givenList, type Operand, readOperands } from "../operands.ts";
 import { report, runOperation } from "../run-operation.ts";
@@ -17,11 +19,10 @@ is reported as FILE:LINE.
 
 Options:
   -q, --quiet     print nothing; only the exit code tells
+${ENTRY_CHECK_HELP}
 With --json, the cidr-compare result (onlyA, onlyB, both, equal); the exit code is the same.
-
-Exit codes: 0 the lists are equal, 1 they differ, 2 invalid input or usage (diff(1)'s), 3 network
-or server failure.
 ${COMMON_HELP}
+${exitCodesHelp("0 the lists are equal; 1 they differ (diff(1)'s)")}
 
 Example: nettools diff yesterday.txt today.txt`;
 
@@ -59,6 +60,7 @@ export const diff: Command = {
     const { values, positionals } = parse(args, {
       quiet: { type: "boolean", short: "q" },
       format: { type: "string" },
+      ...ENTRY_CHECK_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     if (values.format !== undefined) {
@@ -66,7 +68,13 @@ export const diff: Command = {
     }
     const run = makeRun(io, values);
     if (positionals.length !== 2) throw new UsageError("diff needs two lists: diff A B (a FILE or - each)");
-    const [a, b] = (await readOperands(positionals, io)) as [Operand, Operand];
+    const checks = new EntryChecks(io, values);
+    const [a, b] = (await readOperands(positionals, io)).map((operand) => ({
+      ...operand,
+      ...checks.list(operand),
+    })) as [Operand, Operand];
+    const stop = checks.verdict([{ entries: [...a.entries, ...b.entries], origins: [] }]);
+    if (stop !== null) return stop;
     const result = await runOperation(run, "cidrCompare", { a: a.entries, b: b.entries });
     if (!result.ok) {
       return report(result, run, () => "", {

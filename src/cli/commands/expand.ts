@@ -12,8 +12,9 @@ import { type IpAddr, parseAddr } from "../../domain/ip/addr.ts";
 import { parsePrefix } from "../../domain/ip/prefix.ts";
 import { TEXT_WRITE_ROOM, writeText } from "../../domain/ip/text.ts";
 import { byteIo, ChunkedOutput } from "../byte-output.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { linesOf, rangeEndpoints, type Sourced } from "../input.ts";
-import { EXIT, type Io, UsageError } from "../io.ts";
+import { EXIT, type Io, UsageError, usageErrorOf } from "../io.ts";
 import { chooseStyle } from "../style.ts";
 import type { Command } from "./command.ts";
 
@@ -33,6 +34,7 @@ Options:
   --max N      print at most N addresses in all (default ${EXPAND_DEFAULT_MAX}, at most ${EXPAND_MAX_LIMIT}); over
                it nothing is printed and the exit code is 2
   -h, --help   show this help
+${ENTRY_CHECK_HELP}
 
 Every ITEM is checked and the total counted before anything is printed.
 Exit codes: 0 printed, 2 invalid ITEM, over the limit, or usage.
@@ -116,7 +118,7 @@ export const expand: Command = {
     try {
       parsed = parseExpandArgs(args);
     } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw usageErrorOf(error);
     }
     const { values, positionals } = parsed;
     if (values.help) {
@@ -139,11 +141,22 @@ export const expand: Command = {
       }
     }
     const err = chooseStyle(io.stderrIsTty, io.env);
+    const checks = new EntryChecks(io, values);
+    const kept = checks.list(
+      items,
+      (entry) => {
+        const read = readItem(entry);
+        return "problem" in read ? read.problem : null;
+      },
+      (entry) => (entry.includes("-") ? null : entry),
+    );
+    const stop = checks.verdict([kept]);
+    if (stop !== null) return stop;
     const expansions: Expansion[] = [];
     const problems: string[] = [];
-    items.entries.forEach((entry, i) => {
+    kept.entries.forEach((entry, i) => {
       const read = readItem(entry);
-      if ("problem" in read) problems.push(`${items.origins[i]}: ${read.problem}`);
+      if ("problem" in read) problems.push(`${kept.origins[i]}: ${read.problem}`);
       else expansions.push(read);
     });
     if (problems.length > 0) {
@@ -167,7 +180,7 @@ export const expand: Command = {
 function parseExpandArgs(args: string[]) {
   return parseArgs({
     args,
-    options: { max: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: { max: { type: "string" }, help: { type: "boolean", short: "h" }, ...ENTRY_CHECK_OPTIONS },
     allowPositionals: true,
     strict: true,
   });

@@ -1,5 +1,9 @@
+import { parsePrefix } from "../../domain/ip/prefix.ts";
+import { specialReasonOf } from "../../domain/ip/special-reasons.ts";
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
-import { argOrigins } from "../input.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
+import { argOrigins, type Sourced } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderMixedMerge } from "../render.ts";
@@ -22,15 +26,47 @@ Options:
   -x, --exclude-reserved
                     first remove the special-purpose space that is not globally reachable
                     (private, loopback, link-local, documentation, … by the IANA registries'
-                    most specific row); each removed block goes to stderr as
-                    "excluded CIDR: NAME (RFC)", the rest to stdout as usual
+                    most specific row); each entry dropped or cut says so on stderr, once,
+                    naming the most general special block it met:
+                    "excluded 10.1.0.0/16: 10.0.0.0/8 Private-Use (RFC 1918)",
+                    "cut 10.0.0.0/7: 10.0.0.0/8 Private-Use (RFC 1918) removed";
+                    the rest goes to stdout as usual
 ${CIDR_HELP}
+${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the merged list is printed")}
 
 Examples: nettools merge -f blocklist.txt > merged.txt
           nettools merge -x --format nft --set-name blocklist -f feed.txt > blocklist.nft`;
+
+/**
+ * The `-x` lines (CONTRACT §12): one per input entry that excluding the special-purpose space
+ * dropped or cut, at its place for a line of a file, naming the most general excluded block met.
+ */
+function specialReasonLines(entries: Sourced, shows: (cidr: string) => boolean): string {
+  let out = "";
+  entries.entries.forEach((entry, i) => {
+    const parsed = parsePrefix(entry);
+    if (!parsed.ok || !shows(parsed.value.toString())) return;
+    const reason = specialReasonOf(parsed.value);
+    if (reason === null) return;
+    const origin = entries.origins[i] ?? "";
+    const place = origin.startsWith("arg ") || origin === "" ? "" : `${origin}: `;
+    const { prefix, name, rfc } = reason.block;
+    const others =
+      reason.others === 0
+        ? ""
+        : ` and ${reason.others} more special ${reason.others === 1 ? "block" : "blocks"}`;
+    const text = entry.trim();
+    out +=
+      reason.outcome === "dropped"
+        ? `${place}excluded ${text}: ${prefix} ${name} (${rfc})${others}\n`
+        : `${place}cut ${text}: ${prefix} ${name} (${rfc})${others} removed\n`;
+  });
+  return out;
+}
 
 export const merge: Command = {
   name: "merge",
@@ -43,6 +79,7 @@ export const merge: Command = {
       "exclude-reserved": { type: "boolean", short: "x" },
       ...PLAIN_OPTION,
       ...FORMAT_OPTIONS,
+      ...ENTRY_CHECK_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
@@ -51,8 +88,12 @@ export const merge: Command = {
       throw new UsageError("-4 and -6 filter the printed list; --json prints the whole cidr-merge result");
     }
     const origins = argOrigins(tokens, []).get("positionals") ?? [];
-    const entries = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
-    if (entries.entries.length === 0) throw new UsageError("merge needs at least one address or CIDR");
+    const given = await collectEntries(positionals, origins, values.file ?? [], io, stdinOnce(io));
+    if (given.entries.length === 0) throw new UsageError("merge needs at least one address or CIDR");
+    const checks = new EntryChecks(io, values);
+    const entries = checks.list(given);
+    const stop = checks.verdict([entries]);
+    if (stop !== null) return stop;
     const excludeSpecial = values["exclude-reserved"] === true;
     const result = await runOperation(run, "cidrMerge", {
       inputs: entries.entries,
@@ -60,11 +101,7 @@ export const merge: Command = {
     });
     const only = values.ipv4 ? "ipv4" : values.ipv6 ? "ipv6" : null;
     const shows = (cidr: string) => only === null || cidr.includes(":") === (only === "ipv6");
-    if (result.ok && excludeSpecial && !run.json) {
-      for (const { cidr, name, rfc } of result.value.excluded ?? []) {
-        if (shows(cidr)) io.stderr(`excluded ${cidr}: ${name} (${rfc})\n`);
-      }
-    }
+    if (result.ok && excludeSpecial && !run.json) io.stderr(specialReasonLines(entries, shows));
     const shown =
       result.ok && only !== null
         ? {

@@ -1,6 +1,7 @@
 import type { PublicIpResultType } from "../../client/index.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { UsageError } from "../io.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
@@ -14,7 +15,8 @@ credit their publisher asks for (DB-IP's).
 
 Output option:
   --plain         print only the address (for scripts); not with --json
-${COMMON_HELP}`;
+${COMMON_HELP}
+${exitCodesHelp("0 the address is printed")}`;
 
 /** The address on the first line, then each network fact the server added, then the credit. */
 export function renderMyIp(result: PublicIpResultType, style: Style): string {

@@ -1,5 +1,7 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { rangeEndpoints } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, InputTooLarge, UsageError } from "../io.ts";
@@ -17,13 +19,15 @@ range of that address alone.
 With one FILE argument, or "-" for stdin: one range a line in any of these forms, or one address
 (blank lines and "# comments" skipped), the CIDRs of every range in input order. The whole input
 is checked first: when any line is wrong, every wrong line is reported (FILE:LINE) and nothing
-else is printed.
+else is printed. With --skip-invalid, a wrong line is skipped instead, with one line on stderr
+("FILE:LINE: why") and a last line "skipped N invalid entries"; exit 2 when no range is left.
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 
 Output option:
   --plain         print only the CIDRs, one a line; not with --json
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the CIDRs are printed")}
 With --json and a FILE, one JSON result a line, in input order.
 
 Examples: nettools range 192.0.2.10 - 192.0.2.20
@@ -47,7 +51,11 @@ export const range: Command = {
   name: "range",
   help: HELP,
   async run(args, io) {
-    const { values, positionals } = parse(args, { ...PLAIN_OPTION, ...FORMAT_OPTIONS });
+    const { values, positionals } = parse(args, {
+      ...PLAIN_OPTION,
+      ...FORMAT_OPTIONS,
+      "skip-invalid": ENTRY_CHECK_OPTIONS["skip-invalid"],
+    });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
     const isFile =
@@ -74,7 +82,7 @@ export const range: Command = {
       const reason = error instanceof Error ? error.message : String(error);
       throw new UsageError(`range needs ${FORMS}: ${reason}`);
     }
-    return rangesOfText(text, source, run, output);
+    return rangesOfText(text, source, run, output, new EntryChecks(io, values));
   },
 };
 
@@ -95,6 +103,7 @@ async function rangesOfText(
   source: string,
   run: Run,
   output: ListOutput | null,
+  checks: EntryChecks,
 ): Promise<number> {
   const results: RangeToCidrsResultType[] = [];
   const bad: BadLine[] = [];
@@ -106,7 +115,8 @@ async function rangesOfText(
     const endpoints = endpointsOf([line]);
     if (endpoints === null) {
       const message = `expected a range (START END, START-END or "START - END") or one address, not "${line.slice(0, 100)}"`;
-      bad.push({ origin, text: line, code: "INVALID_INPUT", message });
+      if (checks.skipInvalid) checks.skip(origin, message);
+      else bad.push({ origin, text: line, code: "INVALID_INPUT", message });
       continue;
     }
     const result: ApiResult<RangeToCidrsResultType> = await runOperation(run, "rangeToCidrs", {
@@ -118,9 +128,12 @@ async function rangesOfText(
     else {
       const messages = [...new Set((result.error.issues ?? []).map((issue) => issue.message))];
       const message = messages.length > 0 ? messages.join("; ") : result.error.message;
-      bad.push({ origin, text: line, code: result.error.code, message });
+      if (checks.skipInvalid) checks.skip(origin, message);
+      else bad.push({ origin, text: line, code: result.error.code, message });
     }
   }
+  const stop = checks.verdict([{ entries: results.map(() => ""), origins: [] }]);
+  if (stop !== null) return stop;
   if (bad.length > 0) {
     const code = bad.every((b) => b.code === bad[0]!.code) ? bad[0]!.code : "INVALID_INPUT";
     const issues = bad.map((b, k) => ({ message: b.message, path: ["lines", k] }));

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { UsageError } from "../io.ts";
+import { UsageError, usageErrorOf } from "../io.ts";
 import { type Command, printHelp } from "./command.ts";
 
 const HELP = `Usage: nettools serve [--port N] [--host ADDRESS]
@@ -12,7 +12,10 @@ TRUSTED_PROXIES, CORS_ORIGINS, LOG_LEVEL, SHUTDOWN_TIMEOUT_MS, WORKERS, …); --
 Options:
   --port N          TCP port (default: $PORT or 3000)
   --host ADDRESS    listen address (default: $HOST or 0.0.0.0)
-  -h, --help        show this help`;
+  -h, --help        show this help
+
+Exit codes: 0 stopped cleanly (SIGTERM, SIGINT); 2 a bad configuration value, or the port is
+already in use (one line on stderr, also with WORKERS=N).`;
 
 /** Starts the server in this process (src/server.ts); resolves only if it fails to start. */
 export const serve: Command = {
@@ -31,7 +34,7 @@ export const serve: Command = {
         strict: true,
       }));
     } catch (error) {
-      throw new UsageError(error instanceof Error ? error.message : String(error));
+      throw usageErrorOf(error);
     }
     if (values.help) return printHelp(io, HELP);
     // The server is built on Bun.serve; the npm package of nettools runs on plain Node.

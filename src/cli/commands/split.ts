@@ -1,6 +1,8 @@
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, printCloudSplit } from "../cloud.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderSplit } from "../render.ts";
@@ -25,12 +27,14 @@ Options:
   --first N       print only the first N subnets (1 to ${MAX_RESULT_CIDRS})
   --index N       print only subnet number N, from 0: Terraform's cidrsubnet(CIDR, LENGTH − the
                   block's length, N); with --first, N subnets from number N
+${STRICT_HELP}
 
 Output option:
   --plain         print only the subnets, one a line; not with --json
 ${FORMAT_HELP}
 ${CLOUD_OPTION_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the subnets (or their count) are printed")}
 
 Examples: nettools split 10.0.0.0/22 /24
           nettools split --count 2001:db8::/32 64
@@ -51,6 +55,7 @@ export const split: Command = {
       ...PLAIN_OPTION,
       ...FORMAT_OPTIONS,
       cloud: { type: "string" },
+      ...STRICT_OPTION,
     });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
@@ -89,6 +94,10 @@ export const split: Command = {
         : index !== undefined
           ? 1
           : undefined;
+    const checks = new EntryChecks(io, values);
+    checks.hostBits(cidr);
+    const stop = checks.verdict();
+    if (stop !== null) return stop;
     const result = await runOperation(run, "cidrSplit", {
       cidr,
       prefixLength: Number(digits),

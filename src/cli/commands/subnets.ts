@@ -1,4 +1,6 @@
 import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { cidrLines } from "../render.ts";
@@ -18,7 +20,11 @@ Where Terraform answers differently: leading-zero octets (010.1.0.0/16) are refu
 as decimal by Terraform; a PREFIX at 0.0.0.0 or :: packs from there, where Terraform wraps around
 and reports no space; IPv4-mapped prefixes (::ffff:10.0.0.0/104) are IPv6 here, IPv4 to Go.
 --plain is accepted (the output is always one CIDR a line); not with --json.
+
+Option:
+${STRICT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 every block fits (a block that does not is INSUFFICIENT_SPACE, exit 2)")}
 
 Example: nettools subnets 10.1.0.0/16 4 4 8 4`;
 
@@ -26,7 +32,7 @@ export const subnets: Command = {
   name: "subnets",
   help: HELP,
   async run(args, io) {
-    const { values, positionals, tokens } = parse(args, { ...PLAIN_OPTION });
+    const { values, positionals, tokens } = parse(args, { ...PLAIN_OPTION, ...STRICT_OPTION });
     if (values.help) return printHelp(io, HELP);
     const [prefix, ...bits] = positionals;
     if (prefix === undefined)
@@ -39,6 +45,10 @@ export const subnets: Command = {
       return Number(text);
     });
     const origins = argOrigins(tokens, []).get("positionals") ?? [];
+    const checks = new EntryChecks(io, values);
+    checks.hostBits(prefix);
+    const stop = checks.verdict();
+    if (stop !== null) return stop;
     const result = await runOperation(run, "cidrSubnets", { prefix, newbits });
     return report(result, run, cidrLines, {
       lists: {

@@ -1,4 +1,6 @@
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
@@ -17,8 +19,10 @@ Options:
   -f, --file FILE           read include entries from FILE ("-" = stdin); repeatable
   -X, --exclude-file FILE   read exclude entries from FILE ("-" = stdin); repeatable
 ${CIDR_HELP}
+${ENTRY_CHECK_HELP}
 ${FORMAT_HELP}
 ${COMMON_HELP}
+${exitCodesHelp("0 the remainder is printed (an empty remainder too)")}
 
 Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`;
 
@@ -32,27 +36,33 @@ export const subtract: Command = {
       "exclude-file": { type: "string", short: "X", multiple: true },
       ...PLAIN_OPTION,
       ...FORMAT_OPTIONS,
+      ...ENTRY_CHECK_OPTIONS,
     });
     if (values.help) return printHelp(io, HELP);
     const { run, output } = listRunOf(io, values);
     const stdin = stdinOnce(io);
     const origins = argOrigins(tokens, ["exclude"]);
-    const include = await collectEntries(
+    const givenInclude = await collectEntries(
       positionals,
       origins.get("positionals") ?? [],
       values.file ?? [],
       io,
       stdin,
     );
-    const exclude = await collectEntries(
+    const givenExclude = await collectEntries(
       values.exclude ?? [],
       origins.get("exclude") ?? [],
       values["exclude-file"] ?? [],
       io,
       stdin,
     );
-    if (include.entries.length === 0)
+    if (givenInclude.entries.length === 0)
       throw new UsageError("subtract needs at least one address or CIDR to include");
+    const checks = new EntryChecks(io, values);
+    const include = checks.list(givenInclude);
+    const exclude = checks.list(givenExclude);
+    const stop = checks.verdict([include]);
+    if (stop !== null) return stop;
     const result = await runOperation(run, "cidrSubtract", {
       include: include.entries,
       exclude: exclude.entries,

@@ -4,6 +4,7 @@
  * CIDRs too.
  */
 import type { Issue } from "../errors.ts";
+import { parsePrefix } from "../ip/prefix.ts";
 import { TextBatch } from "../ip/text.ts";
 import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { BlockIndex, NO_OVERLAP } from "./block-index.ts";
@@ -19,6 +20,8 @@ export interface ContainmentResult {
   overlaps: boolean;
   /** The most specific canonical block of `cidrs` holding the whole entry, or null. */
   matchedCidr: string | null;
+  /** The label of `matchedCidr` (its first labelled occurrence in `cidrs`), or null. */
+  label: string | null;
 }
 
 /** The result of cidr-contains: one answer per entry, in input order. */
@@ -39,12 +42,27 @@ export interface CidrContainsResult {
  * Throws `DomainError` `INVALID_INPUT` for a list outside 1–`limits.maxEntries` entries (path
  * `["cidrs"]` or `["entries"]`), for the two lists together over `limits.maxEntries` (path `[]`),
  * or listing every invalid entry of either list (path `["cidrs", i]` or `["entries", i]`).
- * `limits` defaults to the API's (1000 entries in total).
+ * `limits` defaults to the API's (1000 entries in total). `labels[i]` is the label of `cidrs[i]`
+ * (or null): each answer carries its `matchedCidr`'s label (CONTRACT §12).
  */
+/** Each labelled block's canonical text → its label; the first label given for a block wins. */
+function labelsByBlock(cidrs: readonly string[], labels: readonly (string | null)[]): Map<string, string> {
+  const out = new Map<string, string>();
+  labels.forEach((label, i) => {
+    if (label === null) return;
+    const parsed = parsePrefix(cidrs[i]!);
+    if (!parsed.ok) return;
+    const text = parsed.value.toString();
+    if (!out.has(text)) out.set(text, label);
+  });
+  return out;
+}
+
 export function cidrsContain(
   cidrs: readonly string[],
   entries: readonly string[],
   limits: Pick<CidrLimits, "maxEntries"> = API_LIST_LIMITS,
+  labels: readonly (string | null)[] = [],
 ): CidrContainsResult {
   const shape = listsShapeIssues(
     [
@@ -73,14 +91,17 @@ export function cidrsContain(
     );
   }
   const texts = batch.toStrings();
+  const labelOf = labelsByBlock(cidrs, labels);
   const results = new Array<ContainmentResult>(items.count);
   for (let i = 0; i < items.count; i++) {
     const found = index.locate(items, i);
+    const matchedCidr = found >= 0 ? index.blockText(items.families[i] === 4 ? 4 : 6, found) : null;
     results[i] = {
       entry: texts[i]!,
       contained: found >= 0,
       overlaps: found !== NO_OVERLAP,
-      matchedCidr: found >= 0 ? index.blockText(items.families[i] === 4 ? 4 : 6, found) : null,
+      matchedCidr,
+      label: matchedCidr === null ? null : (labelOf.get(matchedCidr) ?? null),
     };
   }
   return { results };

@@ -22,10 +22,16 @@ export const cidrContainsDoc: OperationDoc = {
       status: 200,
       response: {
         results: [
-          { entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.1.0.0/16" },
-          { entry: "192.168.0.0/24", contained: false, overlaps: true, matchedCidr: null },
-          { entry: "203.0.113.9/32", contained: false, overlaps: false, matchedCidr: null },
-          { entry: "2001:db8::1/128", contained: true, overlaps: true, matchedCidr: "2001:db8::/32" },
+          { entry: "10.1.2.3/32", contained: true, overlaps: true, matchedCidr: "10.1.0.0/16", label: null },
+          { entry: "192.168.0.0/24", contained: false, overlaps: true, matchedCidr: null, label: null },
+          { entry: "203.0.113.9/32", contained: false, overlaps: false, matchedCidr: null, label: null },
+          {
+            entry: "2001:db8::1/128",
+            contained: true,
+            overlaps: true,
+            matchedCidr: "2001:db8::/32",
+            label: null,
+          },
         ],
       },
     },
