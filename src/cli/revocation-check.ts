@@ -16,13 +16,9 @@ import {
   revocationProblems,
 } from "../domain/certificates/revocation.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
-import {
-  MAX_CRL_FILE_BYTES,
-  readCappedFile,
-  readRevocationListBytes,
-} from "../local/revocation-list-file.ts";
 import type { Run } from "./args.ts";
 import { EXIT } from "./io.ts";
+import { MAX_CRL_FILE_BYTES, readCappedFile, readRevocationListBytes } from "./revocation-list-file.ts";
 import { localCertificateDeps, revocationListDecoder } from "./run-operation.ts";
 
 type ChainResult = ResultOf<"certificateChain">;

@@ -210,7 +210,7 @@ describe("Secret mounts and keys", () => {
       "privkey.pem": key.pem,
       "key.der": key.der,
       "bundle.pem": chain.leaf + key.pem + chain.root,
-      "garbage.der": key.der.subarray(0, 40),
+      "garbage.der": new TextEncoder().encode("neither a certificate nor a key\n"),
     });
     const clock = { now: T0 };
     const { watcher, logger } = watcherOver([mount], clock);

@@ -11,17 +11,13 @@ import type { RevocationListData } from "../../domain/certificates/revocation-li
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
-import {
-  MAX_CRL_FILE_BYTES,
-  readCappedFile,
-  readRevocationListBytes,
-} from "../../local/revocation-list-file.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { addCertificateFile, inputBytes, sourceName, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { type Style, table } from "../render.ts";
+import { MAX_CRL_FILE_BYTES, readCappedFile, readRevocationListBytes } from "../revocation-list-file.ts";
 import { localCertificateDeps, revocationListDecoder } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 

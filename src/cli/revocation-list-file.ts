@@ -9,7 +9,7 @@ import { scanPem } from "../domain/certificates/pem.ts";
 import { CRL_PEM, NOT_A_CRL_MESSAGE } from "../domain/certificates/revocation.ts";
 import type { RevocationListData } from "../domain/certificates/revocation-list-model.ts";
 import type { RevocationListDecoder } from "../domain/ports.ts";
-import { INPUT_LIMITS } from "./input-limits.ts";
+import { INPUT_LIMITS } from "../local/input-limits.ts";
 
 /**
  * The largest CRL file read: the local input cap for CRLs (`INPUT_LIMITS.crl`, 64 MiB, inside the
