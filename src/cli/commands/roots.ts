@@ -6,6 +6,7 @@
  */
 import type { ResultOf } from "../../contract/operations.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
+import { exitCodesHelp } from "../common-help.ts";
 import { UsageError } from "../io.ts";
 import { applyReferenceRoots, REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "../reference-roots.ts";
 import { type Style, table } from "../render.ts";
@@ -26,7 +27,8 @@ Chrome's distrust dates, or the file that replaces it. With --server, the server
 
 Options:
 ${REFERENCE_ROOTS_HELP}
-${COMMON_HELP}`;
+${COMMON_HELP}
+${exitCodesHelp("0 the store is described")}`;
 
 /** The store's description as a two-column table. */
 export function renderRoots(result: ResultOf<"referenceRoots">, style: Style): string {
