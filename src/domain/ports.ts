@@ -74,11 +74,8 @@ export interface RootStore {
    * the store. Optional: a store read from a plain PEM file has no dates.
    */
   distrustOf?(rootDer: Uint8Array): RootDistrust | null;
-  /**
-   * Where the store came from and what it holds (CONTRACT §9.2 `GET /v1/reference-roots`).
-   * Optional: a fake store need not describe itself.
-   */
-  describe?(): ReferenceRootsInfo;
+  /** Where the store came from and what it holds (CONTRACT §9.2 `GET /v1/reference-roots`). */
+  describe(): ReferenceRootsInfo;
 }
 
 /** A reference store's description: the answer of `GET /v1/reference-roots` and `nettools roots`. */

@@ -1,4 +1,5 @@
 /** A scripted RootStore (CONTRACT §4.3 `issuerIsKnownRoot`), typed against the port. */
+import { createHash } from "node:crypto";
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
 import type { RootStore } from "../../src/domain/ports.ts";
 
@@ -26,6 +27,17 @@ export function fakeRootStore(roots: readonly CertificateData[] = []) {
               normal(candidate.subjectKeyIdentifier) === normal(authorityKeyIdentifier)),
         )
         .map((root) => root.der);
+    },
+    describe() {
+      const hash = createHash("sha256");
+      for (const root of roots) hash.update(root.der);
+      return {
+        source: "file" as const,
+        version: "fake-roots.pem",
+        certificates: roots.length,
+        distrustDates: 0,
+        sha256: hash.digest("hex"),
+      };
     },
   } satisfies RootStore & { questions: unknown[] };
 }

@@ -8,7 +8,13 @@
  * A root that matches ends a path only once its key verifies the member (`issuerRoot`).
  */
 import type { Issue } from "../errors.ts";
-import type { CertificateDecoder, RootDistrust, RootStore, SignatureCheck } from "../ports.ts";
+import type {
+  CertificateDecoder,
+  ReferenceRootsInfo,
+  RootDistrust,
+  RootStore,
+  SignatureCheck,
+} from "../ports.ts";
 import { NOT_A_CERTIFICATE_MESSAGE } from "./bundle.ts";
 import type { CertificateData } from "./model.ts";
 import { checkPemSize, DEFAULT_PEM_LIMITS, type PemLimits, scanPem } from "./pem.ts";
@@ -122,6 +128,11 @@ export class RequestRootStore implements RootStore {
   /** The reference store's distrust dates for this root (CONTRACT §9.2); a supplied root has none. */
   distrustOf(rootDer: Uint8Array): RootDistrust | null {
     return this.reference.distrustOf?.(rootDer) ?? null;
+  }
+
+  /** The reference store's description: a request's supplied roots are not part of it. */
+  describe(): ReferenceRootsInfo {
+    return this.reference.describe();
   }
 
   /** How many roots answer for this issuer: the most checks `issuerRoot` makes for it. */
