@@ -71,7 +71,8 @@ describe("the README's sizes match the build", () => {
     const names = new Set(markedFigures(readFileSync(README, "utf8")).map((figure) => figure.name));
     expect([...measured.keys()].filter((name) => !names.has(name))).toEqual([]);
     for (const name of ["cli-packed", "client-packed", "app-js"]) expect(names.has(name)).toBe(true);
-    // The size the README once got wrong: the CLI package packs to well under 280 kB.
-    expect(measured.get("cli-packed")).toBeLessThan(280_000);
+    // The size the README once got wrong: the CLI package packs to under 320 kB (about 150 kB of
+    // it is the dated reference-root snapshot, CONTRACT §9.2, which the CLI judges chains with).
+    expect(measured.get("cli-packed")).toBeLessThan(320_000);
   });
 });
