@@ -30,48 +30,132 @@ function manualLoop() {
   };
 }
 
+/**
+ * One request through a meter's three gates, as the route runs it: arrival (declared size), read
+ * (the bytes), work (units); `parseMs` and `workMs` pass on the clock. Returns where it stopped.
+ */
+function passGates(
+  loop: ReturnType<typeof manualLoop>,
+  budget: LoopBudget,
+  meter: ReturnType<LoopBudget["meter"]>,
+  job: { bytes: number; parseMs: number; units: number; workMs: number },
+): "refused unread" | "refused unparsed" | "refused parsed" | "done" {
+  const promised = meter.arrive(job.bytes);
+  if (promised < 0) return "refused unread";
+  return readAndWork(loop, meter, job, promised, budget.turn);
+}
+
+/** The second and third gates of {@link passGates}, for a request admitted in turn `turn`. */
+function readAndWork(
+  loop: ReturnType<typeof manualLoop>,
+  meter: ReturnType<LoopBudget["meter"]>,
+  job: { bytes: number; parseMs: number; units: number; workMs: number },
+  promised: number,
+  turn: number,
+): "refused unparsed" | "refused parsed" | "done" {
+  let usedBefore: number;
+  try {
+    usedBefore = meter.read(job.bytes, promised, turn);
+  } catch (error) {
+    expect((error as HttpError).code).toBe("OVERLOADED");
+    return "refused unparsed";
+  }
+  const startedAt = loop.now();
+  loop.advance(job.parseMs);
+  let workStartedAt = Number.NaN;
+  try {
+    workStartedAt = meter.work(job.units, usedBefore, startedAt);
+    loop.advance(job.workMs);
+    return "done";
+  } catch (error) {
+    expect((error as HttpError).code).toBe("OVERLOADED");
+    return "refused parsed";
+  } finally {
+    meter.end(startedAt, job.bytes, workStartedAt, job.units);
+  }
+}
+
 describe("the event loop's work budget", () => {
-  test("the first job of a turn always runs, even one larger than the turn's budget; then the turn refuses", () => {
+  test("the first job of a turn always runs whole, even one larger than the turn's budget; then the turn refuses unread", () => {
     const loop = manualLoop();
     const budget = new LoopBudget({ turnMs: 10, now: loop.now, afterTurn: loop.afterTurn });
     const meter = budget.meter();
-    const started = meter.begin(1000);
-    loop.advance(50);
-    meter.end(started, 1000);
+    const big = { bytes: 60_000, parseMs: 5, units: 1000, workMs: 45 };
+    expect(passGates(loop, budget, meter, big)).toBe("done");
     expect(budget.spent).toBe(50);
-    expect(budget.exhausted).toBe(true);
-    expect(() => meter.ready()).toThrow(HttpError);
-    expect(() => meter.begin(1)).toThrow(HttpError);
+    expect(passGates(loop, budget, meter, { bytes: 10, parseMs: 0, units: 1, workMs: 0 })).toBe(
+      "refused unread",
+    );
     // A new turn: one client sending one large request after another is never refused.
     loop.endTurn();
-    expect(budget.exhausted).toBe(false);
-    meter.ready();
-    const again = meter.begin(1000);
-    loop.advance(50);
-    meter.end(again, 1000);
+    expect(budget.used).toBe(0);
+    expect(passGates(loop, budget, meter, big)).toBe("done");
     expect(budget.spent).toBe(50);
   });
 
-  test("later jobs of a turn run while the work so far plus their estimated cost fits", () => {
+  test("arrivals promise the turn their expected cost, and later arrivals that do not fit are refused unread", () => {
     const loop = manualLoop();
     const budget = new LoopBudget({ turnMs: 10, now: loop.now, afterTurn: loop.afterTurn });
     const meter = budget.meter();
-    const first = meter.begin(2);
-    loop.advance(2); // 1 ms per unit
-    meter.end(first, 2);
-    expect(meter.estimate(5)).toBeCloseTo(5);
-    const second = meter.begin(5); // 2 + 5 ≤ 10
-    loop.advance(5);
-    meter.end(second, 5);
-    expect(() => meter.begin(4)).toThrow(HttpError); // 7 + 4 > 10
-    meter.ready(); // the budget is not spent: a request may still be read …
-    const third = meter.begin(3); // … and a small one runs: 7 + 3 ≤ 10
-    loop.advance(3);
-    meter.end(third, 3);
-    expect(budget.exhausted).toBe(true);
+    // Learn: 1,000 bytes cost 4 ms whole (1 parsing, 3 working on 100 units).
+    expect(passGates(loop, budget, meter, { bytes: 1000, parseMs: 1, units: 100, workMs: 3 })).toBe("done");
+    loop.endTurn();
+    expect(meter.estimateBody(1000)).toBeCloseTo(4);
+    expect(meter.estimate(100)).toBeCloseTo(3);
+    // 150 arrivals in one turn, before any body is read (the loop calls every handler first):
+    const promises = Array.from({ length: 150 }, () => meter.arrive(1000));
+    const admitted = promises.filter((promised) => promised >= 0);
+    expect(admitted).toHaveLength(2); // the first (always) and one more: 4 + 4 ≤ 10; a third would not fit
+    expect(budget.promised).toBeCloseTo(8);
+    // The admitted bodies are read in the next turn: the arrival's promise has lapsed with its turn.
+    const turn = budget.turn;
+    loop.endTurn();
+    expect(budget.turn).toBe(turn + 1);
+    for (const promised of admitted)
+      expect(
+        readAndWork(loop, meter, { bytes: 1000, parseMs: 1, units: 100, workMs: 3 }, promised, turn),
+      ).toBe("done");
+    expect(budget.spent).toBeCloseTo(8);
   });
 
-  test("the refusal is OVERLOADED with Retry-After 1, and the observer counts it", () => {
+  test("a body read in the turn it arrived gives back its promise; one that does not fit is refused before it is parsed", () => {
+    const loop = manualLoop();
+    const budget = new LoopBudget({ turnMs: 10, now: loop.now, afterTurn: loop.afterTurn });
+    const meter = budget.meter();
+    expect(passGates(loop, budget, meter, { bytes: 1000, parseMs: 2, units: 10, workMs: 4 })).toBe("done");
+    loop.endTurn();
+    const turn = budget.turn;
+    const first = meter.arrive(1000); // 6 ms promised
+    const second = meter.arrive(600); // 3.6: 6 + 3.6 ≤ 10
+    expect(first).toBeCloseTo(6);
+    expect(second).toBeCloseTo(3.6);
+    expect(readAndWork(loop, meter, { bytes: 1000, parseMs: 2, units: 10, workMs: 4 }, first, turn)).toBe(
+      "done",
+    );
+    expect(budget.promised).toBeCloseTo(3.6);
+    expect(budget.spent).toBeCloseTo(6);
+    // The second's body turns out larger than it said (a chunked body, weighed at the most): not parsed.
+    expect(readAndWork(loop, meter, { bytes: 60_000, parseMs: 99, units: 1, workMs: 0 }, second, turn)).toBe(
+      "refused unparsed",
+    );
+    expect(budget.spent).toBeCloseTo(6); // nothing parsed, nothing charged
+    expect(budget.promised).toBe(0);
+  });
+
+  test("work whose exact cost does not fit is refused once parsed, and the parsing is charged", () => {
+    const loop = manualLoop();
+    const budget = new LoopBudget({ turnMs: 10, now: loop.now, afterTurn: loop.afterTurn });
+    const meter = budget.meter();
+    // Learn: 50 bytes cost 1 ms whole, 0.9 of it the work of 10 units.
+    expect(passGates(loop, budget, meter, { bytes: 50, parseMs: 0.1, units: 10, workMs: 0.9 })).toBe("done");
+    // A small body whose answer is large (a split): the bytes fit (1 + 1 ≤ 10), the units do not (90 ms).
+    expect(passGates(loop, budget, meter, { bytes: 50, parseMs: 0.1, units: 1000, workMs: 8 })).toBe(
+      "refused parsed",
+    );
+    expect(budget.spent).toBeCloseTo(1.1);
+  });
+
+  test("the refusal is OVERLOADED with Retry-After 1, one error for every refusal, and the observer counts each", () => {
     const loop = manualLoop();
     let refusals = 0;
     const budget = new LoopBudget({
@@ -81,29 +165,30 @@ describe("the event loop's work budget", () => {
       observer: { overloaded: () => refusals++ },
     });
     const meter = budget.meter();
-    const started = meter.begin(1);
-    loop.advance(10);
-    meter.end(started, 1);
-    let refusal: unknown;
-    try {
-      meter.ready();
-    } catch (error) {
-      refusal = error;
-    }
-    expect(refusal).toBeInstanceOf(HttpError);
-    expect((refusal as HttpError).code).toBe("OVERLOADED");
-    expect((refusal as HttpError).status).toBe(503);
-    expect(refusals).toBe(1);
+    expect(passGates(loop, budget, meter, { bytes: 10, parseMs: 1, units: 1, workMs: 9 })).toBe("done");
+    expect(meter.arrive(10)).toBe(-1);
+    const first = budget.refused();
+    const second = budget.refused();
+    expect(first).toBeInstanceOf(HttpError);
+    expect(first.code).toBe("OVERLOADED");
+    expect(first.status).toBe(503);
+    expect(first.headers).toEqual({ "retry-after": "1" });
+    expect(second).toBe(first);
+    expect(refusals).toBe(2);
   });
 
-  test("in any turn, admitted work stays within the budget plus one job (the model: a sum per turn)", () => {
+  test("in any turn, work taken on stays within the budget plus one job, whatever arrives when (the model: a sum per turn)", () => {
     fc.assert(
       fc.property(
         fc.double({ min: 1, max: 50, noNaN: true }),
         fc.array(
           fc.record({
             endsTurn: fc.boolean(),
-            tookMs: fc.double({ min: 0, max: 30, noNaN: true }),
+            // Read in the turn it arrived, or left to be read later (after other arrivals).
+            readNow: fc.boolean(),
+            bytes: fc.integer({ min: 0, max: 65_536 }),
+            parseMs: fc.double({ min: 0, max: 5, noNaN: true }),
+            workMs: fc.double({ min: 0, max: 30, noNaN: true }),
             units: fc.integer({ min: 1, max: 1000 }),
           }),
           { maxLength: 200 },
@@ -112,32 +197,48 @@ describe("the event loop's work budget", () => {
           const loop = manualLoop();
           const budget = new LoopBudget({ turnMs, now: loop.now, afterTurn: loop.afterTurn });
           const meter = budget.meter();
+          // The model: what each turn did, and its largest single job.
           let turnWork = 0;
           let turnBiggest = 0;
-          let admitted = 0;
+          let done = 0;
+          let unread: { job: (typeof jobs)[number]; promised: number; turn: number }[] = [];
+          const account = (ms: number) => {
+            turnWork += ms;
+            turnBiggest = Math.max(turnBiggest, ms);
+            expect(turnWork).toBeLessThanOrEqual(turnMs + turnBiggest + 1e-9);
+            expect(budget.spent).toBeCloseTo(turnWork);
+          };
+          const readOne = (pending: (typeof unread)[number]) => {
+            const before = loop.now();
+            const usedBefore = budget.used;
+            const outcome = readAndWork(loop, meter, pending.job, pending.promised, pending.turn);
+            if (outcome === "done") done++;
+            // The first job of a turn is never refused once read.
+            if (outcome !== "done")
+              expect(usedBefore - (pending.turn === budget.turn ? pending.promised : 0)).toBeGreaterThan(0);
+            account(loop.now() - before);
+          };
           for (const job of jobs) {
             if (job.endsTurn) {
+              // The next turn reads what was left unread, first.
               loop.endTurn();
               turnWork = 0;
               turnBiggest = 0;
+              const left = unread;
+              unread = [];
+              for (const pending of left) readOne(pending);
             }
-            let begun: number;
-            try {
-              meter.ready();
-              begun = meter.begin(job.units);
-            } catch {
-              expect(turnWork).toBeGreaterThan(0); // the first job of a turn is never refused
+            const usedBefore = budget.used;
+            const promised = meter.arrive(job.bytes);
+            if (promised < 0) {
+              expect(usedBefore).toBeGreaterThan(0); // a turn that used nothing refuses nothing
               continue;
             }
-            loop.advance(job.tookMs);
-            meter.end(begun, job.units);
-            admitted++;
-            turnWork += job.tookMs;
-            turnBiggest = Math.max(turnBiggest, job.tookMs);
-            expect(turnWork).toBeLessThanOrEqual(turnMs + turnBiggest + 1e-9);
-            expect(budget.spent).toBeCloseTo(turnWork);
+            const pending = { job, promised, turn: budget.turn };
+            if (job.readNow) readOne(pending);
+            else unread.push(pending);
           }
-          if (jobs.length > 0) expect(admitted).toBeGreaterThan(0);
+          if (jobs.length > 0 && jobs[0]?.readNow) expect(done).toBeGreaterThan(0);
         },
       ),
     );
@@ -188,12 +289,14 @@ describe("costs from the body", () => {
 });
 
 describe("through the application", () => {
-  const merge = (inputs: string[]) =>
-    new Request("http://localhost/v1/cidr-merge", {
+  const merge = (inputs: string[]) => {
+    const body = JSON.stringify({ inputs });
+    return new Request("http://localhost/v1/cidr-merge", {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ inputs }),
+      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+      body,
     });
+  };
 
   test("a loop in debt refuses CIDR work with 503 OVERLOADED and Retry-After; health and public-ip are answered", async () => {
     let now = 0;

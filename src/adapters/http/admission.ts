@@ -359,7 +359,7 @@ export interface LoopBudgetOptions {
   observer?: Pick<AdmissionObserver, "overloaded">;
 }
 
-/** The defaults the server uses; docs/operations.md and ADR 37 explain them. */
+/** The defaults the server uses; docs/operations.md and ADRs 37 and 48 explain them. */
 export const DEFAULT_LOOP_BUDGET: Pick<LoopBudgetOptions, "turnMs"> = { turnMs: 10 };
 
 /** The refusal of metered work the event loop has no room for now. */
@@ -371,65 +371,99 @@ export function loopBusyRefusal(): HttpError {
 }
 
 /**
- * The event loop's budget for metered work (the CIDR operations: synchronous, up to milliseconds
- * each). The loop answers what arrived together in one turn, one request after another, and a
- * health probe that arrived with them waits for the whole turn: so one turn takes on at most
- * `turnMs` of metered work. The first job of a turn always runs (an idle server, or one client
- * sending one request after another, is never refused); a later one runs when the work done so far
- * in the turn plus its estimated cost fits, and is refused at once with OVERLOADED otherwise. Once
- * the turn's budget is spent, a metered request is refused before its body is read ({@link
- * WorkMeter.ready}), which costs about what a health answer costs. What a unit costs is learned
- * per operation ({@link meter}).
+ * The event loop's budget for the work of requests with a body (CONTRACT §1.7, ADRs 37 and 48).
+ * The loop answers what arrived together in one turn, one request after another, and a health
+ * probe that arrived with them waits for the whole turn: so one turn takes on at most `turnMs` of
+ * such work — reading and parsing a body, validating it, and the CIDR operations' own work, all
+ * synchronous. A turn's account holds the work done in it (`spent`) and the work it has admitted
+ * unread (`promised`: requests whose bodies have yet to be parsed). Work is admitted when the turn
+ * has used nothing yet (the first job of a turn always runs, whatever its size: an idle server, or
+ * one client sending one request after another, is never refused) or when it fits beside what the
+ * turn has used; anything else is refused at once with OVERLOADED. Each {@link WorkMeter} asks
+ * three times, each time knowing more, and never after paying for what it would have avoided:
+ * on arrival (Content-Length; nothing read), with the body's bytes (nothing parsed), and with the
+ * validated body's cost (nothing computed).
  *
- * Nothing is allocated per request: {@link WorkMeter.begin} and {@link WorkMeter.end} are
- * arithmetic on a clock reading (a refusal allocates its error); the end of a turn is scheduled
- * once per turn that did metered work.
+ * Nothing is allocated per request: the account is arithmetic on clock readings; the refusal is
+ * one error made once; the end of a turn is one `setImmediate` per turn that used the budget.
  */
 export class LoopBudget {
   private spentMs = 0;
+  private promisedMs = 0;
+  private turnNumber = 0;
   private turnEndScheduled = false;
   readonly now: () => number;
+  private readonly turnMs: number;
   private readonly afterTurn: (callback: () => void) => void;
+  private readonly refusal = loopBusyRefusal();
   private readonly endTurn = (): void => {
     this.spentMs = 0;
+    this.promisedMs = 0;
+    this.turnNumber++;
     this.turnEndScheduled = false;
   };
 
   constructor(private readonly options: LoopBudgetOptions) {
     if (!(options.turnMs > 0)) throw new RangeError("turnMs must be positive");
+    this.turnMs = options.turnMs;
     this.now = options.now ?? (() => performance.now());
     this.afterTurn = options.afterTurn ?? ((callback) => void setImmediate(callback));
   }
 
-  /** Metered work done in this turn so far, in ms. */
+  /** Work done in this turn so far, in ms. */
   get spent(): number {
     return this.spentMs;
   }
 
-  /** A meter for one operation: it learns what one unit of that operation's work costs. */
+  /** Work this turn has admitted and not yet seen done (bodies admitted unread), in ms. */
+  get promised(): number {
+    return this.promisedMs;
+  }
+
+  /** What this turn has used: done and promised. */
+  get used(): number {
+    return this.spentMs + this.promisedMs;
+  }
+
+  /** Which turn this is (it counts up): a promise made in an earlier turn has lapsed with it. */
+  get turn(): number {
+    return this.turnNumber;
+  }
+
+  /** A meter for one operation: it learns what that operation's work costs. */
   meter(): WorkMeter {
     return new WorkMeter(this);
   }
 
-  /** Whether this turn's budget is spent: a metered request is then refused unread. */
-  get exhausted(): boolean {
-    return this.spentMs >= this.options.turnMs;
+  /** Whether work expected to take `estimateMs` may start in a turn that had used `usedMs` before it. */
+  fits(usedMs: number, estimateMs: number): boolean {
+    return usedMs === 0 || usedMs + estimateMs <= this.turnMs;
   }
 
-  /** Whether work expected to take `estimateMs` may start now. */
-  admits(estimateMs: number): boolean {
-    return this.spentMs === 0 || this.spentMs + estimateMs <= this.options.turnMs;
-  }
-
-  /** Counts a refusal. */
+  /** Counts a refusal and returns it (the same error every time: nothing is made per refusal). */
   refused(): HttpError {
     this.options.observer?.overloaded();
-    return loopBusyRefusal();
+    return this.refusal;
+  }
+
+  /** Holds `ms` of this turn for work admitted unread. */
+  promise(ms: number): void {
+    this.promisedMs += ms;
+    this.scheduleTurnEnd();
+  }
+
+  /** Gives back a promise of `ms` made in turn `turn` (nothing, if that turn is over). */
+  release(ms: number, turn: number): void {
+    if (turn === this.turnNumber) this.promisedMs = Math.max(0, this.promisedMs - ms);
   }
 
   /** Charges `ms` of work done in this turn. */
   charge(ms: number): void {
     this.spentMs += ms;
+    this.scheduleTurnEnd();
+  }
+
+  private scheduleTurnEnd(): void {
     if (!this.turnEndScheduled) {
       this.turnEndScheduled = true;
       this.afterTurn(this.endTurn);
@@ -438,11 +472,19 @@ export class LoopBudget {
 }
 
 /**
- * One operation's view of the {@link LoopBudget}: a moving average of what one unit of its work
- * takes (each finished job weighs 30 %), so that a job is admitted for units × that. Unknown (0)
- * until its first job has run.
+ * One operation's view of the {@link LoopBudget}, and what it has learned: the time per byte of
+ * body a request costs whole (reading, parsing, validating and the work), and the time per unit of
+ * its row's `cost` the work alone takes, each a moving average over finished requests (each weighs
+ * 30 %), so a byte and a unit are what they cost on this machine under its present load. Unknown
+ * (0) until its first request has run. A request passes three gates, in order:
+ * 1. {@link arrive}, before anything is read: the body weighed at its declared size;
+ * 2. {@link read}, with the body's bytes in hand and nothing parsed: weighed at its real size;
+ * 3. {@link work}, with the validated body's cost in units: the work weighed exactly;
+ * then {@link end}, always, charges what it took. Between the second gate and the end everything
+ * runs synchronously, so a job admitted whole by its turn (the first) runs whole.
  */
 export class WorkMeter {
+  private msPerByte = 0;
   private msPerUnit = 0;
 
   constructor(private readonly budget: LoopBudget) {}
@@ -452,29 +494,66 @@ export class WorkMeter {
     return this.msPerUnit * units;
   }
 
-  /**
-   * Before the body is read: refuses the request when this turn's budget is already spent.
-   * @throws HttpError OVERLOADED
-   */
-  ready(): void {
-    if (this.budget.exhausted) throw this.budget.refused();
+  /** The expected time of a whole request of `bytes` bytes of body, in ms (0 while unmeasured). */
+  estimateBody(bytes: number): number {
+    return this.msPerByte * bytes;
   }
 
   /**
-   * Asks to run `units` units of work now: the clock reading to hand to {@link end} when the work
-   * is done.
-   * @throws HttpError OVERLOADED when this turn has no room for it.
+   * Gate 1, before the body is read: admits a request whose body is said to be `bytes` long
+   * ({@link declaredBodyBytes}) when the turn has room for it, and holds that room for it.
+   * @returns the ms promised (≥ 0), to hand to {@link read} with the turn it was made in; or −1
+   * when the request is refused (answer {@link LoopBudget.refused}, unread).
    */
-  begin(units: number): number {
-    if (!this.budget.admits(this.msPerUnit * units)) throw this.budget.refused();
-    return this.budget.now();
+  arrive(bytes: number): number {
+    const estimate = this.msPerByte * bytes;
+    if (!this.budget.fits(this.budget.used, estimate)) return -1;
+    this.budget.promise(estimate);
+    return estimate;
   }
 
-  /** The work begun at `startedAt` (of `units` units) is done: charges and learns its time. */
-  end(startedAt: number, units: number): void {
-    const ms = this.budget.now() - startedAt;
+  /**
+   * Gate 2, with the body's `bytes` read and nothing parsed: gives back arrival's promise
+   * (`promised`, made in turn `turn`) and admits the request if the turn has room for it now.
+   * @returns what the turn had used before this request, to hand to {@link work}
+   * @throws HttpError OVERLOADED when the turn has no room for it
+   */
+  read(bytes: number, promised: number, turn: number): number {
+    this.budget.release(promised, turn);
+    const used = this.budget.used;
+    if (!this.budget.fits(used, this.msPerByte * bytes)) throw this.budget.refused();
+    return used;
+  }
+
+  /**
+   * Gate 3, with the validated body's cost known (`units`) and nothing computed: admits the work
+   * if what the turn had used before this request (`usedBefore`, from {@link read}), plus the
+   * reading so far (since `startedAt`), plus the work's estimate fits.
+   * @returns the clock reading at which the work starts, to hand to {@link end}
+   * @throws HttpError OVERLOADED when it does not fit
+   */
+  work(units: number, usedBefore: number, startedAt: number): number {
+    const now = this.budget.now();
+    if (!this.budget.fits(usedBefore, now - startedAt + this.msPerUnit * units)) throw this.budget.refused();
+    return now;
+  }
+
+  /**
+   * The request read since `startedAt` is over (answered, refused or found invalid): charges its
+   * time to the turn and learns from it; `workStartedAt` is {@link work}'s reading (NaN when the
+   * work never started) and `units` its size.
+   */
+  end(startedAt: number, bytes: number, workStartedAt: number, units: number): void {
+    const now = this.budget.now();
+    const ms = now - startedAt;
     this.budget.charge(ms);
-    const sample = ms / Math.max(1, units);
-    this.msPerUnit = this.msPerUnit === 0 ? sample : 0.7 * this.msPerUnit + 0.3 * sample;
+    if (bytes > 0) this.msPerByte = learn(this.msPerByte, ms / bytes);
+    if (!Number.isNaN(workStartedAt))
+      this.msPerUnit = learn(this.msPerUnit, (now - workStartedAt) / Math.max(1, units));
   }
+}
+
+/** A moving average (each sample weighs 30 %) that starts at its first sample. */
+function learn(average: number, sample: number): number {
+  return average === 0 ? sample : 0.7 * average + 0.3 * sample;
 }

@@ -19,7 +19,7 @@ import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.
 import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
 import type { CertificateLanes, LoopBudget } from "./admission.ts";
-import { readJsonBody } from "./json-body.ts";
+import { declaredBodyBytes, readBodyBytes, readJsonBytes } from "./json-body.ts";
 import { type OpenApiOperation, type OperationDocs, operationObjectOf } from "./openapi-document.ts";
 import { type FailureMapper, type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
 
@@ -69,13 +69,8 @@ export function bodyReader(
     timeLimitMs = Number.POSITIVE_INFINITY,
   }: { legacyLocators?: boolean; timeLimitMs?: number } = {},
 ): (request: Request) => Promise<unknown> {
-  const checker = TypeCompiler.Compile(schema);
-  const options = { opaqueBeyond: inspectedDepth(schema), timeLimitMs };
-  return async (request) => {
-    const value: unknown = await readJsonBody(request, options);
-    if (!checker.Check(value)) throw schemaRejection(checker.Errors(value), legacyLocators);
-    return value;
-  };
+  const parse = bodyParser(schema, { legacyLocators });
+  return async (request) => parse(await readBodyBytes(request, timeLimitMs));
 }
 
 const messagesOf = (schema: TSchema, value: unknown): string =>
@@ -136,8 +131,25 @@ function containerDepth(node: TSchema): number {
   return Number.POSITIVE_INFINITY;
 }
 
-function handlerFor(
-  operation: Operation<OperationId>,
+/**
+ * Parses and validates a body's bytes (read by {@link readBodyBytes}) against the operation's
+ * request schema: the part of {@link bodyReader} that admission weighs before paying for it.
+ */
+export function bodyParser(
+  schema: TSchema,
+  { legacyLocators = true }: { legacyLocators?: boolean } = {},
+): (bytes: Uint8Array) => unknown {
+  const checker = TypeCompiler.Compile(schema);
+  const opaqueBeyond = inspectedDepth(schema);
+  return (bytes) => {
+    const value: unknown = readJsonBytes(bytes, opaqueBeyond);
+    if (!checker.Check(value)) throw schemaRejection(checker.Errors(value), legacyLocators);
+    return value;
+  };
+}
+
+function handlerFor<Id extends OperationId>(
+  operation: Operation<Id>,
   template: ResponseTemplate,
   deps: ApiRouteDeps,
 ): RequestHandler {
@@ -152,32 +164,11 @@ function handlerFor(
     (representation === "json-or-text" && negotiate(request.headers.get("accept")) === "text")
       ? responder.text(request, template, textBodyOf(result))
       : responder.json(request, template, result);
-  const read =
-    operation.request === null
-      ? null
-      : bodyReader(operation.request, {
-          legacyLocators: operation.legacyLocators === true,
-          timeLimitMs: bodyTimeLimitMs(lanes.deadlineMs),
-        });
   const contextOf = (request: Request): UseCaseContext => ({
     observeClient: () => clientAddress.clientAddress(request),
     verifier,
   });
-  if (operation.policy.admission === "queued") {
-    return async (request) => {
-      const arrival = performance.now();
-      try {
-        const input = read === null ? undefined : await read(request);
-        const result = await lanes
-          .laneOf(cost(input))
-          .run(async (work) => run(input, { ...contextOf(request), ...work }), performance.now() - arrival);
-        return respond(request, result);
-      } catch (error) {
-        return fail(request, template, error);
-      }
-    };
-  }
-  if (read === null) {
+  if (operation.request === null) {
     // A GET answered on the request's own turn: no promise unless the use case makes one.
     return (request) => {
       try {
@@ -192,36 +183,50 @@ function handlerFor(
       }
     };
   }
-  if (operation.policy.admission === "metered") {
-    const meter = deps.loopBudget.meter();
-    return async (request) => {
-      try {
-        meter.ready();
-        const input = await read(request);
-        const units = cost(input);
-        const startedAt = meter.begin(units);
-        let result: unknown;
-        try {
-          result = run(input, contextOf(request));
-        } finally {
-          meter.end(startedAt, units);
-        }
-        if (result instanceof Promise) result = await result;
-        return respond(request, result);
-      } catch (error) {
-        return fail(request, template, error);
-      }
-    };
-  }
-  return async (request) => {
+  // Every request with a body is weighed by the event loop's budget before its body is read, again
+  // before it is parsed, and (metered work) before its work runs (ADRs 37 and 48).
+  const budget = deps.loopBudget;
+  const meter = budget.meter();
+  const timeLimitMs = bodyTimeLimitMs(lanes.deadlineMs);
+  const parse = bodyParser(operation.request, { legacyLocators: operation.legacyLocators === true });
+  const metered = operation.policy.admission === "metered";
+  const queued = operation.policy.admission === "queued";
+  const admitted = async (request: Request, promised: number, turn: number): Promise<Response> => {
+    const arrival = performance.now();
     try {
-      const input = await read(request);
-      let result = run(input, contextOf(request));
+      const bytes = await readBodyBytes(request, timeLimitMs);
+      const usedBefore = meter.read(bytes.byteLength, promised, turn);
+      const startedAt = budget.now();
+      let workStartedAt = Number.NaN;
+      let units = 0;
+      let input: unknown;
+      let result: unknown;
+      try {
+        input = parse(bytes);
+        units = cost(input);
+        if (metered) {
+          workStartedAt = meter.work(units, usedBefore, startedAt);
+          result = run(input, contextOf(request));
+        }
+      } finally {
+        meter.end(startedAt, bytes.byteLength, workStartedAt, units);
+      }
+      if (queued)
+        result = await lanes
+          .laneOf(units)
+          .run(async (work) => run(input, { ...contextOf(request), ...work }), performance.now() - arrival);
+      else if (!metered) result = run(input, contextOf(request));
       if (result instanceof Promise) result = await result; // no extra turn for a synchronous use case
       return respond(request, result);
     } catch (error) {
       return fail(request, template, error);
     }
+  };
+  return (request) => {
+    // Refused before anything is read: the shed path makes no promise and no error.
+    const promised = meter.arrive(declaredBodyBytes(request));
+    if (promised < 0) return fail(request, template, budget.refused());
+    return admitted(request, promised, budget.turn);
   };
 }
 

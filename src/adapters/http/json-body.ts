@@ -1,6 +1,7 @@
 /**
- * Reads a POST body as JSON under the rules of CONTRACT §1, in its order:
- * size, media type, UTF-8, JSON, then a nesting cap. A declared Content-Length over the limit is refused before
+ * Reads a POST body as JSON under the rules of CONTRACT §1, in its order: size and media type
+ * ({@link readBodyBytes}), then UTF-8, JSON and a nesting cap ({@link readJsonBytes}); admission
+ * weighs the body between the two (ADR 48). A declared Content-Length over the limit is refused before
  * anything is read; a body without one is read up to the limit first, so an oversized body is
  * a 413 whatever its media type. Failures are HttpErrors (transport codes), or a DomainError
  * INVALID_INPUT for nesting past the cap.
@@ -104,36 +105,37 @@ async function readChunked(request: Request): Promise<Uint8Array> {
   return bytes;
 }
 
-/** Options of {@link readJsonBody}. */
-export interface JsonBodyOptions {
-  /**
-   * The deepest level at which the request schema still looks inside a container (1: the body
-   * object, 2: arrays in it). A container nested deeper can only fail validation, with a message
-   * that depends on nothing but its position; it is then read as `null` rather than built
-   * (see {@link readJsonText}). `Infinity` (the default) builds everything.
-   */
-  opaqueBeyond?: number;
-  /** The longest the body may take to arrive, from this call; past it, {@link bodyTimeout}. */
-  timeLimitMs?: number;
-}
-
 /**
- * Returns the parsed JSON value of the request body.
- * @throws HttpError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON (with
- * `Connection: close` when the body is too slow, {@link bodyTimeout});
- * DomainError INVALID_INPUT for nesting deeper than MAX_JSON_DEPTH (path [])
+ * The body's bytes, checked for size and media type (CONTRACT §1's first steps), not yet decoded:
+ * what admission weighs before any parsing is paid for (ADR 48).
+ * @throws HttpError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON (a body cut short or too slow)
  */
-export async function readJsonBody(request: Request, options: JsonBodyOptions = {}): Promise<unknown> {
+export async function readBodyBytes(
+  request: Request,
+  timeLimitMs = Number.POSITIVE_INFINITY,
+): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(request, declared !== null, options.timeLimitMs ?? Number.POSITIVE_INFINITY);
+  const bytes = await readCapped(request, declared !== null, timeLimitMs);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
     throw new HttpError(
       "UNSUPPORTED_MEDIA_TYPE",
       "The request body must be sent as Content-Type: application/json.",
     );
   }
-  return readJsonBytes(bytes, options.opaqueBeyond ?? Number.POSITIVE_INFINITY);
+  return bytes;
+}
+
+/**
+ * The size a request's body is weighed at before it is read (ADR 48): its Content-Length, or the
+ * largest body the API takes (MAX_BODY_BYTES) when it declares none (a chunked body, whose size is
+ * known only once read) or one past the limit (refused unread as 413 when admitted) or not a number.
+ */
+export function declaredBodyBytes(request: Request): number {
+  const declared = request.headers.get("content-length");
+  if (declared === null) return MAX_BODY_BYTES;
+  const bytes = Number(declared);
+  return bytes >= 0 && bytes <= MAX_BODY_BYTES ? bytes : MAX_BODY_BYTES;
 }
 
 const notJson = (text: string): HttpError =>
