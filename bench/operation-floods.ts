@@ -7,11 +7,12 @@
  * The first scenario floods health itself: the floor of this machine at this moment.
  *
  *   node_modules/.bin/bun bench/operation-floods.ts [--clients 150] [--seconds 10] [--rounds 1]
- *     [--only cidr-merge,cidr-compare,…] [--url http://127.0.0.1:PORT]
+ *     [--only cidr-merge,cidr-compare,…] [--url http://127.0.0.1:PORT] [--root OTHER_CHECKOUT]
  *
  * Prints one line per flood: answers by status, answers per second, the server's CPU per answer,
  * health p50 / p99 / max, the timer lag p99. Without `--url` it starts the service on 127.0.0.1
- * (WORKERS=1) and stops it at the end. Loopback only; bounded in time.
+ * (WORKERS=1) from this checkout, or from `--root` (another checkout, to compare), and stops it at
+ * the end. Loopback only; bounded in time.
  */
 import { spawn } from "bun";
 import { costliestCidrBodies } from "../tests/support/flood-bodies.ts";
@@ -33,11 +34,12 @@ const ONLY = option("only", "")
 const root = new URL("..", import.meta.url).pathname;
 const floodScript = `${root}tests/support/flood-process.ts`;
 
+const serverRoot = option("root", root).replace(/\/?$/, "/");
 let server: ReturnType<typeof spawn> | null = null;
 let url = option("url", "");
 if (url === "") {
-  const child = spawn([process.execPath, `${root}src/main.ts`], {
-    cwd: root,
+  const child = spawn([process.execPath, `${serverRoot}src/main.ts`], {
+    cwd: serverRoot,
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", WORKERS: "1" },
     stdout: "pipe",
     stderr: "inherit",
@@ -130,7 +132,7 @@ try {
     ["/v1/certificate-bundle", worst],
     ["/v1/certificate-chain", worst],
   ];
-  console.log(`${CLIENTS} connections × ${SECONDS} s per flood, ${ROUNDS} round(s), ${url}`);
+  console.log(`${CLIENTS} connections × ${SECONDS} s per flood, ${ROUNDS} round(s), ${url} (${serverRoot})`);
   for (let round = 1; round <= ROUNDS; round++) {
     if (ROUNDS > 1) console.log(`-- round ${round}`);
     for (const [path, body] of scenarios) {

@@ -7,7 +7,10 @@
  *
  * - The signature checks go through {@link Deadline.verifier}: a few at a time, counted, and none
  *   started once the budget is spent (the rest are dropped, never answered, so the operation
- *   simply never finishes and is left to the garbage collector).
+ *   simply never finishes and is left to the garbage collector). The deadline, the count and the
+ *   concurrency are the domain's one budgeted verifier, `CheckBudget` (ADR 49), which the
+ *   server's admission composes too; this class adds what a command needs around it: the timer,
+ *   the abort signal for a connection, and the one line.
  * - The path search asks {@link Deadline.exhausted} at its pauses (the domain's `WorkBudget`) and
  *   stops with `WorkAbandoned`.
  * - {@link Deadline.run} waits for the command's work or the budget, whichever ends first; a spent
@@ -17,8 +20,9 @@
  * may not pass {@link MEMORY_CEILING_BYTES}, so that no input of the local limits takes more than
  * 512 MB (a search's memo grows with the time it runs).
  */
+import { CheckBudget } from "../domain/check-budget.ts";
 import { WorkAbandoned } from "../domain/errors.ts";
-import type { SignatureCheck, SignatureVerifier, WorkBudget } from "../domain/ports.ts";
+import type { SignatureVerifier, WorkBudget } from "../domain/ports.ts";
 
 /** `--timeout` when not given: the whole command, connection included (CONTRACT §7.3). */
 export const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -45,8 +49,6 @@ export type Stage = { doing: string } | { afterChecks: string };
 /** The outcome of {@link Deadline.run}: the work's value, or the line saying where it stopped. */
 export type Bounded<T> = { done: true; value: T } | { done: false; line: string };
 
-const NOTHING = () => {};
-
 /** The resident set size of this process, in bytes (Node and Bun alike). */
 function residentBytes(): number {
   return process.memoryUsage.rss();
@@ -55,18 +57,14 @@ function residentBytes(): number {
 export class Deadline implements WorkBudget {
   private readonly endsAt: number;
   private readonly controller = new AbortController();
+  /** The command's signature checks, deadline and memory ceiling: the one budgeted verifier (ADR 49). */
+  private readonly checks: CheckBudget;
   private stopped: StopReason | null = null;
   /** Work that keeps the same time limit itself (a connection), and says so in its own line. */
   private selfTimed = 0;
   private onStop: (() => void) | null = null;
   private stage = "reading the input";
   private afterChecks = "before the verdict was ready";
-  private checksRequested = 0;
-  private checksDone = 0;
-  private active = 0;
-  /** Checks not started yet, from `next` on (a queue without `shift`, which copies). */
-  private waiting: (() => void)[] = [];
-  private next = 0;
 
   /**
    * @param seconds the budget (`--timeout`), from now.
@@ -76,9 +74,17 @@ export class Deadline implements WorkBudget {
   constructor(
     readonly seconds: number,
     private readonly now: () => number = () => performance.now(),
-    private readonly memory: () => number = residentBytes,
+    memory: () => number = residentBytes,
   ) {
     this.endsAt = now() + seconds * 1000;
+    this.checks = new CheckBudget({
+      endsAt: this.endsAt,
+      now,
+      concurrency: CONCURRENT_CHECKS,
+      stopsWhen: () => memory() > MEMORY_CEILING_BYTES,
+      refusal: "unanswered",
+      onStop: (cause) => this.stopped === null && this.stop(cause === "limit" ? "memory" : "time"),
+    });
   }
 
   /** Aborted once the budget is spent: for work that takes a signal (a connection). */
@@ -88,16 +94,12 @@ export class Deadline implements WorkBudget {
 
   /** Milliseconds left, at least 0. */
   remainingMs(): number {
-    return Math.max(0, this.endsAt - this.now());
+    return this.checks.remainingMs();
   }
 
   /** The domain's `WorkBudget`: true once the time is up or memory has passed its ceiling. */
   exhausted(): boolean {
-    if (this.stopped === null) {
-      if (this.now() >= this.endsAt) this.stop("time");
-      else if (this.memory() > MEMORY_CEILING_BYTES) this.stop("memory");
-    }
-    return this.stopped !== null;
+    return this.checks.exhausted();
   }
 
   /**
@@ -133,22 +135,7 @@ export class Deadline implements WorkBudget {
    * the stop line; once the budget is spent no check starts, and its promise is never settled.
    */
   verifier(inner: SignatureVerifier): SignatureVerifier {
-    return {
-      verify: (child, issuer) => {
-        this.checksRequested++;
-        return new Promise<SignatureCheck>((resolve) => {
-          this.waiting.push(() => {
-            this.active++;
-            inner.verify(child, issuer).then(
-              (check) => this.finishCheck(() => resolve(check)),
-              () =>
-                this.finishCheck(() => resolve({ outcome: "unavailable", reason: "the verifier failed" })),
-            );
-          });
-          this.startChecks();
-        });
-      },
-    };
+    return this.checks.verifier(inner);
   }
 
   /**
@@ -191,15 +178,14 @@ export class Deadline implements WorkBudget {
       this.stopped === "memory"
         ? `stopped at the memory limit (${MEMORY_CEILING_BYTES / 1024 / 1024} MB)`
         : `stopped at the time limit (${this.seconds} s; --timeout SECONDS sets it)`;
+    const requested = this.checks.requested;
+    const done = this.checks.finished;
     let where: string;
-    if (this.checksRequested === 0) where = `while ${this.stage}`;
-    else if (this.checksDone < this.checksRequested) {
-      where = `after ${this.checksDone} of ${this.checksRequested} signature checks`;
+    if (requested === 0) where = `while ${this.stage}`;
+    else if (done < requested) {
+      where = `after ${done} of ${requested} signature checks`;
     } else {
-      const all =
-        this.checksRequested === 1
-          ? "the only signature check"
-          : `all ${this.checksRequested} signature checks`;
+      const all = requested === 1 ? "the only signature check" : `all ${requested} signature checks`;
       where = `after ${all}, ${this.afterChecks}`;
     }
     return `${limit} ${where}; no verdict`;
@@ -208,24 +194,8 @@ export class Deadline implements WorkBudget {
   private stop(reason: StopReason): void {
     if (this.stopped !== null) return;
     this.stopped = reason;
-    this.waiting = [];
-    this.next = 0;
+    this.checks.stop(reason === "memory" ? "limit" : "time");
     this.controller.abort(new WorkAbandoned());
     this.onStop?.();
-  }
-
-  private startChecks(): void {
-    while (this.active < CONCURRENT_CHECKS && this.next < this.waiting.length && !this.exhausted()) {
-      const start = this.waiting[this.next]!;
-      this.waiting[this.next++] = NOTHING;
-      start();
-    }
-  }
-
-  private finishCheck(answer: () => void): void {
-    this.active--;
-    this.checksDone++;
-    answer();
-    this.startChecks();
   }
 }

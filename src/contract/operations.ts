@@ -92,7 +92,7 @@ export interface Operation<
   readonly method: "GET" | "POST";
   readonly path: string;
   readonly request: Request;
-  /** The JSON result (for `text` operations: the value whose text is sent, see {@link textBodyOf}). */
+  /** The JSON result (for `text` operations: the value whose text is sent, see {@link Operation.text}). */
   readonly result: Result;
   readonly policy: OperationPolicy;
   /**
@@ -107,6 +107,11 @@ export interface Operation<
    * against the row's schema by {@link CostMismatches}); admission turns it into time.
    */
   readonly cost?: (input: never) => number;
+  /**
+   * The text body of a `text` or `json-or-text` answer, from the row's own result type (checked by
+   * {@link TextMismatches}); declared by those rows and only them.
+   */
+  readonly text?: (result: never) => string;
 }
 
 /**
@@ -128,6 +133,11 @@ const JSON_ANSWER = {
 /** A CIDR operation: admitted by its cost on the request's own turn (CONTRACT §1.7). */
 const METERED_JSON_ANSWER = { ...JSON_ANSWER, admission: "metered" } as const;
 const CLIENT_ADDRESS = { ...JSON_ANSWER, noStore: true } as const;
+
+/** The text of a public-ip answer: the address and a line feed (CONTRACT §5, §7.5). */
+function addressLine(result: Static<typeof PublicIpResult>): string {
+  return `${result.ip}\n`;
+}
 
 export const OPERATIONS = {
   health: {
@@ -193,6 +203,7 @@ export const OPERATIONS = {
     request: null,
     result: PublicIpResult,
     policy: { ...CLIENT_ADDRESS, representation: "json-or-text" },
+    text: addressLine,
   },
   cidrMerge: {
     id: "cidrMerge",
@@ -264,6 +275,7 @@ export const OPERATIONS = {
     request: null,
     result: PublicIpResult,
     policy: { ...CLIENT_ADDRESS, representation: "text" },
+    text: addressLine,
   },
   csr: {
     id: "csr",
@@ -344,6 +356,26 @@ export type CostMismatches = {
 const costsFitRequests: [CostMismatches] extends [never] ? true : CostMismatches = true;
 void costsFitRequests;
 
+/**
+ * The ids of the rows whose `text` does not take the row's own result type, or that answer in
+ * text without one, or declare one without answering in text: none (a compile error names them).
+ */
+export type TextMismatches = {
+  [Id in OperationId]: Operations[Id] extends { text: (result: infer Result) => string }
+    ? Operations[Id]["policy"]["representation"] extends "json"
+      ? Id
+      : [ResultOf<Id>] extends [Result]
+        ? [Result] extends [ResultOf<Id>]
+          ? never
+          : Id
+        : Id
+    : Operations[Id]["policy"]["representation"] extends "json"
+      ? never
+      : Id;
+}[OperationId];
+const textsFitResults: [TextMismatches] extends [never] ? true : TextMismatches = true;
+void textsFitResults;
+
 /** Every operation, in table order. */
 export const OPERATION_LIST: readonly Operation<OperationId>[] = Object.values(OPERATIONS);
 
@@ -361,12 +393,4 @@ export type OperationIdWith<R extends Representation> = {
 export function schemaNamesOf(id: string): { request: string; result: string } {
   const base = id.charAt(0).toUpperCase() + id.slice(1);
   return { request: `${base}Request`, result: `${base}Result` };
-}
-
-/**
- * The text body of a `json-or-text` or `text` answer: the address and a line feed
- * (CONTRACT §5, §7.5). Every such operation's result has an `ip`.
- */
-export function textBodyOf(result: unknown): string {
-  return `${(result as { ip: string }).ip}\n`;
 }

@@ -3,7 +3,7 @@
  * unit cost, the certificate lanes, and the same rules seen through `app.handle`.
  */
 import { describe, expect, test } from "bun:test";
-import { AdmissionQueue, answerMarginMs, withDeadline } from "../../src/adapters/http/admission.ts";
+import { AdmissionQueue, answerMarginMs } from "../../src/adapters/http/admission.ts";
 import { HttpError } from "../../src/contract/errors.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { WorkAbandoned } from "../../src/domain/errors.ts";
@@ -79,10 +79,10 @@ describe("admission queue (CONTRACT §1.7)", () => {
     });
     const seen: boolean[] = [];
     const refused = await queue
-      .run(async (clock) => {
-        seen.push(clock.expired());
+      .run(async (checks) => {
+        seen.push(checks.exhausted());
         now = 101;
-        seen.push(clock.expired());
+        seen.push(checks.exhausted());
         return "answered late";
       })
       .catch((error: unknown) => error);
@@ -142,8 +142,8 @@ describe("admission queue (CONTRACT §1.7)", () => {
     const queue = new AdmissionQueue({ concurrency: 1, maxWaitMs: 1_000, maxQueued: 4, deadlineMs: 5_000 });
     const seen: { expired?: boolean } = {};
     const refused = await queue
-      .run(async (clock) => {
-        seen.expired = clock.expired();
+      .run(async (checks) => {
+        seen.expired = checks.exhausted();
         throw new WorkAbandoned();
       })
       .catch((error: unknown) => error);
@@ -181,9 +181,16 @@ describe("admission queue (CONTRACT §1.7)", () => {
       now: () => now,
     });
     // One job of 10 units that takes 100 ms: 10 ms a unit.
-    await queue.run(async (clock) => {
-      for (let unit = 0; unit < 10; unit++) expect(clock.startUnit()).toBe(true);
+    await queue.run(async (checks) => {
+      // Ten checks running together for 100 ms.
+      const verifier = checks.verifier({
+        verify: () => new Promise((resolve) => setTimeout(() => resolve({ outcome: "verified" }), 1)),
+      });
+      const certs = chain();
+      const running = Array.from({ length: 10 }, () => verifier.verify(certs.leaf, certs.intermediate));
+      expect(checks.started).toBe(10);
       now += 100;
+      await Promise.all(running);
     }, 10);
     expect(queue.unitCost.estimate(1)).toBeCloseTo(10);
     let ran = false;
@@ -215,16 +222,13 @@ describe("admission queue (CONTRACT §1.7)", () => {
     });
     const certs = chain();
     // Two checks of 5 ms each with 800 ms of path search between them (a cross-signing ring).
-    await queue.run(async (clock) => {
-      const verifier = withDeadline(
-        {
-          verify: async () => {
-            now += 5;
-            return { outcome: "verified" };
-          },
+    await queue.run(async (checks) => {
+      const verifier = checks.verifier({
+        verify: async () => {
+          now += 5;
+          return { outcome: "verified" };
         },
-        clock,
-      );
+      });
       await verifier.verify(certs.leaf, certs.intermediate);
       now += 800;
       await verifier.verify(certs.intermediate, certs.root);
@@ -247,25 +251,31 @@ describe("admission queue (CONTRACT §1.7)", () => {
       deadlineMs: 1_000,
       now: () => now,
     });
-    await queue.run(async (clock) => {
-      clock.startUnit();
-      now += 10;
+    await queue.run(async (checks) => {
+      await checks
+        .verifier({
+          verify: async () => {
+            now += 10;
+            return { outcome: "verified" };
+          },
+        })
+        .verify(chain().leaf, chain().intermediate);
     });
     let outcomes: unknown[] = [];
     const refused = await queue
-      .run(async (clock) => {
-        const verifier = withDeadline({ verify: async () => ({ outcome: "verified" }) }, clock);
+      .run(async (checks) => {
+        const verifier = checks.verifier({ verify: async () => ({ outcome: "verified" }) });
         const certs = chain();
         const first = await verifier.verify(certs.leaf, certs.intermediate);
-        const failedBefore = clock.expired();
+        const failedBefore = checks.exhausted();
         // Arrived at 10: the deadline is 1010, the answer due 100 ms before. Just before that the
         // job is not late yet, but one more unit, at its measured cost, would end after it.
         const answerBy = 1010 - answerMarginMs(1_000);
         now = answerBy - 2;
-        expect(clock.expired()).toBe(false);
+        expect(checks.exhausted()).toBe(false);
         expect(now + queue.unitCost.estimate(1)).toBeGreaterThan(answerBy);
         const second = await verifier.verify(certs.leaf, certs.intermediate);
-        outcomes = [first.outcome, failedBefore, second.outcome, clock.expired()];
+        outcomes = [first.outcome, failedBefore, second.outcome, checks.exhausted()];
       })
       .catch((error: unknown) => error);
     expect(outcomes).toEqual(["verified", false, "unavailable", true]);

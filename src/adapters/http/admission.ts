@@ -11,15 +11,19 @@
  *   what a unit of work (one signature check) costs, on this machine and under its present load,
  *   and a job whose worst case (`units`) would not fit in the time left is refused before it
  *   starts, or while it waits; inside a job, a check that would end past the deadline is not
- *   started ({@link withDeadline}), which fails the job.
+ *   started (the job's {@link CheckBudget}, the one budgeted verifier the CLI uses too; ADR 49),
+ *   which fails the job.
  * - Whatever the estimate, the refusal is sent when the answer is due: a job still running then
  *   is answered `OVERLOADED` and finishes in the background, holding its slot until it does.
- * The CIDR operations, which run synchronously on the event loop, are admitted by the same rule in
- * another form: {@link LoopBudget} lets them take at most a share of the loop's time, each admitted
- * by its cost (units × their measured time), and refuses the rest at once (CONTRACT §1.7, ADR 37).
- * Health and public-ip never pass through here.
+ * The work every request with a body does on the event loop (reading and parsing it; the CIDR
+ * operations' own work) is admitted by the same rule in another form: {@link LoopBudget} lets one
+ * turn of the loop take on at most `turnMs` of it, weighing each request on arrival (before its
+ * body is read), with its bytes (before they are parsed) and by its row's cost (before the work),
+ * and refuses the rest at once (CONTRACT §1.7, ADRs 37 and 48). Health and public-ip never pass
+ * through here.
  */
 import { HttpError } from "../../contract/errors.ts";
+import { CheckBudget } from "../../domain/check-budget.ts";
 import { WorkAbandoned } from "../../domain/errors.ts";
 import type { SignatureVerifier, WorkBudget } from "../../domain/ports.ts";
 
@@ -46,23 +50,10 @@ export interface AdmissionObserver {
   overloaded(): void;
 }
 
-/** What a running job can ask of its deadline. */
-export interface JobClock {
-  /** Whether the job has failed its deadline: the time is up, or a unit of work was refused. */
-  expired(): boolean;
-  /**
-   * Asks to start one unit of work (a signature check): true when, at its measured cost, it would
-   * end before the answer is due. A refusal fails the job (`expired()` is true from then on).
-   */
-  startUnit(): boolean;
-  /** A started unit has ended: the queue learns a unit's cost from the time units run, only. */
-  endUnit(): void;
-}
-
 /**
- * What an admitted certificate job works with, built here from the clock this queue owns: a
- * verifier that starts no check past the deadline ({@link withDeadline}) and the same deadline as a
- * budget for the path search around the checks (it throws WorkAbandoned when the budget is out).
+ * What an admitted certificate job works with, built from the {@link CheckBudget} the queue makes
+ * for it: a verifier that starts no check past the deadline and the same deadline as a budget for
+ * the path search around the checks (it throws WorkAbandoned when the budget is out).
  */
 export interface AdmittedWork {
   readonly verifier: SignatureVerifier;
@@ -175,7 +166,7 @@ export class AdmissionQueue {
    * finish in the time left, when the answer falls due while it runs, or when it failed its
    * deadline (it ran past it, or was refused a unit of work: its result is then never sent).
    */
-  async run<T>(job: (clock: JobClock) => Promise<T>, units = 1, elapsedMs = 0): Promise<T> {
+  async run<T>(job: (checks: CheckBudget) => Promise<T>, units = 1, elapsedMs = 0): Promise<T> {
     const observer = this.options.observer;
     if (observer === undefined) return this.admit(job, units, elapsedMs);
     try {
@@ -186,7 +177,11 @@ export class AdmissionQueue {
     }
   }
 
-  private async admit<T>(job: (clock: JobClock) => Promise<T>, units: number, elapsedMs: number): Promise<T> {
+  private async admit<T>(
+    job: (checks: CheckBudget) => Promise<T>,
+    units: number,
+    elapsedMs: number,
+  ): Promise<T> {
     // The deadline counts from arrival: reading the body and waiting for a slot are part of it.
     const arrival = this.now() - elapsedMs;
     const deadline = arrival + this.options.deadlineMs;
@@ -204,49 +199,37 @@ export class AdmissionQueue {
         throw lateAnswer(this.options.deadlineMs);
       }
     }
-    let refused = false;
-    let unitsStarted = 0;
-    // Time during which at least one unit runs: units overlap on the crypto threads.
-    let unitsRunning = 0;
-    let busySince = 0;
-    let busyMs = 0;
-    const clock: JobClock = {
-      expired: () => refused || this.now() > deadline,
-      startUnit: () => {
-        if (refused || this.now() + this.unitCost.estimate(1) > answerBy) {
-          refused = true;
-          return false;
-        }
-        unitsStarted += 1;
-        if (unitsRunning++ === 0) busySince = this.now();
-        return true;
-      },
-      endUnit: () => {
-        if (unitsRunning > 0 && --unitsRunning === 0) busyMs += this.now() - busySince;
-      },
-    };
+    // The job's signature checks: none starts that would end after the answer is due (ADR 49).
+    const checks = new CheckBudget({
+      endsAt: answerBy,
+      now: this.now,
+      expectedCheckMs: () => this.unitCost.estimate(1),
+      refusal: "unavailable",
+    });
     const work = (async () => {
       let result: T;
       try {
-        result = await job(clock);
+        result = await job(checks);
       } catch (error) {
         // A search that stopped at its deadline (WorkBudget) is the same late answer.
         if (error instanceof WorkAbandoned) throw lateAnswer(this.options.deadlineMs);
         throw error;
       }
       // Work that failed its deadline is refused, never answered late or partial (CONTRACT §1.7).
-      if (clock.expired()) throw lateAnswer(this.options.deadlineMs);
+      if (checks.exhausted()) throw lateAnswer(this.options.deadlineMs);
       return result;
     })();
     // The slot is held until the job really ends, even after its refusal has been sent.
     void work.then(
       () => {
-        // Units still counted as running (a job that never said they ended) run until now.
-        if (unitsRunning > 0) busyMs += this.now() - busySince;
-        if (!refused) this.unitCost.record(busyMs, unitsStarted);
+        this.unitCost.record(checks.busyMs(), checks.started);
         this.release();
       },
-      () => this.release(),
+      () => {
+        // A job refused a check stopped part-way: its time says nothing of a check's cost.
+        if (checks.stopCause === "time") this.unitCost.record(checks.busyMs(), checks.started);
+        this.release();
+      },
     );
     return dueBy(work, answerBy - this.now(), () => lateAnswer(this.options.deadlineMs));
   }
@@ -308,8 +291,8 @@ export function certificateLanes(options: AdmissionOptions, verifier: SignatureV
   const large = new AdmissionQueue(options);
   const admitted =
     <T>(job: (work: AdmittedWork) => Promise<T>) =>
-    (clock: JobClock) =>
-      job({ verifier: withDeadline(verifier, clock), budget: { exhausted: () => clock.expired() } });
+    (checks: CheckBudget) =>
+      job({ verifier: checks.verifier(verifier), budget: checks });
   /** The lane of a request of `blocks` PEM blocks (its row's cost), sized for it. */
   const laneOf = (blocks: number): Admission => {
     const lane = blocks <= SMALL_BUNDLE_BLOCKS ? small : large;
@@ -322,23 +305,6 @@ export function certificateLanes(options: AdmissionOptions, verifier: SignatureV
 
 /** The admission lanes of the certificate operations, as {@link certificateLanes} builds them. */
 export type CertificateLanes = ReturnType<typeof certificateLanes>;
-
-/**
- * A verifier that starts no check that would end past its request's deadline (CONTRACT §1.7):
- * such a check, and every later one, returns at once; the job has then failed, and the caller
- * refuses to answer with its partial result ({@link lateAnswer}).
- */
-export function withDeadline(verifier: SignatureVerifier, clock: JobClock): SignatureVerifier {
-  return {
-    verify: (child, issuer) => {
-      if (!clock.startUnit())
-        return Promise.resolve({ outcome: "unavailable", reason: "the request deadline passed" });
-      const check = verifier.verify(child, issuer);
-      check.then(clock.endUnit, clock.endUnit);
-      return check;
-    },
-  };
-}
 
 /** The refusal of work that could not finish within its deadline. */
 export function lateAnswer(deadlineMs: number): HttpError {

@@ -14,7 +14,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { schemaRejection } from "../../contract/envelope.ts";
-import { OPERATION_LIST, type Operation, type OperationId, textBodyOf } from "../../contract/operations.ts";
+import { OPERATION_LIST, type Operation, type OperationId } from "../../contract/operations.ts";
 import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.ts";
 import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
@@ -158,11 +158,12 @@ function handlerFor<Id extends OperationId>(
   // Like `run`, the row's cost takes the row's request type (CostMismatches checks it), which the
   // body has been validated against when it is called.
   const cost = (operation.cost ?? (() => 1)) as (input: unknown) => number;
+  // Likewise the row's text, from its result type (TextMismatches checks it; text rows only).
+  const text = operation.text as ((result: unknown) => string) | undefined;
   const representation = operation.policy.representation;
   const respond = (request: Request, result: unknown): Response =>
-    representation === "text" ||
-    (representation === "json-or-text" && negotiate(request.headers.get("accept")) === "text")
-      ? responder.text(request, template, textBodyOf(result))
+    text !== undefined && (representation === "text" || negotiate(request.headers.get("accept")) === "text")
+      ? responder.text(request, template, text(result))
       : responder.json(request, template, result);
   const contextOf = (request: Request): UseCaseContext => ({
     observeClient: () => clientAddress.clientAddress(request),
