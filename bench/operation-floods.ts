@@ -40,7 +40,7 @@ let url = option("url", "");
 if (url === "") {
   const child = spawn([process.execPath, `${serverRoot}src/main.ts`], {
     cwd: serverRoot,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", WORKERS: "1" },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", WORKERS: "1" },
     stdout: "pipe",
     stderr: "inherit",
   });

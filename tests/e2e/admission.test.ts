@@ -8,11 +8,12 @@
  *   estimate learns from signature checks only, so a search-heavy bundle answered once is answered
  *   again (issue 24: a 16-certificate cross-signing ring sent one request after another got one 200
  *   and then eleven 503s).
- * Bounds are generous on purpose (this machine is shared): the figures belong to the benchmark.
+ * Bounds are generous on purpose (this machine is shared), except the CIDR floods' health p99,
+ * which is the issue's target (60 ms), scaled only by the runner's own floor.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { crossSigningRing } from "../support/crafted-certificates.ts";
-import { emptyObjectsCoverBody, largestValidCoverBody } from "../support/flood-bodies.ts";
+import { costliestCidrBodies, emptyObjectsCoverBody, largestValidCoverBody } from "../support/flood-bodies.ts";
 import { worstCaseBundlePem } from "../support/worst-bundle.ts";
 import { type RunningServer, startServer } from "./server.ts";
 
@@ -270,29 +271,6 @@ describe("an idle server refuses no request that fits its deadline", () => {
   }, 60_000);
 });
 
-/** The largest valid body of each CIDR operation, built here (each answered 200 by an idle server). */
-function costliestCidrBodies(): Record<string, unknown> {
-  const blocks = (n: number, from = 0) =>
-    Array.from({ length: n }, (_, i) => `10.${((i + from) >> 8) & 255}.${(i + from) & 255}.0/24`);
-  const addresses = (n: number) =>
-    Array.from({ length: n }, (_, i) => `2001:db8::${((i * 7919) % 65_536).toString(16)}`);
-  return {
-    "/v1/cidr-merge": { inputs: blocks(1000) },
-    "/v1/cidr-compare": { a: blocks(500), b: blocks(500, 250) },
-    "/v1/cidr-split": { cidr: "10.0.0.0/8", prefixLength: 24, limit: 10_000 },
-    "/v1/cidr-contains": { cidrs: blocks(500), entries: blocks(500, 250) },
-    "/v1/cidr-subtract": {
-      include: blocks(500),
-      exclude: blocks(500, 250).map((b) => b.replace("/24", "/28")),
-    },
-    "/v1/cidr-cover": { inputs: addresses(1000) },
-    "/v1/cidr-allocate": { within: ["10.0.0.0/8"], used: blocks(999), prefixLength: 24, count: 1000 },
-    "/v1/cidr-subnets": { prefix: "10.0.0.0/8", newbits: Array(1000).fill(16) },
-    "/v1/reverse-zones": { cidr: "10.0.0.0/9" },
-    "/v1/range-to-cidrs": { start: "0.0.0.1", end: "255.255.255.254" },
-  };
-}
-
 /** The operations whose costliest body is costly: a flood of them is shed with OVERLOADED. */
 const COSTLY = new Set([
   "/v1/cidr-merge",
@@ -303,7 +281,17 @@ const COSTLY = new Set([
   "/v1/cidr-cover",
   "/v1/cidr-allocate",
   "/v1/cidr-subnets",
+  "/v1/cidr-usage",
 ]);
+
+/** Health's p99 under a flood of any valid request (issue 30, CONTRACT §1.7). */
+const TARGET_P99_MS = 60;
+/**
+ * What a runner may itself add to health's p99 under a flood of health (its floor) before the
+ * target is scaled: a third of the target. A runner busier than that (a shared CI machine) adds
+ * its excess to the target, and nothing more (docs/performance.md has the floors measured).
+ */
+const QUIET_FLOOR_MS = 20;
 
 /** Runs tests/support/flood-process.ts in a process of its own and reads its JSON answer. */
 async function floodProcess<T>(mode: "flood" | "probe", options: object): Promise<T> {
@@ -356,9 +344,13 @@ describe("admission for all work: floods of each CIDR operation (CONTRACT §1.7,
     }
   }, 60_000);
 
-  /** 100 connections repeating `body` to `path` (health itself without a body) while a probe asks for health. */
+  /**
+   * 150 connections repeating `body` to `path` (health itself without a body) for 10 s, from a
+   * process of their own, while another asks for health on a fresh connection every 10 ms: the
+   * issue's measurement (issue 30), in CI form.
+   */
   async function floodAndProbe(path: string, body: unknown) {
-    const seconds = 2;
+    const seconds = 10;
     const lag = machineLagP99(seconds);
     const probe = floodProcess<{ ms: number[]; failures: number }>("probe", {
       port: server.port,
@@ -369,7 +361,7 @@ describe("admission for all work: floods of each CIDR operation (CONTRACT §1.7,
       url: server.url,
       path,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      connections: 100,
+      connections: 150,
       seconds,
     });
     const { ms, failures } = await probe;
@@ -380,12 +372,13 @@ describe("admission for all work: floods of each CIDR operation (CONTRACT §1.7,
       `${path}: ${JSON.stringify(flood.statuses)}; health p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${ms.length} probes; machine timer lag p99 ${machineLag} ms`,
     );
     expect(failures).toBe(0);
-    expect(ms.length).toBeGreaterThan(5);
+    expect(ms.length).toBeGreaterThan(50);
     return { flood, p99, machineLag };
   }
 
-  // The floor: health's p99 while 100 connections flood health itself, the cheapest request there
-  // is, on this machine now (a shared runner's own load shows here).
+  // The floor: health's p99 while 150 connections flood health itself, the cheapest request there
+  // is, on this machine now. On a quiet runner it is well under QUIET_FLOOR_MS; a shared or
+  // overloaded runner's own delay shows here, and only that much is added to the target.
   let floorP99 = 0;
   test("the floor: health under a flood of health", async () => {
     const { flood, p99 } = await floodAndProbe("/v1/health", undefined);
@@ -393,23 +386,18 @@ describe("admission for all work: floods of each CIDR operation (CONTRACT §1.7,
     floorP99 = p99;
   }, 30_000);
 
-  // 2 s of 100 connections per operation here; docs/performance.md has the 150 × 10 s figures.
   for (const path of Object.keys(bodies)) {
-    test(`${path}: 100 connections repeating its costliest body get 200 or OVERLOADED, and health keeps answering`, async () => {
-      const { flood, p99, machineLag } = await floodAndProbe(path, bodies[path]);
+    test(`${path}: 150 connections repeating its costliest body for 10 s get 200 or OVERLOADED, and health's p99 stays within 60 ms`, async () => {
+      const { flood, p99 } = await floodAndProbe(path, bodies[path]);
       expect(Object.keys(flood.statuses).every((status) => status === "200" || status === "503")).toBe(true);
       expect(flood.statuses["200"] ?? 0).toBeGreaterThan(0);
       expect(flood.badRefusals).toBe(0);
       // Shed: the flood's surplus is refused (a cheap fixed-size operation may be answered whole).
       if (COSTLY.has(path)) expect(flood.statuses["503"] ?? 0).toBeGreaterThan(0);
-      // Health keeps answering under the flood, and never wedges. The issue's 60 ms is NOT met yet:
-      // p99 40–393 ms here (100 connections, 2 s, on a 2-core machine running another suite;
-      // before issue 30: 272 ms under a 150-connection cidr-merge flood on a quiet one), because a
-      // body is read, parsed and validated before admission weighs it (docs/performance.md, ADR 37).
-      // This bound is a guard against a wedged loop, not the target: well under a second, scaled
-      // by health's p99 under a flood of health itself (the floor of a loaded runner) and the lag.
-      const bound = Math.max(500, 8 * floorP99) + 4 * machineLag;
-      expect(p99).toBeLessThanOrEqual(bound);
+      // CONTRACT §1.7's "tens of milliseconds", as issue 30 measures it: health p99 ≤ 60 ms. The
+      // only allowance is what this runner itself adds to a flood of the cheapest request beyond
+      // a quiet runner's floor (ADR 48; docs/performance.md has the figures).
+      expect(p99).toBeLessThanOrEqual(TARGET_P99_MS + Math.max(0, floorP99 - QUIET_FLOOR_MS));
     }, 30_000);
   }
 });
