@@ -13,7 +13,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { crossSigningRing } from "../support/crafted-certificates.ts";
-import { costliestCidrBodies, emptyObjectsCoverBody, largestValidCoverBody } from "../support/flood-bodies.ts";
+import {
+  costliestCidrBodies,
+  emptyObjectsCoverBody,
+  largestValidCoverBody,
+} from "../support/flood-bodies.ts";
 import { worstCaseBundlePem } from "../support/worst-bundle.ts";
 import { type RunningServer, startServer } from "./server.ts";
 
