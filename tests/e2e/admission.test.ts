@@ -68,7 +68,7 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
     await server.stop();
   });
 
-  test("64 KiB bodies of wrong types: each is refused with 100 issues, and health keeps answering", async () => {
+  test("64 KiB bodies of wrong types: each parsed one is refused with 100 issues, and health keeps answering", async () => {
     // {"include":[0,0,…],"exclude":[0,0,…]}: some 32,000 wrong values in 64 KiB.
     const zeros = Array(16_000).fill("0").join(",");
     const body = `{"include":[${zeros}],"exclude":[${zeros}]}`;
@@ -80,13 +80,16 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
         headers: { "content-type": "application/json" },
         body,
       });
-      const envelope = (await response.json()) as { error: { issues: unknown[] } };
-      expect(envelope.error.issues).toHaveLength(100);
+      const envelope = (await response.json()) as { error: { code: string; issues?: unknown[] } };
+      // Refused for what it is, or (its parse not fitting the loop's turn; ADR 48) shed unparsed.
+      if (response.status === 400) expect(envelope.error.issues).toHaveLength(100);
+      else expect(envelope.error.code).toBe("OVERLOADED");
       return response.status;
     });
     await probe.stop();
     expect(statuses.length).toBeGreaterThan(4);
-    expect(new Set(statuses)).toEqual(new Set([400]));
+    expect(statuses).toContain(400);
+    expect(statuses.every((status) => status === 400 || status === 503)).toBe(true);
     expect(probe.samples.length).toBeGreaterThan(5);
     expect(probe.samples.every((sample) => sample.status === 200)).toBe(true);
     // The readiness probe's timeout is 2 s; typical figures are a few ms (docs/performance.md).
@@ -119,7 +122,7 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
             body: bodies[kind],
           });
           const answer = (await response.json()) as { error?: { issues: unknown[] } };
-          if (kind === "invalid") expect(answer.error?.issues).toHaveLength(100);
+          if (kind === "invalid" && response.status === 400) expect(answer.error?.issues).toHaveLength(100);
           return response.status;
         });
         for (const probe of probes) {
@@ -131,9 +134,12 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
         // Answers whose body was read whole: a valid flood's 503s (ADR 37) are refused cheaply, often
         // unread, so the valid side's CPU is counted per 200 (its refusals' CPU included, a bound).
         cpu[kind].answers += statuses.filter((status) => status !== 503).length;
-        // Valid bodies are work, admitted by their cost (ADR 37): the surplus of a flood is 503.
-        if (kind === "invalid") expect(new Set(statuses)).toEqual(new Set([400]));
-        else {
+        // Every body is weighed before it is parsed (ADRs 37, 48): the surplus of a flood is 503,
+        // valid or not; what is parsed is answered for what it is.
+        if (kind === "invalid") {
+          expect(statuses).toContain(400);
+          expect(statuses.every((status) => status === 400 || status === 503)).toBe(true);
+        } else {
           expect(statuses).toContain(200);
           expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
         }
