@@ -263,6 +263,7 @@ json_list() { local IFS=,; echo "[$*]"; }
 peer_serves() { # NAME WORKLOAD -> 0 if the peer is known to serve it (unknown peers: try all)
   case "$1" in
     go) [[ " health public-ip public-ip-text ip range-ipv4-small range-ipv6-worst subtract-1000 cover-1000 merge-1000 split-1024 contains-1000 allocate-1000 compare-1000 reverse-zones " == *" $2 "* ]] ;;
+    go-usage) [[ " health usage-1000 " == *" $2 "* ]] ;; # bench/peers/usage-go
     bun | bare-bun) [[ " health public-ip " == *" $2 "* ]] ;;
     nginx) [[ "$2" == health ]] ;;
     *) return 0 ;;

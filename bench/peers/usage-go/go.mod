@@ -1,0 +1,3 @@
+module usage-go
+
+go 1.19
