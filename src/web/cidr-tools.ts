@@ -104,7 +104,7 @@ function blockTable(cidrs: readonly string[], caption: string, empty: string): H
  * The lines in a read-only box, ready to select, with Copy and Download; the file holds them as
  * the CLI prints them, each ending with a line feed.
  */
-function plainList(lines: readonly string[], label: string, fileName = "list.txt"): HTMLElement {
+function plainList(lines: readonly string[], label: string, fileName: string): HTMLElement {
   const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(""));
   return textOutput(lines.join("\n"), label, { fileName, bytes });
 }
@@ -112,6 +112,11 @@ function plainList(lines: readonly string[], label: string, fileName = "list.txt
 /** A refusal made on this page, before anything is computed or sent, in the error envelope's words. */
 function refusal(message: string, headline = "Not accepted"): HTMLElement {
   return problem({ error: { code: "INVALID_INPUT", message } }, undefined, headline);
+}
+
+/** `1 address`, `256 addresses`. */
+function addressesText(count: bigint): string {
+  return count === 1n ? "1 address" : `${count} addresses`;
 }
 
 /** The family of the first readable entry of a list, or null. */
@@ -134,7 +139,7 @@ function listMap(family: 4 | 6 | null, parentRanges: Range[], layers: MapLayer[]
   return blocks.map((parent, i) =>
     addressMap(
       { parent, base: "outside", layers },
-      `${what} in ${parent} (${parent.addressCount()} addresses)${
+      `${what} in ${parent} (${addressesText(parent.addressCount())})${
         blocks.length > 1 ? `, part ${i + 1} of ${blocks.length}` : ""
       }`,
     ),
@@ -478,7 +483,7 @@ export function setUpCidrTools(api: Api): void {
           plural(value.cidrs.length, "CIDR", "remains", "remain"),
           "Nothing remains: every included address was removed.",
         ),
-        plainList(value.cidrs, "As a plain list"),
+        plainList(value.cidrs, "As a plain list", "remaining.txt"),
       ],
       [include, exclude],
     );
@@ -501,7 +506,7 @@ export function setUpCidrTools(api: Api): void {
         ...compareSet("Only in A", value.onlyA),
         ...compareSet("Only in B", value.onlyB),
         ...compareSet("In both", value.both),
-        plainList(diffLines(value), "As nettools diff prints it (- only in A, + only in B)"),
+        plainList(diffLines(value), "As nettools diff prints it (- only in A, + only in B)", "diff.txt"),
       ],
       [a, b],
     );
@@ -515,7 +520,7 @@ export function setUpCidrTools(api: Api): void {
         ["Addresses", value.addressCount],
       ]),
       blockTable(value.cidrs, plural(value.cidrCount, "CIDR", "covers the range", "cover the range"), ""),
-      plainList(value.cidrs, "As a plain list"),
+      plainList(value.cidrs, "As a plain list", "range.txt"),
     ]),
   );
 
@@ -697,7 +702,7 @@ export function setUpCidrTools(api: Api): void {
         ]),
         splitMap(value.network, value.cidrs),
         blockTable(value.cidrs, `${value.subnetCount} subnets`, ""),
-        plainList(value.cidrs, "As a plain list"),
+        plainList(value.cidrs, "As a plain list", "split.txt"),
       ],
     ),
   );
@@ -741,6 +746,7 @@ export function setUpCidrTools(api: Api): void {
         plainList(
           value.results.filter((r) => r.contained).map((r) => r.entry),
           "Contained entries as a plain list",
+          "contained.txt",
         ),
       ],
       [cidrs, entries],
@@ -761,7 +767,7 @@ export function setUpCidrTools(api: Api): void {
         summary([["Still free", `${value.freeAddressCount} addresses`]]),
         ...allocationMap(within.entries, used.entries, value.cidrs),
         blockTable(value.cidrs, plural(value.cidrs.length, "block", "allocated", "allocated"), ""),
-        plainList(value.cidrs, "As a plain list"),
+        plainList(value.cidrs, "As a plain list", "allocated.txt"),
       ],
       [within, used],
     );
