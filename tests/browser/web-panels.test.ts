@@ -491,7 +491,7 @@ describe("the page's texts are the CLI's", () => {
       const requests: string[] = [];
       v.page.on("request", (request) => requests.push(request.url()));
       const patterns =
-        "203.0.113.0/24  TEST-NET-3\n198.51.100.0/24\tDOC-2 # comment\n2001:db8::/32  documentation\nnot-a-pattern\n";
+        "203.0.113.0/24  TEST-NET-3\n198.51.100.0/24\tDOC-2 # comment\n2001:db8::/32  documentation\n8.8.4.0/24  GOOGLE-DNS\nnot-a-pattern\n";
       const log = [
         "Nov 28 10:00:01 sshd[811]: Failed password for root from 203.0.113.5 port 51234",
         "Nov 28 10:00:02 sshd[812]: Accepted publickey for ops from 192.0.2.10 port 40022",
@@ -501,6 +501,8 @@ describe("the page's texts are the CLI's", () => {
         "no address here",
         "1.2.3.4.5 and 010.0.0.1",
         "client 8.8.8.8 resolver",
+        // Outside every special-purpose block: still matched with -x.
+        "resolver 8.8.4.4 answered",
       ].join("\n");
       const patternFile = scratch("patterns.txt", patterns);
       await v.page.getByLabel(/^Patterns/).fill(patterns);
