@@ -226,7 +226,7 @@ describe("a user", () => {
       await v.page.getByLabel("Used", { exact: true }).fill("10.0.0.0/26");
       await v.page.getByLabel("Prefix length", { exact: true }).fill("26");
       await v.page.getByLabel("How many", { exact: true }).fill("2");
-      await v.page.getByRole("button", { name: "Allocate" }).click();
+      await v.page.getByRole("button", { name: "Allocate", exact: true }).click();
       const allocated = v.page.locator("#allocate-result");
       await allocated.getByRole("cell", { name: "10.0.0.128/26", exact: true }).waitFor();
       expect(await allocated.getByRole("textbox", { name: "As a plain list" }).inputValue()).toBe(
@@ -317,7 +317,7 @@ print(json.dumps({"cidr": str(n), "network": str(n.network_address), "last": str
       const v = await visit();
       await v.page.getByLabel("Block", { exact: true }).fill("2001:db8::/46");
       await v.page.getByLabel("Subnet prefix length").fill("48");
-      await v.page.getByRole("button", { name: "Split" }).click();
+      await v.page.getByRole("button", { name: "Split", exact: true }).click();
       const rows = v.page.locator("#split-result tbody tr");
       await rows.first().waitFor();
       const cells = await rows.evaluateAll((all) =>
@@ -871,7 +871,7 @@ describe("the address-space map", () => {
       await v.page.getByLabel("Used", { exact: true }).fill("10.0.0.0/26");
       await v.page.getByLabel("Prefix length", { exact: true }).fill("26");
       await v.page.getByLabel("How many", { exact: true }).fill("2");
-      await v.page.getByRole("button", { name: "Allocate" }).click();
+      await v.page.getByRole("button", { name: "Allocate", exact: true }).click();
       await v.page.locator("#allocate-result .map").waitFor();
       const parts = await mapParts(v.page, "#allocate-result");
       expect(parts.map((p) => [p.kind, p.range, p.text])).toEqual([
@@ -901,7 +901,7 @@ describe("the address-space map", () => {
       await v.page.getByLabel("Used", { exact: true }).fill("::");
       await v.page.getByLabel("Prefix length", { exact: true }).fill("1");
       await v.page.getByLabel("How many", { exact: true }).fill("1");
-      await v.page.getByRole("button", { name: "Allocate" }).click();
+      await v.page.getByRole("button", { name: "Allocate", exact: true }).click();
       await v.page.locator("#allocate-result .map").waitFor();
       const parts = await mapParts(v.page, "#allocate-result");
       expect(parts.map((p) => [p.kind, p.range])).toEqual([
@@ -936,7 +936,7 @@ describe("the address-space map", () => {
       const v = await visit();
       await v.page.getByLabel("Block", { exact: true }).fill("10.0.0.0/22");
       await v.page.getByLabel("Subnet prefix length").fill("24");
-      await v.page.getByRole("button", { name: "Split" }).click();
+      await v.page.getByRole("button", { name: "Split", exact: true }).click();
       await v.page.locator("#split-result .map").waitFor();
       expect((await mapParts(v.page, "#split-result")).map((p) => p.text)).toEqual([
         "new10.0.0.0/24",
@@ -946,7 +946,7 @@ describe("the address-space map", () => {
       ]);
       await v.page.getByLabel("Block", { exact: true }).fill("2001:db8::/56");
       await v.page.getByLabel("Subnet prefix length").fill("64");
-      await v.page.getByRole("button", { name: "Split" }).click();
+      await v.page.getByRole("button", { name: "Split", exact: true }).click();
       const grid = v.page.locator("#split-result .map-grid li");
       await v.page.waitForFunction(
         () => document.querySelectorAll("#split-result .map-grid li").length === 256,
