@@ -272,3 +272,45 @@ export function addressMap(spec: MapSpec, caption: string): HTMLElement {
     h("ul", { class: "map-legend" }, ...legend),
   );
 }
+
+/** Most maps one list is drawn in once zoomed (issue 34.7). */
+export const MAX_ZOOMED_MAPS = 8;
+
+/** A block is sparse when what it holds is less than this share of it: its parts would be slivers. */
+const SPARSE_SHARE = 16n;
+
+/**
+ * The blocks a list's map zooms to (issue 34.7): the smallest block that holds the ranges, unless
+ * they are sparse in it (under a sixteenth of it) and lie in both of its halves: then each half's
+ * ranges get their own smallest block, again, the sparsest first, while at most
+ * {@link MAX_ZOOMED_MAPS} blocks result. `10.0.0.0/24` and `192.0.2.1` are drawn in
+ * `10.0.0.0/24` and `192.0.2.1/32`, not in `0.0.0.0/0`. The blocks are disjoint, in address
+ * order, each the smallest holding its ranges; empty for no range.
+ */
+export function zoomBlocks(ranges: readonly Range[], family: IpFamily): IpPrefix[] {
+  const groups: Range[][] = [unionOf(ranges)].filter((group) => group.length > 0);
+  while (groups.length < MAX_ZOOMED_MAPS) {
+    let sparsest = -1;
+    let worst = 0n;
+    for (const [i, group] of groups.entries()) {
+      const size = coverOf(group, family)!.addressCount();
+      const held = group.reduce((sum, range) => sum + range.last - range.first + 1n, 0n);
+      if (held * SPARSE_SHARE >= size || halves(group, family) === null) continue;
+      const ratio = size / held;
+      if (ratio > worst) [sparsest, worst] = [i, ratio];
+    }
+    if (sparsest < 0) break;
+    groups.splice(sparsest, 1, ...halves(groups[sparsest]!, family)!);
+  }
+  return groups.map((group) => coverOf(group, family)!);
+}
+
+/** `group` cut at the middle of its smallest block, or null when a range spans the middle. */
+function halves(group: readonly Range[], family: IpFamily): [Range[], Range[]] | null {
+  const block = coverOf(group, family)!;
+  if (block.bits === (family === 4 ? 32 : 128)) return null;
+  const middle = block.first.toBigInt() + block.addressCount() / 2n;
+  const low = group.filter((range) => range.last < middle);
+  const high = group.filter((range) => range.first >= middle);
+  return low.length > 0 && high.length > 0 && low.length + high.length === group.length ? [low, high] : null;
+}

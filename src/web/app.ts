@@ -149,7 +149,17 @@ function certificateView(
       ],
       ["Hostname", hostname],
     ]),
-    certificates,
+    // Seven columns do not fit a phone's width: the table scrolls in its own focusable region.
+    h(
+      "div",
+      {
+        class: "table-scroll",
+        tabindex: "0",
+        role: "region",
+        "aria-label": `${value.certificates.length} certificates`,
+      },
+      certificates,
+    ),
   ];
 }
 

@@ -4,16 +4,27 @@
  * it; block lists show each block's first and last address and size, computed here from the
  * normalized CIDRs the API returned (BigInt counts, never an address enumerated).
  */
+
+import {
+  type ListFormat,
+  type ListOutput,
+  listOutputOf,
+  type NftFamily,
+  renderList,
+} from "../cli/list-render.ts";
 import { addressFactRows, describeAddressType } from "../client/address-facts.ts";
 import type { createClient } from "../client/index.ts";
-import { bindText } from "../domain/cidr/bind-zones.ts";
+import { absoluteNameServer, bindText } from "../domain/cidr/bind-zones.ts";
 import { parseAddr } from "../domain/ip/addr.ts";
+import { CLOUD_PROVIDERS, type CloudProvider, cloudPlanText } from "../domain/ip/cloud-reserved.ts";
 import { addressFacts } from "../domain/ip/facts.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
-import { specialReasonOf } from "../domain/ip/special-reasons.ts";
-import { addressMap, coverOf, type MapLayer, type Range, rangesOf, unionOf } from "./address-map.ts";
+import { specialReasonOf, specialReasonText } from "../domain/ip/special-reasons.ts";
+import { addressMap, type MapLayer, type Range, rangesOf, unionOf, zoomBlocks } from "./address-map.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
+import { type LogMatchOptions, matchFlags, matchLog, matchOptionsProblem } from "./log-match.ts";
 import { listInput, outcome, problem } from "./problems.ts";
+import { textOutput } from "./text-output.ts";
 
 type Api = ReturnType<typeof createClient>;
 
@@ -89,27 +100,23 @@ function blockTable(cidrs: readonly string[], caption: string, empty: string): H
   );
 }
 
-/** The CIDRs one a line in a read-only box, ready to select and copy, with a copy button. */
-function plainList(cidrs: readonly string[], label: string): HTMLElement {
-  const box = h("textarea", {
-    class: "mono plain-list",
-    readonly: "",
-    rows: String(Math.min(10, Math.max(2, cidrs.length))),
-    "aria-label": label,
-    spellcheck: "false",
-  }) as HTMLTextAreaElement;
-  box.value = cidrs.join("\n");
-  const copy = h("button", { type: "button", class: "copy" }, "Copy the list") as HTMLButtonElement;
-  copy.addEventListener("click", () => {
-    box.select();
-    void navigator.clipboard?.writeText(box.value).then(
-      () => {
-        copy.textContent = "Copied";
-      },
-      () => undefined,
-    );
-  });
-  return h("div", { class: "plain" }, h("p", { class: "hint" }, label), box, copy);
+/**
+ * The lines in a read-only box, ready to select, with Copy and Download; the file holds them as
+ * the CLI prints them, each ending with a line feed.
+ */
+function plainList(lines: readonly string[], label: string, fileName: string): HTMLElement {
+  const bytes = new TextEncoder().encode(lines.map((line) => `${line}\n`).join(""));
+  return textOutput(lines.join("\n"), label, { fileName, bytes });
+}
+
+/** A refusal made on this page, before anything is computed or sent, in the error envelope's words. */
+function refusal(message: string, headline = "Not accepted"): HTMLElement {
+  return problem({ error: { code: "INVALID_INPUT", message } }, undefined, headline);
+}
+
+/** `1 address`, `256 addresses`. */
+function addressesText(count: bigint): string {
+  return count === 1n ? "1 address" : `${count} addresses`;
 }
 
 /** The family of the first readable entry of a list, or null. */
@@ -122,16 +129,20 @@ function familyOf(texts: readonly string[]): 4 | 6 | null {
 }
 
 /**
- * The map of a list answer: the parent is the smallest block holding `parentRanges`; what no
- * layer covers is `outside` (of the pool, of the included space). Null when nothing parses.
+ * The maps of a list answer: the smallest block holding `parentRanges`, or, when the ranges are
+ * sparse in it, the smallest block of each group of them (zoomBlocks, issue 34.7); what no layer
+ * covers is `outside` (of the pool, of the included space). None when nothing parses.
  */
-function listMap(family: 4 | 6 | null, parentRanges: Range[], layers: MapLayer[], what: string): Child {
-  if (family === null) return null;
-  const parent = coverOf(parentRanges, family);
-  if (parent === null) return null;
-  return addressMap(
-    { parent, base: "outside", layers },
-    `${what} in ${parent} (${parent.addressCount()} addresses)`,
+function listMap(family: 4 | 6 | null, parentRanges: Range[], layers: MapLayer[], what: string): Child[] {
+  if (family === null) return [];
+  const blocks = zoomBlocks(parentRanges, family);
+  return blocks.map((parent, i) =>
+    addressMap(
+      { parent, base: "outside", layers },
+      `${what} in ${parent} (${addressesText(parent.addressCount())})${
+        blocks.length > 1 ? `, part ${i + 1} of ${blocks.length}` : ""
+      }`,
+    ),
   );
 }
 
@@ -192,7 +203,7 @@ function calculate(): Child[] {
 }
 
 /** The included space: what remains, what was removed, and what lies outside it. */
-function subtractionMap(include: readonly string[], cidrs: readonly string[], family: 4 | 6): Child {
+function subtractionMap(include: readonly string[], cidrs: readonly string[], family: 4 | 6): Child[] {
   const included = unionOf(rangesOf(include, family));
   return listMap(
     family,
@@ -220,9 +231,13 @@ function splitMap(network: string, cidrs: readonly string[]): Child {
 }
 
 /** The pool: what was used, what is new, what stays free, and what lies outside the pool. */
-function allocationMap(within: readonly string[], used: readonly string[], cidrs: readonly string[]): Child {
+function allocationMap(
+  within: readonly string[],
+  used: readonly string[],
+  cidrs: readonly string[],
+): Child[] {
   const family = familyOf(within);
-  if (family === null) return null;
+  if (family === null) return [];
   const pool = unionOf(rangesOf(within, family));
   return listMap(
     family,
@@ -240,7 +255,7 @@ type CompareResult = Extract<Awaited<ReturnType<Api["cidrCompare"]>>, { ok: true
 
 /** One map per family present: only in A, only in B, in both, and what neither list covers. */
 function comparisonMaps(value: CompareResult): Child[] {
-  return ([4, 6] as const).map((family) => {
+  return ([4, 6] as const).flatMap((family) => {
     const layers: MapLayer[] = [
       { kind: "only-a", ranges: rangesOf(value.onlyA.cidrs, family) },
       { kind: "only-b", ranges: rangesOf(value.onlyB.cidrs, family) },
@@ -289,14 +304,7 @@ function specialReasons(entries: readonly string[]): HTMLElement {
     const parsed = parsePrefix(entry);
     if (!parsed.ok) continue;
     const reason = specialReasonOf(parsed.value);
-    if (reason === null) continue;
-    const { prefix, name, rfc } = reason.block;
-    const others = reason.others === 0 ? "" : ` and ${reason.others} more special blocks`;
-    lines.push(
-      reason.outcome === "dropped"
-        ? `excluded ${entry}: ${prefix} ${name} (${rfc})${others}`
-        : `cut ${entry}: ${prefix} ${name} (${rfc})${others} removed`,
-    );
+    if (reason !== null) lines.push(specialReasonText(entry, reason));
   }
   return lines.length === 0
     ? h("p", { class: "ok" }, "No entry met special-purpose space.")
@@ -304,7 +312,7 @@ function specialReasons(entries: readonly string[]): HTMLElement {
         "div",
         {},
         h("h4", {}, "Special-purpose space removed"),
-        h("pre", { class: "reasons" }, lines.join("\n")),
+        h("pre", { class: "reasons", tabindex: "0" }, lines.join("\n")),
       );
 }
 
@@ -322,6 +330,118 @@ function usageBar(percent: number): HTMLElement {
     }),
     h("span", {}, ` ${percent.toFixed(2)}% used`),
   );
+}
+
+/** The name server of the parent's NS line when none is given: a placeholder (RFC 2606), as rdns --bind. */
+const DEFAULT_NAME_SERVER = "ns1.example.net.";
+
+/** The merge form's output: `listOutputOf` of the CLI, which checks the names as --set-name does. */
+function listFormatOf(): { ok: true; value: ListOutput } | { ok: false; message: string } {
+  const format = textOf("merge-format") as ListFormat;
+  try {
+    const value = listOutputOf({
+      format,
+      "set-name": textOf("merge-set-name").trim(),
+      table: textOf("merge-table").trim(),
+      ...(format === "nft" ? { family: textOf("merge-family") as NftFamily } : {}),
+    });
+    return value === null ? { ok: false, message: "no format" } : { ok: true, value };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The `nettools merge` options that write `output` (names only when they are not the defaults). */
+function formatFlags(output: ListOutput, excludeSpecial: boolean): string {
+  const flags = excludeSpecial ? ["-x"] : [];
+  if (output.format === "lines") return flags.join(" ");
+  flags.push(`--format ${output.format}`);
+  if (output.setName !== "nettools") flags.push(`--set-name ${output.setName}`);
+  if (output.format === "nft" && output.table !== "nettools") flags.push(`--table ${output.table}`);
+  if (output.format === "nft" && output.family !== "inet") flags.push(`--family ${output.family}`);
+  return flags.join(" ");
+}
+
+const FORMAT_FILES: Record<ListFormat, (setName: string) => string> = {
+  lines: () => "merged.txt",
+  json: () => "merged.json",
+  nft: (name) => `${name}.nft`,
+  ipset: (name) => `${name}.ipset`,
+  cisco: (name) => `${name}-cisco.txt`,
+};
+
+/**
+ * The merged list in the chosen format, written by the CLI's own renderer (src/cli/list-render.ts):
+ * the bytes `nettools merge --format …` prints, with Copy and Download.
+ */
+function formattedList(cidrs: readonly string[], output: ListOutput, excludeSpecial: boolean): HTMLElement {
+  const flags = formatFlags(output, excludeSpecial);
+  const label = `As nettools merge${flags ? ` ${flags}` : ""} prints it`;
+  const fileName = FORMAT_FILES[output.format](output.setName);
+  if (output.format === "lines") return plainList(cidrs, flags ? label : "As a plain list", fileName);
+  const { text, leftOut } = renderList(cidrs, output, { minimal: true });
+  const other = output.family === "ip" ? "IPv6" : "IPv4";
+  return h(
+    "div",
+    {},
+    leftOut > 0 &&
+      h(
+        "p",
+        { class: "hint" },
+        `note: ${leftOut} ${other} ${leftOut === 1 ? "block" : "blocks"} left out: --family ${output.family} holds one family`,
+      ),
+    textOutput(text, label, { fileName }),
+  );
+}
+
+function cloudOf(name: string): CloudProvider | null {
+  return CLOUD_PROVIDERS.find((provider) => provider === name) ?? null;
+}
+
+/** The plan's blocks: each with its size and, with a cloud, what the provider leaves usable. */
+function planTable(
+  cidrs: readonly string[],
+  provider: CloudProvider | null,
+  usable: readonly string[],
+): HTMLElement {
+  const header = ["#", "Block", "Addresses", ...(provider === null ? [] : [`Usable (${provider})`])];
+  return h(
+    "div",
+    { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${cidrs.length} blocks` },
+    h(
+      "table",
+      { class: "blocks" },
+      h("caption", {}, `${cidrs.length} blocks, in argument order`),
+      h("thead", {}, h("tr", {}, ...header.map((title) => h("th", { scope: "col" }, title)))),
+      h(
+        "tbody",
+        {},
+        ...cidrs.map((cidr, i) => {
+          const parsed = parsePrefix(cidr);
+          return h(
+            "tr",
+            {},
+            h("td", {}, String(i + 1)),
+            h("td", { class: "mono" }, cidr),
+            h("td", { class: "number" }, parsed.ok ? sizeText(parsed.value.addressCount()) : "—"),
+            provider !== null && h("td", { class: "number" }, usable[i] ?? ""),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** The log matching form's options. */
+function matchOptionsOf(): LogMatchOptions {
+  const mode = (document.querySelector('input[name="match-mode"]:checked') as HTMLInputElement | null)?.value;
+  return {
+    invert: mode === "invert",
+    count: mode === "count",
+    onlyMatching: mode === "only",
+    printPattern: mode === "pattern",
+    excludeReserved: byId<HTMLInputElement>("match-exclude-special").checked,
+  };
 }
 
 export function setUpCidrTools(api: Api): void {
@@ -357,13 +477,13 @@ export function setUpCidrTools(api: Api): void {
           ["Removed addresses", value.removedAddressCount],
           ["Remaining addresses", value.remainingAddressCount],
         ]),
-        subtractionMap(include.entries, value.cidrs, value.family === "ipv4" ? 4 : 6),
+        ...subtractionMap(include.entries, value.cidrs, value.family === "ipv4" ? 4 : 6),
         blockTable(
           value.cidrs,
           plural(value.cidrs.length, "CIDR", "remains", "remain"),
           "Nothing remains: every included address was removed.",
         ),
-        plainList(value.cidrs, "As a plain list"),
+        plainList(value.cidrs, "As a plain list", "remaining.txt"),
       ],
       [include, exclude],
     );
@@ -386,7 +506,7 @@ export function setUpCidrTools(api: Api): void {
         ...compareSet("Only in A", value.onlyA),
         ...compareSet("Only in B", value.onlyB),
         ...compareSet("In both", value.both),
-        plainList(diffLines(value), "As nettools diff prints it (- only in A, + only in B)"),
+        plainList(diffLines(value), "As nettools diff prints it (- only in A, + only in B)", "diff.txt"),
       ],
       [a, b],
     );
@@ -400,13 +520,15 @@ export function setUpCidrTools(api: Api): void {
         ["Addresses", value.addressCount],
       ]),
       blockTable(value.cidrs, plural(value.cidrCount, "CIDR", "covers the range", "cover the range"), ""),
-      plainList(value.cidrs, "As a plain list"),
+      plainList(value.cidrs, "As a plain list", "range.txt"),
     ]),
   );
 
   tool("merge", async () => {
     const inputs = listInput("merge-inputs", "inputs");
     const excludeSpecial = byId<HTMLInputElement>("merge-exclude-special").checked;
+    const format = listFormatOf();
+    if (!format.ok) return [refusal(format.message, "Not an output nettools merge writes")];
     return outcome(
       await api.cidrMerge({ inputs: inputs.entries, ...(excludeSpecial ? { excludeSpecial } : {}) }),
       (value) => [
@@ -416,26 +538,115 @@ export function setUpCidrTools(api: Api): void {
         ]),
         ...(excludeSpecial ? [specialReasons(inputs.entries)] : []),
         blockTable(value.cidrs, plural(value.cidrs.length, "CIDR", "covers the list", "cover the list"), ""),
-        plainList(value.cidrs, "As a plain list"),
+        formattedList(value.cidrs, format.value, excludeSpecial),
       ],
       [inputs],
     );
   });
 
   tool("rdns", async () => {
-    const ns = textOf("rdns-ns").trim() || "ns1.example.net.";
-    const server = ns.endsWith(".") ? ns : `${ns}.`;
+    const server = absoluteNameServer(textOf("rdns-ns").trim() || DEFAULT_NAME_SERVER);
+    if (server === null) {
+      return [
+        refusal(
+          `the name server must be a host name such as ${DEFAULT_NAME_SERVER}, not "${textOf("rdns-ns")}"`,
+        ),
+      ];
+    }
     return outcome(await api.reverseZones({ cidr: textOf("rdns-cidr").trim() }), (value) => [
       summary([
         ["Block", value.cidr],
         ["Zones", String(value.zones.length)],
       ]),
-      plainList(value.zones, "The zones"),
-      plainList(
-        value.zones.map((zone) => bindText(zone, [server]).trimEnd()),
+      plainList(value.zones, "The zones (as nettools rdns)", "zones.txt"),
+      textOutput(
+        value.zones.map((zone) => bindText(zone, [server])).join(""),
         "For BIND (as nettools rdns --bind)",
+        { fileName: "reverse-zones.conf" },
       ),
     ]);
+  });
+
+  tool("subnets", async () => {
+    const prefix = textOf("subnets-prefix").trim();
+    const words = textOf("subnets-newbits")
+      .split(/[\s,]+/)
+      .filter((word) => word !== "");
+    const bad = words.find((word) => !/^(0|[1-9][0-9]{0,5})$/.test(word));
+    if (bad !== undefined || words.length === 0) {
+      return [
+        refusal(`each number of new bits must be a whole number of bits such as 4 or 8, not "${bad ?? ""}"`),
+      ];
+    }
+    const provider = cloudOf(textOf("subnets-cloud"));
+    const newbits = words.map(Number);
+    return outcome(await api.cidrSubnets({ prefix, newbits }), (value) => {
+      const command = `nettools subnets${provider ? ` --cloud ${provider}` : ""} ${value.prefix} ${words.join(" ")}`;
+      const plan = provider === null ? null : cloudPlanText(provider, value.cidrs);
+      if (plan !== null && !plan.ok) return [refusal(plan.message, `Not a ${provider} subnet`)];
+      const usable = plan?.value.split("\n").map((line) => line.split("\t")[1] ?? "") ?? [];
+      const parent = parsePrefix(value.prefix);
+      return [
+        summary([
+          ["Prefix", value.prefix],
+          ["Blocks", String(value.cidrs.length)],
+          ...(provider === null
+            ? []
+            : ([
+                [
+                  `Usable in all (${provider})`,
+                  usable.reduce((sum, n) => sum + BigInt(n || 0), 0n).toString(),
+                ],
+              ] as [string, string][])),
+        ]),
+        parent.ok &&
+          addressMap(
+            {
+              parent: parent.value,
+              base: "free",
+              layers: [{ kind: "new", ranges: rangesOf(value.cidrs, parent.value.family) }],
+            },
+            `The plan in ${value.prefix} (${parent.value.addressCount()} addresses)`,
+          ),
+        planTable(value.cidrs, provider, usable),
+        plan === null
+          ? plainList(value.cidrs, `As ${command} prints it`, "subnets.txt")
+          : textOutput(plan.value, `As ${command} prints it`, { fileName: `subnets-${provider}.tsv` }),
+      ];
+    });
+  });
+
+  tool("match", () => {
+    const options = matchOptionsOf();
+    const problemText = matchOptionsProblem(options);
+    if (problemText !== null) return [refusal(problemText)];
+    const encoder = new TextEncoder();
+    const result = matchLog(
+      encoder.encode(byId<HTMLTextAreaElement>("match-patterns").value),
+      encoder.encode(byId<HTMLTextAreaElement>("match-log").value),
+      options,
+    );
+    const text = new TextDecoder().decode(result.stdout);
+    const command = ["nettools match", ...matchFlags(options), "-f patterns.txt < log"].join(" ");
+    return [
+      h(
+        "p",
+        { class: result.exit === 0 ? "ok" : "verdict-bad", id: "match-verdict" },
+        options.count
+          ? `${result.selected} ${result.selected === 1 ? "line" : "lines"} selected.`
+          : result.exit === 0
+            ? `${result.selected} ${result.selected === 1 ? "line" : "lines"} selected (exit 0).`
+            : "No line selected (exit 1).",
+      ),
+      result.stderr.length > 0 &&
+        h(
+          "div",
+          {},
+          h("h4", {}, "About the patterns"),
+          h("pre", { class: "reasons", tabindex: "0" }, result.stderr.join("\n")),
+        ),
+      textOutput(text, `As ${command} prints it`, { fileName: "matches.log", bytes: result.stdout }),
+    ];
   });
 
   tool("usage", async () => {
@@ -491,7 +702,7 @@ export function setUpCidrTools(api: Api): void {
         ]),
         splitMap(value.network, value.cidrs),
         blockTable(value.cidrs, `${value.subnetCount} subnets`, ""),
-        plainList(value.cidrs, "As a plain list"),
+        plainList(value.cidrs, "As a plain list", "split.txt"),
       ],
     ),
   );
@@ -535,6 +746,7 @@ export function setUpCidrTools(api: Api): void {
         plainList(
           value.results.filter((r) => r.contained).map((r) => r.entry),
           "Contained entries as a plain list",
+          "contained.txt",
         ),
       ],
       [cidrs, entries],
@@ -553,9 +765,9 @@ export function setUpCidrTools(api: Api): void {
       }),
       (value) => [
         summary([["Still free", `${value.freeAddressCount} addresses`]]),
-        allocationMap(within.entries, used.entries, value.cidrs),
+        ...allocationMap(within.entries, used.entries, value.cidrs),
         blockTable(value.cidrs, plural(value.cidrs.length, "block", "allocated", "allocated"), ""),
-        plainList(value.cidrs, "As a plain list"),
+        plainList(value.cidrs, "As a plain list", "allocated.txt"),
       ],
       [within, used],
     );

@@ -34,7 +34,8 @@ describe("help footers", () => {
 
 describe("the argument parser's mistakes, in our words", () => {
   test.each([
-    [["subnets", "--cloud"], "error: unknown option --cloud"],
+    [["subnets", "--cloud"], "error: --cloud needs a value: --cloud CLOUD"],
+    [["subnets", "--count"], "error: unknown option --count"],
     [["split", "--cloud"], "error: --cloud needs a value: --cloud CLOUD"],
     [["merge", "-f"], "error: --file (-f) needs a value: --file FILE"],
     [["merge", "--json=yes", "10.0.0.0/8"], "error: --json takes no value"],

@@ -55,3 +55,32 @@ describe("subnets", () => {
     expect(remoteShort.code).toBe(2);
   });
 });
+
+describe("subnets --cloud (the page's plan, issue 34.7)", () => {
+  test("each block with the addresses the provider leaves usable, as split --cloud writes them", async () => {
+    const ran = await nettools(["subnets", "--cloud", "aws", "10.1.0.0/16", "4", "4", "8", "4"]);
+    expect(ran).toEqual({
+      code: 0,
+      stdout:
+        "10.1.0.0/20\t4091\t10.1.0.4\t10.1.15.254\n10.1.16.0/20\t4091\t10.1.16.4\t10.1.31.254\n" +
+        "10.1.32.0/24\t251\t10.1.32.4\t10.1.32.254\n10.1.48.0/20\t4091\t10.1.48.4\t10.1.63.254\n",
+      stderr: "",
+    });
+    // A block of the plan is the same line split --cloud writes for it.
+    const split = await nettools(["split", "--cloud", "gcp", "10.1.32.0/24", "24"]);
+    const plan = await nettools(["subnets", "--cloud", "gcp", "10.1.0.0/16", "4", "4", "8"]);
+    expect(plan.stdout.split("\n")[2]).toBe(split.stdout.trimEnd());
+  });
+
+  test("a block outside the provider's sizes, or IPv6: exit 2 naming it, nothing on stdout", async () => {
+    const small = await nettools(["subnets", "--cloud", "oci", "10.1.0.0/24", "6", "8"]);
+    expect(small.code).toBe(2);
+    expect(small.stdout).toBe("");
+    expect(small.stderr).toContain("--cloud oci: 10.1.0.4/32 is smaller than /30");
+    const v6 = await nettools(["subnets", "--cloud", "aws", "2001:db8::/56", "8"]);
+    expect(v6.code).toBe(2);
+    expect(v6.stderr).toContain("2001:db8::/64 is IPv6");
+    expect((await nettools(["subnets", "--cloud", "aws", "--json", "10.0.0.0/16", "4"])).code).toBe(2);
+    expect((await nettools(["subnets", "--cloud", "ibm", "10.0.0.0/16", "4"])).code).toBe(2);
+  });
+});

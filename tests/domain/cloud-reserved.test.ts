@@ -8,6 +8,7 @@ import fc from "fast-check";
 import {
   CLOUD_PROVIDERS,
   type CloudProvider,
+  cloudPlanText,
   cloudReservationOf,
   usablePerSubnet,
 } from "../../src/domain/ip/cloud-reserved.ts";
@@ -177,4 +178,49 @@ test("every address of random subnets /20 to the smallest: kept or usable exactl
     checked++;
   }
   expect(checked).toBeGreaterThan(100);
+});
+
+describe("cloudPlanText: a plan's lines (subnets --cloud and the page)", () => {
+  test("one CIDR TAB USABLE TAB FIRST TAB LAST line per block, each sized on its own", () => {
+    expect(cloudPlanText("azure", ["10.0.0.0/24", "10.0.1.0/29"])).toEqual({
+      ok: true,
+      value: "10.0.0.0/24\t251\t10.0.0.4\t10.0.0.254\n10.0.1.0/29\t3\t10.0.1.4\t10.0.1.6\n",
+    });
+    expect(cloudPlanText("oci", [])).toEqual({ ok: true, value: "" });
+  });
+
+  test("property: each line is the block's reservation; the first block the provider refuses is named", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CLOUD_PROVIDERS),
+        fc.array(
+          fc
+            .tuple(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 8, max: 32 }))
+            .map(([value, bits]) => {
+              const network = Math.floor(value / 2 ** (32 - bits)) * 2 ** (32 - bits);
+              return `${formatAddr(4, BigInt(network))}/${bits}`;
+            }),
+          { maxLength: 8 },
+        ),
+        (provider, cidrs) => {
+          const plan = cloudPlanText(provider, cidrs);
+          const reservations = cidrs.map((cidr) => cloudReservationOf(provider, cidr));
+          const refused = reservations.find((reservation) => !reservation.ok);
+          if (refused !== undefined) {
+            expect(plan).toEqual(refused);
+            return;
+          }
+          if (!plan.ok) throw new Error("a plan of accepted blocks was refused");
+          expect(plan.value.split("\n").slice(0, -1)).toEqual(
+            reservations.map((reservation, i) => {
+              if (!reservation.ok) throw new Error("unreachable");
+              const { usableAddressCount, firstUsable, lastUsable } = reservation.value;
+              return [cidrs[i], usableAddressCount, firstUsable, lastUsable].join("\t");
+            }),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -9,11 +9,13 @@ import { IpAddr } from "../../src/domain/ip/addr.ts";
 import { IpPrefix, parsePrefix } from "../../src/domain/ip/prefix.ts";
 import {
   coverOf,
+  MAX_ZOOMED_MAPS,
   type MapKind,
   mapParts,
   type Range,
   rangeText,
   unionOf,
+  zoomBlocks,
 } from "../../src/web/address-map.ts";
 
 function prefix(text: string): IpPrefix {
@@ -127,5 +129,53 @@ describe("coverOf and rangeText", () => {
     expect(rangeText(block("10.0.0.64/26"), 4)).toBe("10.0.0.64/26");
     expect(rangeText({ first: 0x0a000001n, last: 0x0a000002n }, 4)).toBe("10.0.0.1 – 10.0.0.2");
     expect(rangeText({ first: 0n, last: (1n << 128n) - 1n }, 6)).toBe("::/0");
+  });
+});
+
+describe("zoomBlocks: the map zooms to the smallest blocks that hold the lists (issue 34.7)", () => {
+  test("sparse IPv4 lists are drawn in their own blocks, not in 0.0.0.0/0; a dense list in its cover", () => {
+    const sparse = [block("10.0.0.0/24"), block("192.0.2.1/32")];
+    expect(zoomBlocks(sparse, 4).map(String)).toEqual(["10.0.0.0/24", "192.0.2.1/32"]);
+    expect(zoomBlocks([block("10.0.0.0/25"), block("10.0.1.0/24")], 4).map(String)).toEqual(["10.0.0.0/23"]);
+    // Clusters inside clusters: 10.0.0.0/24 and 10.200.0.0/24 are apart inside 10.0.0.0/8 too.
+    expect(
+      zoomBlocks([block("10.0.0.0/24"), block("10.200.0.0/24"), block("198.51.100.0/24")], 4).map(String),
+    ).toEqual(["10.0.0.0/24", "10.200.0.0/24", "198.51.100.0/24"]);
+    expect(zoomBlocks([block("2001:db8::/48"), block("2001:db8:ffff::/48")], 6).map(String)).toEqual([
+      "2001:db8::/48",
+      "2001:db8:ffff::/48",
+    ]);
+    expect(zoomBlocks([], 4)).toEqual([]);
+  });
+
+  const v4Block = fc
+    .tuple(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 8, max: 32 }))
+    .map(([value, bits]) => IpPrefix.from(IpAddr.fromBigInt(4, BigInt(value)), bits));
+
+  test("property: every range lies in one block, the blocks are disjoint and sorted, at most 8, each the cover of what it holds", () => {
+    fc.assert(
+      fc.property(fc.array(v4Block, { minLength: 1, maxLength: 40 }), (blocks) => {
+        const ranges = unionOf(blocks.map((b) => ({ first: b.first.toBigInt(), last: b.last.toBigInt() })));
+        const zoomed = zoomBlocks(ranges, 4);
+        expect(zoomed.length).toBeGreaterThan(0);
+        expect(zoomed.length).toBeLessThanOrEqual(MAX_ZOOMED_MAPS);
+        for (let i = 0; i + 1 < zoomed.length; i++) {
+          expect(zoomed[i]!.last.toBigInt()).toBeLessThan(zoomed[i + 1]!.first.toBigInt());
+        }
+        for (const z of zoomed) {
+          const inside = ranges.filter((r) => r.first >= z.first.toBigInt() && r.last <= z.last.toBigInt());
+          expect(inside.length).toBeGreaterThan(0);
+          // The smallest block holding its ranges: the model is coverOf on them.
+          expect(String(coverOf(inside, 4))).toBe(String(z));
+        }
+        const held = ranges.filter((r) =>
+          zoomed.some((z) => r.first >= z.first.toBigInt() && r.last <= z.last.toBigInt()),
+        );
+        expect(held.length).toBe(ranges.length);
+        // Never zoomed out: one block is the cover of everything.
+        if (zoomed.length === 1) expect(String(zoomed[0])).toBe(String(coverOf(ranges, 4)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

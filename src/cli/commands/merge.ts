@@ -1,5 +1,5 @@
 import { parsePrefix } from "../../domain/ip/prefix.ts";
-import { specialReasonOf } from "../../domain/ip/special-reasons.ts";
+import { specialReasonOf, specialReasonText } from "../../domain/ip/special-reasons.ts";
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
@@ -54,16 +54,7 @@ function specialReasonLines(entries: Sourced, shows: (cidr: string) => boolean):
     if (reason === null) return;
     const origin = entries.origins[i] ?? "";
     const place = origin.startsWith("arg ") || origin === "" ? "" : `${origin}: `;
-    const { prefix, name, rfc } = reason.block;
-    const others =
-      reason.others === 0
-        ? ""
-        : ` and ${reason.others} more special ${reason.others === 1 ? "block" : "blocks"}`;
-    const text = entry.trim();
-    out +=
-      reason.outcome === "dropped"
-        ? `${place}excluded ${text}: ${prefix} ${name} (${rfc})${others}\n`
-        : `${place}cut ${text}: ${prefix} ${name} (${rfc})${others} removed\n`;
+    out += `${place}${specialReasonText(entry.trim(), reason)}\n`;
   });
   return out;
 }

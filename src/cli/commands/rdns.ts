@@ -1,5 +1,5 @@
 import { isClientError } from "../../client/index.ts";
-import { bindText } from "../../domain/cidr/bind-zones.ts";
+import { absoluteNameServer, bindText } from "../../domain/cidr/bind-zones.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
@@ -43,10 +43,10 @@ const DEFAULT_NAME_SERVER = "ns1.example.net.";
 
 /** `NAME` as an absolute DNS name (a dot at its end); a name with a space or nothing is a usage error. */
 function absoluteName(name: string): string {
-  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.startsWith(".")) {
+  const absolute = absoluteNameServer(name);
+  if (absolute === null)
     throw new UsageError(`--ns must be a host name such as ns1.example.net., not "${name}"`);
-  }
-  return name.endsWith(".") ? name : `${name}.`;
+  return absolute;
 }
 
 export const rdns: Command = {

@@ -1,8 +1,10 @@
+import { cloudPlanText } from "../../domain/ip/cloud-reserved.ts";
 import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
+import { CLOUD_OPTION_HELP, cloudProviderOf, reportInvalidEntry } from "../cloud.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
-import { UsageError } from "../io.ts";
+import { EXIT, UsageError } from "../io.ts";
 import { cidrLines } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -21,23 +23,36 @@ as decimal by Terraform; a PREFIX at 0.0.0.0 or :: packs from there, where Terra
 and reports no space; IPv4-mapped prefixes (::ffff:10.0.0.0/104) are IPv6 here, IPv4 to Go.
 --plain is accepted (the output is always one CIDR a line); not with --json.
 
-Option:
+With --cloud P, one line per block, CIDR<TAB>USABLE<TAB>FIRST<TAB>LAST: the addresses cloud
+provider P leaves usable in that block and the first and last of them (as split --cloud); IPv4
+only, every block within P's subnet sizes, else exit 2 naming the first that is not. Not with
+--json.
+
+Options:
 ${STRICT_HELP}
+${CLOUD_OPTION_HELP}
 ${COMMON_HELP}
 ${exitCodesHelp("0 every block fits (a block that does not is INSUFFICIENT_SPACE, exit 2)")}
 
-Example: nettools subnets 10.1.0.0/16 4 4 8 4`;
+Examples: nettools subnets 10.1.0.0/16 4 4 8 4
+          nettools subnets --cloud aws 10.1.0.0/16 4 4 8 4`;
 
 export const subnets: Command = {
   name: "subnets",
   help: HELP,
   async run(args, io) {
-    const { values, positionals, tokens } = parse(args, { ...PLAIN_OPTION, ...STRICT_OPTION });
+    const { values, positionals, tokens } = parse(args, {
+      ...PLAIN_OPTION,
+      ...STRICT_OPTION,
+      cloud: { type: "string" },
+    });
     if (values.help) return printHelp(io, HELP);
     const [prefix, ...bits] = positionals;
     if (prefix === undefined)
       throw new UsageError("subnets needs a PREFIX and NEWBITS: subnets 10.1.0.0/16 4 4 8 4");
     const run = makeRun(io, values);
+    const provider = values.cloud === undefined ? null : cloudProviderOf(values.cloud);
+    if (provider !== null && run.json) throw new UsageError("--cloud prints lines; not with --json");
     const newbits = bits.map((text) => {
       if (!/^(0|[1-9][0-9]{0,5})$/.test(text)) {
         throw new UsageError(`each NEWBITS must be a whole number of bits such as 4 or 8, not "${text}"`);
@@ -50,6 +65,12 @@ export const subnets: Command = {
     const stop = checks.verdict();
     if (stop !== null) return stop;
     const result = await runOperation(run, "cidrSubnets", { prefix, newbits });
+    if (provider !== null && result.ok) {
+      const plan = cloudPlanText(provider, result.value.cidrs);
+      if (!plan.ok) return reportInvalidEntry(io, false, `--cloud ${provider}`, plan.message);
+      io.stdout(plan.value);
+      return EXIT.ok;
+    }
     return report(result, run, cidrLines, {
       lists: {
         prefix: { noun: "the prefix", entries: [prefix], origins: origins.slice(0, 1) },

@@ -31,3 +31,12 @@ export function bindText(zone: string, nameServers: readonly string[]): string {
   out += `$ORIGIN ${zone}\n`;
   return out;
 }
+
+/**
+ * A name server for the parent's NS line as an absolute DNS name (a dot at its end), or null for
+ * a name BIND would not take there (a space, nothing, a leading dot). `rdns --ns` and the page.
+ */
+export function absoluteNameServer(name: string): string | null {
+  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.startsWith(".")) return null;
+  return name.endsWith(".") ? name : `${name}.`;
+}

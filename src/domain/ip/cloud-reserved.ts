@@ -168,3 +168,21 @@ export function cloudReservationOf(provider: CloudProvider, text: string): Parse
   if (problem !== null) return { ok: false, message: problem };
   return { ok: true, value: cloudReservation(provider, parsed.value) };
 }
+
+/**
+ * A plan's subnets as `nettools subnets --cloud` prints them and the page shows them (CONTRACT
+ * §8.9): one `CIDR<TAB>USABLE<TAB>FIRST<TAB>LAST` line per subnet, in the given order — the
+ * addresses `provider` leaves usable in it and the first and last of them, as `split --cloud`
+ * writes its lines. Each subnet is sized on its own (a Terraform plan mixes lengths). The failure
+ * names the first subnet that is not a subnet of `provider` (IPv6, or outside its sizes).
+ */
+export function cloudPlanText(provider: CloudProvider, cidrs: readonly string[]): ParseResult<string> {
+  let text = "";
+  for (const cidr of cidrs) {
+    const reservation = cloudReservationOf(provider, cidr);
+    if (!reservation.ok) return reservation;
+    const { usableAddressCount, firstUsable, lastUsable } = reservation.value;
+    text += `${cidr}\t${usableAddressCount}\t${firstUsable}\t${lastUsable}\n`;
+  }
+  return { ok: true, value: text };
+}

@@ -66,3 +66,20 @@ export function specialReasonOf(block: IpPrefix): SpecialReason | null {
     others: met.filter((row) => row !== general && !general.parsed.contains(row.parsed.first)).length,
   };
 }
+
+/**
+ * The line `merge -x` writes about an entry it dropped or cut (CONTRACT §12), without the place
+ * of a file's line: `excluded 0.0.0.0/8: 0.0.0.0/8 "This network" (RFC 791)` or `cut 10.0.0.0/7:
+ * 10.0.0.0/8 Private-Use (RFC 1918) removed`, naming the most general special block met and how
+ * many more there were. `entry` is the entry as written. Shared by the CLI and the page.
+ */
+export function specialReasonText(entry: string, reason: SpecialReason): string {
+  const { prefix, name, rfc } = reason.block;
+  const others =
+    reason.others === 0
+      ? ""
+      : ` and ${reason.others} more special ${reason.others === 1 ? "block" : "blocks"}`;
+  return reason.outcome === "dropped"
+    ? `excluded ${entry}: ${prefix} ${name} (${rfc})${others}`
+    : `cut ${entry}: ${prefix} ${name} (${rfc})${others} removed`;
+}
