@@ -1,7 +1,7 @@
 /**
  * `--connect HOST[:PORT]` as a source of certificates for `cert` and `chain` (CONTRACT §7.3, §8.3):
  * its options (`--servername`, `--save`, `--starttls`/`--start-tls`, `--identity`), their help
- * text, and the read itself (tls-certificates.ts). A failure is one line on stderr,
+ * text, and the read itself through the ServerCertificateSource port (src/local/ports.ts). A failure is one line on stderr,
  * `error: HOST:PORT: <the observed cause>`, and exit 3; after a read, one line says how many
  * certificates came and how they were read.
  */
@@ -10,14 +10,18 @@ import type { Run } from "./args.ts";
 import { replaceFile } from "./atomic-file.ts";
 import type { CertificateSource } from "./certificate-source.ts";
 import { EXIT, UsageError } from "./io.ts";
+
+/** The longest quote of a user's word in a usage error, in characters after escaping (as a server's). */
+const MAX_QUOTE_CHARACTERS = 80;
+const quote = (said: Uint8Array) => quoteBytes(said, MAX_QUOTE_CHARACTERS);
+
 import {
   parseStartTlsProtocol,
-  quote,
   STARTTLS_DEFAULT_PORTS,
   type StartTls,
   type StartTlsProtocol,
-} from "./starttls.ts";
-import { describeTarget, fetchServerCertificates, parseTarget } from "./tls-certificates.ts";
+} from "../local/starttls-protocols.ts";
+import { quoteBytes } from "../local/terminal-text.ts";
 
 const PROTOCOLS = Object.keys(STARTTLS_DEFAULT_PORTS).join(", ");
 
@@ -102,6 +106,7 @@ export async function readServerCertificates(
   values: ConnectValues & { connect: string },
   deadline?: number,
 ): Promise<CertificateSource | { exit: number }> {
+  const { parseTarget, describeTarget, fetchCertificates } = run.io.ports.serverCertificates;
   const parsedHost = parseTarget(values.connect, values.servername);
   if (!parsedHost.ok) throw new UsageError(parsedHost.message);
   const startTls = startTlsFrom(values, parsedHost.target.host);
@@ -111,7 +116,7 @@ export async function readServerCertificates(
       : parseTarget(values.connect, values.servername, STARTTLS_DEFAULT_PORTS[startTls.protocol]);
   if (!parsed.ok) throw new UsageError(parsed.message);
   const target = parsed.target;
-  const fetched = await fetchServerCertificates(target, {
+  const fetched = await fetchCertificates(target, {
     ...(deadline === undefined ? {} : { deadline }),
     ...(startTls === null ? {} : { startTls }),
   });

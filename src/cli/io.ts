@@ -4,6 +4,7 @@
  */
 
 import type { InputLimit } from "../local/input-limits.ts";
+import type { LocalPorts } from "../local/ports.ts";
 
 export const EXIT = { ok: 0, findings: 1, invalidInput: 2, failure: 3 } as const;
 
@@ -60,6 +61,8 @@ export interface Io {
    * them a command falls back to the text members.
    */
   bytes?: ByteIo;
+  /** The ports of the user's machine, bound once per process (src/cli/composition-root.ts). */
+  ports: LocalPorts;
 }
 
 /** Raw bytes in and out, see {@link Io.bytes}. */

@@ -18,6 +18,7 @@ import { INPUT_LIMITS } from "../local/input-limits.ts";
 import { boundedFile, boundedStream } from "./bounded-input.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
+import { composeCli } from "./composition-root.ts";
 import { fileBytes } from "./file-bytes.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
 import { derivationLeftRunning } from "./key-decryption.ts";
@@ -171,6 +172,7 @@ export async function runAsProcess(): Promise<void> {
         }),
       stdout: stdout.writeBytes,
     },
+    ports: composeCli(),
   });
   if (code !== "running" && derivationLeftRunning()) {
     // A key derivation stopped at the deadline still runs on a worker thread: do not wait for it.

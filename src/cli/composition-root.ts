@@ -1,0 +1,13 @@
+/**
+ * The CLI's composition root (ADR 0050), as src/app.ts is the server's: it binds the ports of the
+ * user's machine (src/local/ports.ts) to this runtime's adapters, once per process
+ * (`runAsProcess` in main.ts calls it), and hands them to every command through its `Io`. No other
+ * file of src/cli/ names an outbound adapter of src/adapters/tls/ or src/adapters/keys-node/.
+ */
+import { TLS_SERVER_CERTIFICATES } from "../adapters/tls/tls-certificates.ts";
+import type { LocalPorts } from "../local/ports.ts";
+
+/** The ports of a `nettools` process, bound to node:net, node:crypto and openssl. */
+export function composeCli(): LocalPorts {
+  return { serverCertificates: TLS_SERVER_CERTIFICATES };
+}
