@@ -18,11 +18,7 @@
  * {@link NotTheProtocol}. Both carry what the server said, which {@link quote} makes safe to print.
  * Closes, resets and the deadline are the connection's own {@link ConnectionFailure}.
  */
-import {
-  STARTTLS_DEFAULT_PORTS,
-  type StartTls,
-  type StartTlsProtocol,
-} from "../../local/starttls-protocols.ts";
+import type { StartTls, StartTlsProtocol } from "../../local/starttls-protocols.ts";
 import { quoteBytes } from "../../local/terminal-text.ts";
 import { ConnectionFailure, type PlainConnection } from "./plain-connection.ts";
 
