@@ -4,10 +4,11 @@
  * (`runAsProcess` in main.ts calls it), and hands them to every command through its `Io`. No other
  * file of src/cli/ names an outbound adapter of src/adapters/tls/ or src/adapters/keys-node/.
  */
+import { NODE_PUBLIC_KEYS } from "../adapters/keys-node/node-public-keys.ts";
 import { TLS_SERVER_CERTIFICATES } from "../adapters/tls/tls-certificates.ts";
 import type { LocalPorts } from "../local/ports.ts";
 
 /** The ports of a `nettools` process, bound to node:net, node:crypto and openssl. */
 export function composeCli(): LocalPorts {
-  return { serverCertificates: TLS_SERVER_CERTIFICATES };
+  return { serverCertificates: TLS_SERVER_CERTIFICATES, publicKeys: NODE_PUBLIC_KEYS };
 }

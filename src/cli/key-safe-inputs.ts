@@ -7,10 +7,10 @@
 import { readFile } from "node:fs/promises";
 import { BinaryInputError, binaryOffset, type CertificateBundleText } from "../local/certificate-files.ts";
 import { INPUT_LIMITS, type InputLimit } from "../local/input-limits.ts";
+import { looksLikeDerKey } from "../local/private-keys.ts";
 import { boundedFile } from "./bounded-input.ts";
 import type { Io } from "./io.ts";
 import { InputTooLarge, UsageError } from "./io.ts";
-import { looksLikeDerKey } from "./private-keys.ts";
 
 /** The name an input has in messages: the file, or `stdin` for `-`. */
 export const sourceName = (name: string): string => (name === "-" ? "stdin" : name);

@@ -21,7 +21,6 @@ import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
 import { composeCli } from "./composition-root.ts";
 import { fileBytes } from "./file-bytes.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
-import { derivationLeftRunning } from "./key-decryption.ts";
 import { chooseStyle } from "./style.ts";
 
 export { EXIT } from "./io.ts";
@@ -152,6 +151,7 @@ export async function runAsProcess(): Promise<void> {
   // arguments: they are servers.
   const argv = process.env.NETWORK_TOOLS_API_WORKER === "1" ? ["serve"] : process.argv.slice(2);
   const stdout = processStdout();
+  const ports = composeCli();
   const decoder = new TextDecoder();
   const code = await main({
     argv,
@@ -172,9 +172,9 @@ export async function runAsProcess(): Promise<void> {
         }),
       stdout: stdout.writeBytes,
     },
-    ports: composeCli(),
+    ports,
   });
-  if (code !== "running" && derivationLeftRunning()) {
+  if (code !== "running" && ports.publicKeys.derivationLeftRunning()) {
     // A key derivation stopped at the deadline still runs on a worker thread: do not wait for it.
     process.exit(stdout.failure() ?? code);
   }

@@ -62,7 +62,45 @@ export interface ServerCertificateSource {
   fetchCertificates(target: ServerTarget, options?: ConnectOptions): Promise<FetchResult>;
 }
 
+/** A private key's PEM block as found in a text: its label, the line of its BEGIN boundary (1-based), its whole text. */
+export interface PrivateKeyBlock {
+  label: string;
+  line: number;
+  text: string;
+}
+
+/**
+ * The public half of a private key, or why it was not read: a sentence that names the input and
+ * the block's line, never a byte of the key; or the budget spent while deriving a decryption key.
+ * `keyType` is the runtime's name of the key when it has one (the page's WebCrypto algorithm).
+ */
+export type PublicHalf =
+  | { ok: true; spki: Uint8Array; keyType?: string }
+  | { ok: false; message: string }
+  | { ok: false; stopped: string };
+
+/**
+ * Private key → SubjectPublicKeyInfo (CONTRACT §8.2), in the process that holds the key: the key
+ * never leaves it. Each runtime reads what it can (node:crypto every key type and encrypted
+ * PKCS#8; WebCrypto RSA, EC P-256/384/521 and Ed25519, no passphrase) and says so in its words.
+ */
+export interface PublicKeyReader {
+  /**
+   * The SPKI (DER) of the key in `block` (from input `origin`). `passphrase` opens an
+   * `ENCRYPTED PRIVATE KEY`, its derivation abandoned after `timeoutMs`.
+   */
+  publicHalfOf(
+    block: PrivateKeyBlock,
+    origin: string,
+    passphrase: string | undefined,
+    timeoutMs: number,
+  ): Promise<PublicHalf>;
+  /** True once a derivation abandoned at its deadline still runs on a thread no API can stop. */
+  derivationLeftRunning(): boolean;
+}
+
 /** The ports a program on the user's machine is given by its composition root. */
 export interface LocalPorts {
   readonly serverCertificates: ServerCertificateSource;
+  readonly publicKeys: PublicKeyReader;
 }

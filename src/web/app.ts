@@ -4,6 +4,7 @@
  * Nothing is stored: no cookies, no localStorage, no sessionStorage.
  */
 
+import { WEBCRYPTO_PUBLIC_KEYS } from "../adapters/keys-webcrypto/webcrypto-public-keys.ts";
 import {
   deployableByFix,
   errorsLeftAfterFix,
@@ -481,5 +482,5 @@ function setUpMyIp(): void {
 
 setUpCidrTools(api);
 setUpCertificates();
-setUpKeyMatch(api);
+setUpKeyMatch(api, WEBCRYPTO_PUBLIC_KEYS);
 setUpMyIp();
