@@ -1,7 +1,8 @@
 /**
  * grepcidr 2.0's reading rules, byte for byte (CONTRACT §7.4: `nettools match` selects exactly the
  * lines Debian 12's grepcidr selects). Read from its source (grepcidr.c, 2014) and the glibc
- * functions it calls; tests/cli/match-grepcidr.test.ts holds us to the real program.
+ * functions it calls; tests/cli/match-grepcidr.test.ts holds us to the real program, and
+ * tests/local/grepcidr-patterns.test.ts to the domain's address parser where the two agree.
  *
  * Addresses in a log are read by glibc's `inet_pton`: IPv4 is exactly four decimal octets 0–255
  * without leading zeros (`010.0.0.1` is no address); IPv6 is RFC 4291 text with one to four hex
@@ -21,10 +22,9 @@
  *   it is ignored, so an IPv6 range `a-b` is the single address `a`.
  * A rejected pattern is a warning and is skipped; the run goes on (grepcidr's exit status).
  */
-import { Buffer } from "node:buffer";
-import { parsePrefix } from "../domain/ip/prefix.ts";
-import type { RangeList } from "../domain/ip/range-list.ts";
-import { maskWord } from "../domain/ip/u128.ts";
+import { parsePrefix } from "../../domain/ip/prefix.ts";
+import type { RangeList } from "../../domain/ip/range-list.ts";
+import { maskWord } from "../../domain/ip/u128.ts";
 
 export const COLON = 58;
 export const DOT = 46;
@@ -323,7 +323,7 @@ function readPattern(s: Uint8Array, lists: PatternLists): PatternOutcome {
 function shown(s: Uint8Array): string {
   let end = s.length;
   while (end > 0 && (s[end - 1] === LF || s[end - 1] === CR)) end--;
-  const text = Buffer.from(s.buffer, s.byteOffset, end).toString("utf8");
+  const text = new TextDecoder().decode(s.subarray(0, end));
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
 
@@ -336,7 +336,7 @@ function whyRejected(s: Uint8Array): string {
   if (range.length === 8 && validQuad(range, 0) && validQuad(range, 4)) {
     return `${shown(s)}: the range ends before it starts`;
   }
-  const entry = (Buffer.from(s).toString("utf8").split("#")[0] ?? "").trim();
+  const entry = (new TextDecoder().decode(s).split("#")[0] ?? "").trim();
   const parsed = parsePrefix(entry);
   if (parsed.ok) return `${shown(s)}: an IPv6 pattern must start at the beginning of its line`;
   return parsed.message;
@@ -394,7 +394,7 @@ export function readPatternFile(bytes: Uint8Array, name: string, lists: PatternL
  * separated by space, tab, comma, CR or LF, each read as a pattern (grepcidr's `strtok`).
  */
 export function readPatternWords(text: string, origin: string, lists: PatternLists): void {
-  const bytes = Buffer.from(text, "utf8");
+  const bytes = new TextEncoder().encode(text);
   let start = 0;
   while (start < bytes.length) {
     while (start < bytes.length && isWordSeparator(bytes[start]!)) start++;
