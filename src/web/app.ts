@@ -13,7 +13,6 @@ import {
   privateKeyRefusal,
   withChainRoots,
 } from "../client/certificate-answers.ts";
-import { type ChainClient, refusingClients } from "../client/client-names.ts";
 import {
   type ApiResult,
   type CertificateBundleRequestType,
@@ -27,6 +26,7 @@ import {
   type PublicIpResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
+import { type ChainClient, refusingClients } from "../local/client-names.ts";
 import { setAsidePrivateKeys } from "../local/key-material.ts";
 import { convertPastedPkcs7, loadCertificateFiles } from "./certificate-inputs.ts";
 import { setUpCidrTools } from "./cidr-tools.ts";

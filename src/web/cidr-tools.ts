@@ -4,13 +4,14 @@
  * it; block lists show each block's first and last address and size, computed here from the
  * normalized CIDRs the API returned (BigInt counts, never an address enumerated).
  */
-import { addressFactRows, describeAddressType } from "../client/address-facts.ts";
+
 import type { createClient } from "../client/index.ts";
 import { bindText } from "../domain/cidr/bind-zones.ts";
 import { parseAddr } from "../domain/ip/addr.ts";
 import { addressFacts } from "../domain/ip/facts.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
 import { specialReasonOf } from "../domain/ip/special-reasons.ts";
+import { addressFactRows, describeAddressType } from "../local/address-facts.ts";
 import { addressMap, coverOf, type MapLayer, type Range, rangesOf, unionOf } from "./address-map.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
 import { listInput, outcome, problem } from "./problems.ts";
