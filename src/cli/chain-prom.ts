@@ -12,8 +12,6 @@
  * A file that holds only a private key is skipped with a notice. Nothing of a file's content is
  * printed but the series, which hold no key material.
  */
-import { readFile } from "node:fs/promises";
-import { DerCertificateDecoder } from "../adapters/crypto/decoder.ts";
 import {
   type ChainJudge,
   certificateTextOf,
@@ -25,7 +23,7 @@ import type { CertificateChainResult } from "../domain/certificates/chain.ts";
 import type { Run } from "./args.ts";
 import { Deadline } from "./deadline.ts";
 import { EXIT } from "./io.ts";
-import { runOperation } from "./run-operation.ts";
+import { localCertificateDeps, runOperation } from "./run-operation.ts";
 
 /** Judges one file's chain: chain's exit status for it, or why it has no verdict. */
 export type FileExit = (result: CertificateChainResult) => number;
@@ -40,7 +38,7 @@ export async function printChainSeries(
   request: Omit<RequestOf<"certificateChain">, "pem">,
   exitOf: FileExit,
 ): Promise<number> {
-  const decoder = new DerCertificateDecoder();
+  const decoder = localCertificateDeps().decoder;
   const reports: FileReport[] = [];
   const readErrors = new Map<string, number>();
   let exit: number = EXIT.ok;
@@ -52,7 +50,7 @@ export async function printChainSeries(
   for (const file of files) {
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await readFile(file));
+      bytes = await run.io.ports.files.readWhole(file);
     } catch (error) {
       fail(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}`, EXIT.invalidInput);
       continue;

@@ -7,7 +7,6 @@
  */
 import { pemBlock } from "../domain/certificates/chain.ts";
 import type { Run } from "./args.ts";
-import { replaceFile } from "./atomic-file.ts";
 import type { CertificateSource } from "./certificate-source.ts";
 import { EXIT, UsageError } from "./io.ts";
 
@@ -128,7 +127,7 @@ export async function readServerCertificates(
   const pem = fetched.value.ders.map(pemBlock).join("");
   if (values.save !== undefined) {
     try {
-      await replaceFile(values.save, pem);
+      await run.io.ports.files.replace(values.save, pem);
     } catch (error) {
       run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
       return { exit: EXIT.failure };

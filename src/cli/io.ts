@@ -12,9 +12,7 @@ export const EXIT = { ok: 0, findings: 1, invalidInput: 2, failure: 3 } as const
 export class UsageError extends Error {}
 
 /** A local input past its cap (src/local/input-limits.ts): one line, exit code 2, no usage hint. */
-export class InputTooLarge extends Error {
-  override name = "InputTooLarge";
-}
+export { InputTooLarge } from "../local/input-limits.ts";
 
 /**
  * A mistake `parseArgs` (node:util) found, said in our words (CONTRACT §12): its own messages

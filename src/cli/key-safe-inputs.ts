@@ -4,11 +4,9 @@
  * refused before it is read any further (never converted into a "certificate" and sent), and
  * binary input is named by its offset only, never shown in hex (it could be a key).
  */
-import { readFile } from "node:fs/promises";
 import { BinaryInputError, binaryOffset, type CertificateBundleText } from "../local/certificate-files.ts";
 import { INPUT_LIMITS, type InputLimit } from "../local/input-limits.ts";
 import { looksLikeDerKey } from "../local/private-keys.ts";
-import { boundedFile } from "./bounded-input.ts";
 import type { Io } from "./io.ts";
 import { InputTooLarge, UsageError } from "./io.ts";
 
@@ -17,13 +15,14 @@ export const sourceName = (name: string): string => (name === "-" ? "stdin" : na
 
 /** The bytes of a file, or of stdin for `-` (read once by the caller); an unreadable file is a UsageError. */
 export async function inputBytes(
+  io: Io,
   name: string,
   stdin: () => Promise<Uint8Array>,
   limit: InputLimit,
 ): Promise<Uint8Array> {
   if (name === "-") return stdin();
   try {
-    return await boundedFile(name, limit, async (path) => new Uint8Array(await readFile(path)));
+    return await io.ports.files.read(name, limit);
   } catch (error) {
     if (error instanceof InputTooLarge) throw error;
     throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`);

@@ -15,11 +15,9 @@
 import { writeSync } from "node:fs";
 import packageJson from "../../package.json" with { type: "json" };
 import { INPUT_LIMITS } from "../local/input-limits.ts";
-import { boundedFile, boundedStream } from "./bounded-input.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
 import { composeCli } from "./composition-root.ts";
-import { fileBytes } from "./file-bytes.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
 import { chooseStyle } from "./style.ts";
 
@@ -160,14 +158,14 @@ export async function runAsProcess(): Promise<void> {
     stderr: (text) => process.stderr.write(text),
     stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
-    readStdin: async (limit = INPUT_LIMITS.list) =>
-      decoder.decode(await boundedStream(process.stdin, "stdin", limit)),
+    readStdin: async (limit = INPUT_LIMITS.list) => decoder.decode(await ports.files.readStdin(limit)),
     readFile: async (path, limit = INPUT_LIMITS.list) =>
-      decoder.decode(await boundedFile(path, limit, fileBytes)),
+      decoder.decode(await ports.files.read(path, limit, { mapped: true })),
     bytes: {
-      readStdin: (limit = INPUT_LIMITS.list) => boundedStream(process.stdin, "stdin", limit),
+      readStdin: (limit = INPUT_LIMITS.list) => ports.files.readStdin(limit),
       readFile: (path, limit = INPUT_LIMITS.list) =>
-        boundedFile(path, limit, fileBytes, {
+        ports.files.read(path, limit, {
+          mapped: true,
           capRegularFiles: limit !== INPUT_LIMITS.searchedStream,
         }),
       stdout: stdout.writeBytes,

@@ -4,6 +4,7 @@
  * The domain never calls these; the commands and the page do, and each has an adapter per runtime,
  * bound in a composition root (src/cli/composition-root.ts for the CLI, src/web/app.ts for the page).
  */
+import type { InputLimit } from "./input-limits.ts";
 import type { StartTls } from "./starttls-protocols.ts";
 
 /** A TLS server to read, as `--connect HOST[:PORT]` and `--servername` name it. */
@@ -99,8 +100,44 @@ export interface PublicKeyReader {
   derivationLeftRunning(): boolean;
 }
 
+/**
+ * The user's files and stdin, each read with its cap (ADR 0036; src/local/input-limits.ts), and the
+ * files the CLI writes. Errors opening a file are the runtime's own (its `code` and `message`):
+ * the caller names the file in its words.
+ */
+export interface LocalFiles {
+  /**
+   * A file's bytes within `limit`: a regular file refused by its size before it is read, anything
+   * else (a device, a FIFO) read up to the cap; past it, `InputTooLarge`. `mapped`: the runtime may
+   * map the file rather than copy it (`match`'s logs); `capRegularFiles: false` skips the size
+   * check (mapped searched files).
+   */
+  read(
+    path: string,
+    limit: InputLimit,
+    how?: { mapped?: boolean; capRegularFiles?: boolean },
+  ): Promise<Uint8Array>;
+  /** A file's bytes, whole, without a cap (a file the CLI was told to watch, `chain --format prom`). */
+  readWhole(path: string): Promise<Uint8Array>;
+  /** stdin's bytes within `limit` (`InputTooLarge` past it). */
+  readStdin(limit: InputLimit): Promise<Uint8Array>;
+  /** A file's bytes, or one line: larger than `maxBytes` (by its size, unread), or unreadable (its error code). */
+  readCapped(
+    path: string,
+    maxBytes: number,
+  ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; message: string }>;
+  /** A directory's entry names, or null when `path` is not a directory (the runtime's error when it cannot be read). */
+  directoryEntries(path: string): Promise<string[] | null>;
+  /**
+   * Writes `text` to `path` atomically (CONTRACT §7.1): a reader sees the old file or the new one,
+   * never half of one; the permission bits of the file it replaces are kept.
+   */
+  replace(path: string, text: string): Promise<void>;
+}
+
 /** The ports a program on the user's machine is given by its composition root. */
 export interface LocalPorts {
   readonly serverCertificates: ServerCertificateSource;
   readonly publicKeys: PublicKeyReader;
+  readonly files: LocalFiles;
 }

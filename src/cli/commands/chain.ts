@@ -3,7 +3,6 @@ import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { replaceFile } from "../atomic-file.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
@@ -264,7 +263,7 @@ async function build(
   if (values.output === undefined) io.stdout(result.value.fullchainPem);
   else {
     try {
-      await replaceFile(values.output, result.value.fullchainPem);
+      await run.io.ports.files.replace(values.output, result.value.fullchainPem);
     } catch (error) {
       io.stderr(`${run.err.red("error")}: cannot write ${values.output}: ${(error as Error).message}\n`);
       return EXIT.failure;

@@ -58,7 +58,7 @@ export const csr: Command = {
     const stdin = stdinBytesOnce(io);
     const name = positionals[0]!;
     const source = sourceName(name);
-    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.request);
+    const bytes = await inputBytes(io, name, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) return inputError(run, binary);
     const text = textOf(bytes);
@@ -72,7 +72,7 @@ export const csr: Command = {
       for (const certFile of certFiles) {
         const problem = addCertificateFile(
           texts.certificatePem,
-          await inputBytes(certFile, stdin, INPUT_LIMITS.certificates),
+          await inputBytes(io, certFile, stdin, INPUT_LIMITS.certificates),
           sourceName(certFile),
         );
         if (problem !== null) return inputError(run, problem);

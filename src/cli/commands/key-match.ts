@@ -158,7 +158,7 @@ async function readInputs(
   const bundle = new CertificateBundleText();
   const keysInCertFiles: { block: PemBlockText; origin: string }[] = [];
   for (const name of certFiles) {
-    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.certificates);
+    const bytes = await inputBytes(io, name, stdin, INPUT_LIMITS.certificates);
     const origin = sourceName(name);
     if (looksLikePkcs12(bytes)) {
       // CONTRACT §10.3: its certificates join the -c bundle in file order; its key is the key input.
@@ -201,7 +201,7 @@ async function readInputs(
   let given: { block: PemBlockText; origin: string }[] | null = null;
   if (keyFile !== undefined && keyOrigin !== null) {
     const origin = keyOrigin;
-    const bytes = await inputBytes(keyFile, stdin, INPUT_LIMITS.key);
+    const bytes = await inputBytes(io, keyFile, stdin, INPUT_LIMITS.key);
     const pkcs12 = looksLikePkcs12(bytes) ? await readPkcs12Input(bytes, origin, passin, true, io) : null;
     if (pkcs12 !== null && !pkcs12.ok) throw new InputProblem(pkcs12.message);
     if (pkcs12 === null && looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
@@ -236,7 +236,7 @@ async function readInputs(
   let csr: CertificationRequestData | null = null;
   if (csrFile !== undefined) {
     const origin = sourceName(csrFile);
-    const bytes = await inputBytes(csrFile, stdin, INPUT_LIMITS.request);
+    const bytes = await inputBytes(io, csrFile, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, origin, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) throw new InputProblem(binary);
     const read = await readCertificationRequest(textOf(bytes), decoder, LOCAL_CERTIFICATE_LIMITS);
