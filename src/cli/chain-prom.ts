@@ -21,9 +21,10 @@ import { type FileReport, renderCertificateExposition } from "../certificate-wat
 import type { RequestOf } from "../contract/operations.ts";
 import type { CertificateChainResult } from "../domain/certificates/chain.ts";
 import type { Run } from "./args.ts";
+import { certificateDecoder } from "./composition-root.ts";
 import { Deadline } from "./deadline.ts";
 import { EXIT } from "./io.ts";
-import { localCertificateDeps, runOperation } from "./run-operation.ts";
+import { runOperation } from "./run-operation.ts";
 
 /** Judges one file's chain: chain's exit status for it, or why it has no verdict. */
 export type FileExit = (result: CertificateChainResult) => number;
@@ -38,7 +39,7 @@ export async function printChainSeries(
   request: Omit<RequestOf<"certificateChain">, "pem">,
   exitOf: FileExit,
 ): Promise<number> {
-  const decoder = localCertificateDeps().decoder;
+  const decoder = certificateDecoder();
   const reports: FileReport[] = [];
   const readErrors = new Map<string, number>();
   let exit: number = EXIT.ok;

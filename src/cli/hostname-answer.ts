@@ -6,12 +6,12 @@
  * of saying "not checked".
  */
 
-import { DerCertificateDecoder } from "../adapters/crypto/decoder.ts";
 import type { ResultOf } from "../contract/operations.ts";
 import { type ExpectedIdentity, matchIdentity, validateIdentity } from "../domain/certificates/identity.ts";
 import type { SubjectAltName } from "../domain/certificates/model.ts";
 import { scanPem } from "../domain/certificates/pem.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
+import { certificateDecoder } from "./composition-root.ts";
 
 /** A hostname the CLI checks: the identity and the words for its outcome. */
 export interface HostnameAnswer {
@@ -95,7 +95,7 @@ export function bundleNameWords(result: ResultOf<"certificateBundle">): string |
 export async function sansAt(pem: string, position: number): Promise<SubjectAltName[] | null> {
   const block = scanPem(pem, LOCAL_CERTIFICATE_LIMITS).blocks[position];
   if (block === undefined) return null;
-  const decoded = await new DerCertificateDecoder().decode(block.der);
+  const decoded = await certificateDecoder().decode(block.der);
   return decoded.ok ? decoded.certificate.sans : null;
 }
 

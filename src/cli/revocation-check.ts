@@ -18,8 +18,8 @@ import {
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "../local/revocation-list-file.ts";
 import type { Run } from "./args.ts";
+import { localCertificateDeps, revocationListDecoder } from "./composition-root.ts";
 import { EXIT } from "./io.ts";
-import { localCertificateDeps, revocationListDecoder } from "./run-operation.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
 

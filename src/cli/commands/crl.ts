@@ -14,11 +14,11 @@ import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "../../local/revocation-list-file.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { addCertificateFile, inputBytes, sourceName, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { type Style, table } from "../render.ts";
-import { localCertificateDeps, revocationListDecoder } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
 const HELP = `Usage: nettools crl [options] FILE

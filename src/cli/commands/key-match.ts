@@ -1,5 +1,3 @@
-import { DerCertificateDecoder } from "../../adapters/crypto/decoder.ts";
-import { publicKeyFacts } from "../../adapters/crypto/public-key-facts.ts";
 import { readCertificates, readCertificationRequest } from "../../domain/certificates/csr.ts";
 import type { CertificateData } from "../../domain/certificates/model.ts";
 import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
@@ -17,6 +15,7 @@ import {
   pemBlocksOf,
 } from "../../local/private-keys.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { certificateDecoder, describePublicKey } from "../composition-root.ts";
 import { EXIT, type Io, UsageError } from "../io.ts";
 import {
   addCertificateFile,
@@ -151,7 +150,7 @@ async function readInputs(
   budget: Budget,
 ): Promise<Inputs> {
   const stdin = stdinBytesOnce(io);
-  const decoder = new DerCertificateDecoder();
+  const decoder = certificateDecoder();
   const passphrase = async () => (passin === undefined ? undefined : readPassphrase(passin, io));
 
   // Certificates (PEM, DER or PKCS#7), and the keys found beside them in PEM.
@@ -322,7 +321,7 @@ async function compare(inputs: Inputs): Promise<KeyMatchAnswer> {
   const matching = certificatesHolding(keySha256 ?? inputs.csr?.publicKeySha256 ?? null, certificates);
   const pairOk = keySha256 === null || inputs.csr === null || keySha256 === inputs.csr.publicKeySha256;
   const certificatesOk = !inputs.certificatesGiven || matching.length > 0;
-  const facts = inputs.key === null ? null : publicKeyFacts(inputs.key.spki);
+  const facts = inputs.key === null ? null : describePublicKey(inputs.key.spki);
   return {
     match: pairOk && certificatesOk,
     key:
