@@ -13,12 +13,16 @@ import { BinaryInputError, CertificateBundleText } from "../local/certificate-fi
 import { INPUT_LIMITS } from "../local/input-limits.ts";
 import type { Run } from "./args.ts";
 import {
+  type CertificateSource,
   CONNECT_HELP,
   CONNECT_OPTIONS,
   type ConnectValues,
   readServerCertificates,
   refuseConnectOnlyOptions,
 } from "./connect-source.ts";
+
+export type { CertificateSource } from "./connect-source.ts";
+
 import type { Deadline } from "./deadline.ts";
 import { EXIT, InputTooLarge, UsageError } from "./io.ts";
 import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
@@ -54,14 +58,6 @@ export interface SourceValues extends ConnectValues {
   /** A PKCS#12 file's password: env:VAR or file:PATH (CONTRACT §10.3). */
   passin?: string | undefined;
   "reference-roots"?: string | undefined;
-}
-
-export interface CertificateSource {
-  pem: string;
-  /** The files the PEM was read from, to name them in messages; null for `--connect`. */
-  text: CertificateBundleText | null;
-  /** The hostname to check when none was given: `--servername`, else the `--connect` HOST. */
-  defaultHostname: string | null;
 }
 
 /**

@@ -6,8 +6,8 @@
  * certificates came and how they were read.
  */
 import { pemBlock } from "../domain/certificates/chain.ts";
+import type { CertificateBundleText } from "../local/certificate-files.ts";
 import type { Run } from "./args.ts";
-import type { CertificateSource } from "./certificate-source.ts";
 import { EXIT, UsageError } from "./io.ts";
 
 /** The longest quote of a user's word in a usage error, in characters after escaping (as a server's). */
@@ -55,6 +55,15 @@ export interface ConnectValues {
   starttls?: string | undefined;
   "start-tls"?: string | undefined;
   identity?: string | undefined;
+}
+
+/** Certificates to inspect: from FILE arguments (certificate-source.ts) or from `--connect`. */
+export interface CertificateSource {
+  pem: string;
+  /** The files the PEM was read from, to name them in messages; null for `--connect`. */
+  text: CertificateBundleText | null;
+  /** The hostname to check when none was given: `--servername`, else the `--connect` HOST. */
+  defaultHostname: string | null;
 }
 
 /** Without `--connect`: the options that only go with it are a usage error. */
