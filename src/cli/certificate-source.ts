@@ -241,7 +241,7 @@ async function readRootFiles(run: Run, spec: string, origin: string): Promise<Ce
 /**
  * The hostname to check: the option, else the connection's default. With `bundleOnly` (cert: the
  * bundle operation takes DNS names only) an address is left out of the request: the CLI checks it
- * itself against the leaf's IP SANs (src/cli/hostname-answer.ts).
+ * itself against the leaf's IP SANs (src/local/hostname-answer.ts).
  */
 export function hostnameFor(
   given: string | undefined,

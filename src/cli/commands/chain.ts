@@ -2,6 +2,7 @@ import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
+import { answerFor, readIdentity, sansAt } from "../../local/hostname-answer.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
@@ -13,8 +14,8 @@ import {
   SOURCE_OPTIONS,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
+import { certificateDecoder } from "../composition-root.ts";
 import { Deadline } from "../deadline.ts";
-import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
@@ -358,7 +359,7 @@ async function matchedHostnameLine(
   if (result.leafIndex === null) return null;
   if (result.problems.some((problem) => problem.code === "HOSTNAME_MISMATCH")) return null;
   const { identity } = readIdentity(hostname);
-  const sans = identity === null ? null : await sansAt(pem, result.leafIndex);
+  const sans = identity === null ? null : await sansAt(pem, result.leafIndex, certificateDecoder());
   if (identity === null || sans === null) return null;
   const answer = answerFor(identity, sans);
   return answer.matched ? `hostname ${answer.words}` : null;
