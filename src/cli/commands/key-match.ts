@@ -7,6 +7,13 @@ import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
 import { binaryOffset, CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { certificatesHolding, keyToCompare, publicKeySha256 } from "../../local/key-match.ts";
+import {
+  addCertificateFile,
+  binaryProblem,
+  derKeyMessage,
+  sourceName,
+  textOf,
+} from "../../local/key-safe-inputs.ts";
 import type { PublicKeyReader } from "../../local/ports.ts";
 import {
   isPrivateKeyBlock,
@@ -17,15 +24,7 @@ import {
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { certificateDecoder, describePublicKey } from "../composition-root.ts";
 import { EXIT, type Io, UsageError } from "../io.ts";
-import {
-  addCertificateFile,
-  binaryProblem,
-  derKeyMessage,
-  inputBytes,
-  sourceName,
-  stdinBytesOnce,
-  textOf,
-} from "../key-safe-inputs.ts";
+import { inputBytes, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { readPassphrase } from "../passin.ts";
 import { looksLikePkcs12, readPkcs12Input } from "../pkcs12-input.ts";
 import { renderError } from "../render.ts";
