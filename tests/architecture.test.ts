@@ -125,7 +125,17 @@ describe("the edge's arrows", () => {
     },
   );
 
-  const groups = ["http", "crypto", "system", "geoip", "tls", "keys-node", "keys-webcrypto", "files-node"];
+  const groups = [
+    "http",
+    "crypto",
+    "system",
+    "geoip",
+    "tls",
+    "keys-node",
+    "keys-webcrypto",
+    "files-node",
+    "openssl",
+  ];
   const adapterFiles = groups.flatMap((group) =>
     sourceFiles(join(SRC, "adapters", group)).map(
       (file) => [file.slice(ROOT.length + 1), file, group] as const,
@@ -248,6 +258,7 @@ describe("the edge's arrows", () => {
       "adapters/keys-node",
       "adapters/keys-webcrypto",
       "adapters/files-node",
+      "adapters/openssl",
       "adapters/http",
       "adapters/crypto",
       "adapters/system",
@@ -306,7 +317,12 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
 
   test("the CLI's composition root binds every port of the user's machine, and main.ts calls it once per process", () => {
     const root = readFileSync(join(SRC, "cli/composition-root.ts"), "utf8");
-    for (const adapter of ["adapters/tls/", "adapters/keys-node/", "adapters/files-node/"])
+    for (const adapter of [
+      "adapters/tls/",
+      "adapters/keys-node/",
+      "adapters/files-node/",
+      "adapters/openssl/",
+    ])
       expect(root).toContain(adapter);
     const main = readFileSync(join(SRC, "cli/main.ts"), "utf8");
     expect(main.match(/\bcomposeCli\(\)/g)?.length).toBe(1);
@@ -360,6 +376,7 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
       ["adapters/keys-node/node-public-keys.ts", "PublicKeyReader"],
       ["adapters/keys-webcrypto/webcrypto-public-keys.ts", "PublicKeyReader"],
       ["adapters/files-node/local-files.ts", "LocalFiles"],
+      ["adapters/openssl/legacy-pkcs12.ts", "LegacyPkcs12Reader"],
     ] as const) {
       const text = readFileSync(join(SRC, file), "utf8");
       expect(`${file}: ${new RegExp(`: ${port} = \\{`).test(text)}`).toBe(`${file}: true`);

@@ -15,6 +15,7 @@ import {
 } from "../adapters/crypto/root-store.ts";
 import { NODE_LOCAL_FILES } from "../adapters/files-node/local-files.ts";
 import { NODE_PUBLIC_KEYS } from "../adapters/keys-node/node-public-keys.ts";
+import { OPENSSL_LEGACY_PKCS12 } from "../adapters/openssl/legacy-pkcs12.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { TLS_SERVER_CERTIFICATES } from "../adapters/tls/tls-certificates.ts";
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
@@ -26,6 +27,7 @@ export function composeCli(): LocalPorts {
     serverCertificates: TLS_SERVER_CERTIFICATES,
     publicKeys: NODE_PUBLIC_KEYS,
     files: NODE_LOCAL_FILES,
+    legacyPkcs12: OPENSSL_LEGACY_PKCS12,
   };
 }
 

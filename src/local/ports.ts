@@ -135,9 +135,25 @@ export interface LocalFiles {
   replace(path: string, text: string): Promise<void>;
 }
 
+/** A PKCS#12 file's certificates as PEM in file order, and its keys as PKCS#8 PEM when asked for; or one line saying why not. */
+export type Pkcs12Input =
+  | { ok: true; certificatesPem: string; keysPem: string[] }
+  | { ok: false; message: string };
+
+/**
+ * PKCS#12 files encrypted the legacy way (RC2, 3DES: `openssl pkcs12 -legacy`, older Windows),
+ * which src/local/pkcs12.ts does not decrypt (ADR 43): read by a tool of the machine, or refused
+ * with the command that converts them. `source` names the file in messages; neither the password
+ * nor a key byte is ever in one.
+ */
+export interface LegacyPkcs12Reader {
+  read(bytes: Uint8Array, source: string, password: string, wantKeys: boolean): Pkcs12Input;
+}
+
 /** The ports a program on the user's machine is given by its composition root. */
 export interface LocalPorts {
   readonly serverCertificates: ServerCertificateSource;
   readonly publicKeys: PublicKeyReader;
   readonly files: LocalFiles;
+  readonly legacyPkcs12: LegacyPkcs12Reader;
 }
