@@ -3,7 +3,7 @@
  * Node ≥ 20 into one file, packages/cli/nettools.mjs, with no dependency left to install. The
  * server (`nettools serve`, built on Bun.serve) is replaced by a stub: under Node that command
  * says it needs Bun, and the package carries none of the server's code (Elysia, the docs, the
- * page). Bun-only speed-ups have a plain-Node half that replaces them (src/cli/file-bytes.ts).
+ * page). Bun-only speed-ups have a plain-Node half that replaces them (src/adapters/files-node/file-bytes.ts).
  *
  * The build fails when any code the Node package runs outside `serve` names a Bun API (`Bun.x`,
  * `Bun[…]`, `globalThis.Bun`): under plain Node that is `ReferenceError: Bun is not defined` at

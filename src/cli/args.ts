@@ -6,8 +6,9 @@
 import { parseArgs } from "node:util";
 import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
+import { linesOf, type Sourced, withoutBom } from "../local/list-lines.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "./deadline.ts";
-import { linesOf, type Sourced, withoutBom } from "./input.ts";
+import { argOrigins } from "./input.ts";
 import { InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";
 
@@ -173,4 +174,23 @@ export async function collectEntries(
   }
   for (const file of files) linesOf(await readSource(file, io, stdin), file === "-" ? "stdin" : file, out);
   return out;
+}
+
+/**
+ * The two lists of `alloc` and `usage`: the pool (positionals and `-f` files) and the used blocks
+ * (the values of option `usedOption`, and `usedFiles`), each entry with its place; "-" reads stdin
+ * once for both.
+ */
+export async function collectPoolAndUsed(
+  io: Io,
+  tokens: Parameters<typeof argOrigins>[0],
+  pool: { positionals: readonly string[]; files: readonly string[] },
+  used: { option: string; values: readonly string[]; files: readonly string[] },
+): Promise<{ pool: Sourced; used: Sourced }> {
+  const stdin = stdinOnce(io);
+  const origins = argOrigins(tokens, [used.option]);
+  return {
+    pool: await collectEntries(pool.positionals, origins.get("positionals") ?? [], pool.files, io, stdin),
+    used: await collectEntries(used.values, origins.get(used.option) ?? [], used.files, io, stdin),
+  };
 }

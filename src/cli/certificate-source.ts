@@ -5,7 +5,6 @@
  * `--roots FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key
  * text or binary bytes.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { addressFormProblem } from "../domain/certificates/hostname.ts";
@@ -13,14 +12,17 @@ import { readTrustStoreText, skippedNotice } from "../domain/certificates/trust-
 import { BinaryInputError, CertificateBundleText } from "../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../local/input-limits.ts";
 import type { Run } from "./args.ts";
-import { boundedFile } from "./bounded-input.ts";
 import {
+  type CertificateSource,
   CONNECT_HELP,
   CONNECT_OPTIONS,
   type ConnectValues,
   readServerCertificates,
   refuseConnectOnlyOptions,
 } from "./connect-source.ts";
+
+export type { CertificateSource } from "./connect-source.ts";
+
 import type { Deadline } from "./deadline.ts";
 import { EXIT, InputTooLarge, UsageError } from "./io.ts";
 import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
@@ -58,14 +60,6 @@ export interface SourceValues extends ConnectValues {
   "reference-roots"?: string | undefined;
 }
 
-export interface CertificateSource {
-  pem: string;
-  /** The files the PEM was read from, to name them in messages; null for `--connect`. */
-  text: CertificateBundleText | null;
-  /** The hostname to check when none was given: `--servername`, else the `--connect` HOST. */
-  defaultHostname: string | null;
-}
-
 /**
  * Reads the certificates from the FILE arguments (or `-`) or from `--connect`. Returns an exit
  * code after printing one line for a connection failure (3) or binary input (2).
@@ -96,7 +90,7 @@ export async function readCertificateSource(
   }
   const text = new CertificateBundleText();
   for (const name of positionals) {
-    const bytes = name === "-" ? await stdinBytes(run) : await fileBytes(name, "");
+    const bytes = name === "-" ? await stdinBytes(run) : await fileBytes(run, name, "");
     if (looksLikePkcs12(bytes)) {
       // CONTRACT §10.3: its certificates, in file order, as one more file of the bundle; keys unread.
       const read = await readPkcs12Input(bytes, name === "-" ? "stdin" : name, values.passin, false, run.io);
@@ -123,13 +117,9 @@ async function stdinBytes(run: Run): Promise<Uint8Array> {
 }
 
 /** A file's bytes; an unreadable file is a UsageError naming it (after `origin`, e.g. `--roots: `). */
-async function fileBytes(name: string, origin: string): Promise<Uint8Array> {
+async function fileBytes(run: Run, name: string, origin: string): Promise<Uint8Array> {
   try {
-    return await boundedFile(
-      name,
-      INPUT_LIMITS.certificates,
-      async (path) => new Uint8Array(await readFile(path)),
-    );
+    return await run.io.ports.files.read(name, INPUT_LIMITS.certificates);
   } catch (error) {
     if (error instanceof InputTooLarge) throw error;
     throw new UsageError(
@@ -186,7 +176,7 @@ export async function readRoots(
     throw new UsageError(`--roots cannot be used here: ${unusable}`);
   }
   try {
-    const text = await readRootFiles(spec, fromEnvironment ? "NETTOOLS_ROOTS: " : "--roots: ");
+    const text = await readRootFiles(run, spec, fromEnvironment ? "NETTOOLS_ROOTS: " : "--roots: ");
     const notice = skippedNotice(readTrustStoreText(text.pem).skippedLabels);
     if (notice !== null)
       run.io.stderr(
@@ -226,23 +216,24 @@ export function rootsProblem(
 }
 
 /** The files of `--roots FILE|DIR` as one text (a DIR's *.pem, *.crt and *.cer, by name). */
-async function readRootFiles(spec: string, origin: string): Promise<CertificateBundleText> {
+async function readRootFiles(run: Run, spec: string, origin: string): Promise<CertificateBundleText> {
   let files: string[];
   try {
-    const info = await stat(spec);
-    files = info.isDirectory()
-      ? (await readdir(spec))
-          .filter((file) => /\.(pem|crt|cer)$/i.test(file))
-          .sort()
-          .map((file) => join(spec, file))
-      : [spec];
+    const entries = await run.io.ports.files.directoryEntries(spec);
+    files =
+      entries !== null
+        ? entries
+            .filter((file) => /\.(pem|crt|cer)$/i.test(file))
+            .sort()
+            .map((file) => join(spec, file))
+        : [spec];
   } catch (error) {
     throw new UsageError(
       `${origin}cannot read ${spec}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   const text = new CertificateBundleText();
-  for (const file of files) text.addFile(await fileBytes(file, origin), file);
+  for (const file of files) text.addFile(await fileBytes(run, file, origin), file);
   if (text.pem.trim() === "") throw new UsageError(`${origin}${spec} holds no certificate`);
   return text;
 }
@@ -250,7 +241,7 @@ async function readRootFiles(spec: string, origin: string): Promise<CertificateB
 /**
  * The hostname to check: the option, else the connection's default. With `bundleOnly` (cert: the
  * bundle operation takes DNS names only) an address is left out of the request: the CLI checks it
- * itself against the leaf's IP SANs (src/cli/hostname-answer.ts).
+ * itself against the leaf's IP SANs (src/local/hostname-answer.ts).
  */
 export function hostnameFor(
   given: string | undefined,

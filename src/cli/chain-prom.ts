@@ -12,8 +12,6 @@
  * A file that holds only a private key is skipped with a notice. Nothing of a file's content is
  * printed but the series, which hold no key material.
  */
-import { readFile } from "node:fs/promises";
-import { DerCertificateDecoder } from "../adapters/crypto/decoder.ts";
 import {
   type ChainJudge,
   certificateTextOf,
@@ -23,6 +21,7 @@ import { type FileReport, renderCertificateExposition } from "../certificate-wat
 import type { RequestOf } from "../contract/operations.ts";
 import type { CertificateChainResult } from "../domain/certificates/chain.ts";
 import type { Run } from "./args.ts";
+import { certificateDecoder } from "./composition-root.ts";
 import { Deadline } from "./deadline.ts";
 import { EXIT } from "./io.ts";
 import { runOperation } from "./run-operation.ts";
@@ -40,7 +39,7 @@ export async function printChainSeries(
   request: Omit<RequestOf<"certificateChain">, "pem">,
   exitOf: FileExit,
 ): Promise<number> {
-  const decoder = new DerCertificateDecoder();
+  const decoder = certificateDecoder();
   const reports: FileReport[] = [];
   const readErrors = new Map<string, number>();
   let exit: number = EXIT.ok;
@@ -52,7 +51,7 @@ export async function printChainSeries(
   for (const file of files) {
     let bytes: Uint8Array;
     try {
-      bytes = new Uint8Array(await readFile(file));
+      bytes = await run.io.ports.files.readWhole(file);
     } catch (error) {
       fail(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}`, EXIT.invalidInput);
       continue;

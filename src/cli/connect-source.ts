@@ -1,23 +1,26 @@
 /**
  * `--connect HOST[:PORT]` as a source of certificates for `cert` and `chain` (CONTRACT §7.3, §8.3):
  * its options (`--servername`, `--save`, `--starttls`/`--start-tls`, `--identity`), their help
- * text, and the read itself (tls-certificates.ts). A failure is one line on stderr,
+ * text, and the read itself through the ServerCertificateSource port (src/local/ports.ts). A failure is one line on stderr,
  * `error: HOST:PORT: <the observed cause>`, and exit 3; after a read, one line says how many
  * certificates came and how they were read.
  */
 import { pemBlock } from "../domain/certificates/chain.ts";
+import type { CertificateBundleText } from "../local/certificate-files.ts";
 import type { Run } from "./args.ts";
-import { replaceFile } from "./atomic-file.ts";
-import type { CertificateSource } from "./certificate-source.ts";
 import { EXIT, UsageError } from "./io.ts";
+
+/** The longest quote of a user's word in a usage error, in characters after escaping (as a server's). */
+const MAX_QUOTE_CHARACTERS = 80;
+const quote = (said: Uint8Array) => quoteBytes(said, MAX_QUOTE_CHARACTERS);
+
 import {
   parseStartTlsProtocol,
-  quote,
   STARTTLS_DEFAULT_PORTS,
   type StartTls,
   type StartTlsProtocol,
-} from "./starttls.ts";
-import { describeTarget, fetchServerCertificates, parseTarget } from "./tls-certificates.ts";
+} from "../local/starttls-protocols.ts";
+import { quoteBytes } from "../local/terminal-text.ts";
 
 const PROTOCOLS = Object.keys(STARTTLS_DEFAULT_PORTS).join(", ");
 
@@ -52,6 +55,15 @@ export interface ConnectValues {
   starttls?: string | undefined;
   "start-tls"?: string | undefined;
   identity?: string | undefined;
+}
+
+/** Certificates to inspect: from FILE arguments (certificate-source.ts) or from `--connect`. */
+export interface CertificateSource {
+  pem: string;
+  /** The files the PEM was read from, to name them in messages; null for `--connect`. */
+  text: CertificateBundleText | null;
+  /** The hostname to check when none was given: `--servername`, else the `--connect` HOST. */
+  defaultHostname: string | null;
 }
 
 /** Without `--connect`: the options that only go with it are a usage error. */
@@ -102,6 +114,7 @@ export async function readServerCertificates(
   values: ConnectValues & { connect: string },
   deadline?: number,
 ): Promise<CertificateSource | { exit: number }> {
+  const { parseTarget, describeTarget, fetchCertificates } = run.io.ports.serverCertificates;
   const parsedHost = parseTarget(values.connect, values.servername);
   if (!parsedHost.ok) throw new UsageError(parsedHost.message);
   const startTls = startTlsFrom(values, parsedHost.target.host);
@@ -111,7 +124,7 @@ export async function readServerCertificates(
       : parseTarget(values.connect, values.servername, STARTTLS_DEFAULT_PORTS[startTls.protocol]);
   if (!parsed.ok) throw new UsageError(parsed.message);
   const target = parsed.target;
-  const fetched = await fetchServerCertificates(target, {
+  const fetched = await fetchCertificates(target, {
     ...(deadline === undefined ? {} : { deadline }),
     ...(startTls === null ? {} : { startTls }),
   });
@@ -123,7 +136,7 @@ export async function readServerCertificates(
   const pem = fetched.value.ders.map(pemBlock).join("");
   if (values.save !== undefined) {
     try {
-      await replaceFile(values.save, pem);
+      await run.io.ports.files.replace(values.save, pem);
     } catch (error) {
       run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
       return { exit: EXIT.failure };

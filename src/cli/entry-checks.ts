@@ -10,7 +10,7 @@ import { entryBoundsProblem } from "../domain/cidr/entries.ts";
 import { trimAsciiWhitespace } from "../domain/ip/addr.ts";
 import { hostBitsNetwork } from "../domain/ip/host-bits.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
-import type { Sourced } from "./input.ts";
+import type { Sourced } from "../local/list-lines.ts";
 import { EXIT, type Io } from "./io.ts";
 import { chooseStyle, type Style } from "./style.ts";
 

@@ -6,9 +6,9 @@
  * a subnet (src/cli/cloud.ts; `cloud` in the JSON).
  */
 import { parseArgs } from "node:util";
-import { addressFactRows } from "../client/address-facts.ts";
 import { cloudReservationOf } from "../domain/ip/cloud-reserved.ts";
 import { type AddressFacts, addressFacts } from "../domain/ip/facts.ts";
+import { addressFactRows } from "../local/address-facts.ts";
 import { CLOUD_OPTION_HELP, cloudProviderOf, renderCloud, reportInvalidEntry } from "./cloud.ts";
 import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "./entry-checks.ts";
 import { EXIT, type Io, UsageError, usageErrorOf } from "./io.ts";

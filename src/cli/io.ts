@@ -4,16 +4,16 @@
  */
 
 import type { InputLimit } from "../local/input-limits.ts";
+import type { LocalPorts } from "../local/ports.ts";
 
 export const EXIT = { ok: 0, findings: 1, invalidInput: 2, failure: 3 } as const;
 
-/** Wrong usage: printed with a pointer to the help, exit code 2. */
-export class UsageError extends Error {}
+/** Wrong usage: printed with a pointer to the help, exit code 2 (src/local/usage-error.ts). */
+import { UsageError } from "../local/usage-error.ts";
 
 /** A local input past its cap (src/local/input-limits.ts): one line, exit code 2, no usage hint. */
-export class InputTooLarge extends Error {
-  override name = "InputTooLarge";
-}
+export { InputTooLarge } from "../local/input-limits.ts";
+export { UsageError };
 
 /**
  * A mistake `parseArgs` (node:util) found, said in our words (CONTRACT §12): its own messages
@@ -60,6 +60,8 @@ export interface Io {
    * them a command falls back to the text members.
    */
   bytes?: ByteIo;
+  /** The ports of the user's machine, bound once per process (src/cli/composition-root.ts). */
+  ports: LocalPorts;
 }
 
 /** Raw bytes in and out, see {@link Io.bytes}. */

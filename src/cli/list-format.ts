@@ -6,11 +6,11 @@
  * refuse overlapping elements), both families' sets unless the command kept one family.
  */
 import type { ApiResult } from "../client/index.ts";
+import { type Families, type ListOutput, listOutputOf, renderList } from "../local/list-render.ts";
 import { makeRun, type Run } from "./args.ts";
 import { EXIT, type Io } from "./io.ts";
-import { type Families, type ListOutput, listOutputOf, renderList } from "./list-render.ts";
 
-export * from "./list-render.ts";
+export * from "../local/list-render.ts";
 
 /** The run options of a list-printing command, and the list output its options ask for. */
 export function listRunOf(

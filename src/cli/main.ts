@@ -15,12 +15,10 @@
 import { writeSync } from "node:fs";
 import packageJson from "../../package.json" with { type: "json" };
 import { INPUT_LIMITS } from "../local/input-limits.ts";
-import { boundedFile, boundedStream } from "./bounded-input.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
-import { fileBytes } from "./file-bytes.ts";
+import { composeCli } from "./composition-root.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
-import { derivationLeftRunning } from "./key-decryption.ts";
 import { chooseStyle } from "./style.ts";
 
 export { EXIT } from "./io.ts";
@@ -151,6 +149,7 @@ export async function runAsProcess(): Promise<void> {
   // arguments: they are servers.
   const argv = process.env.NETWORK_TOOLS_API_WORKER === "1" ? ["serve"] : process.argv.slice(2);
   const stdout = processStdout();
+  const ports = composeCli();
   const decoder = new TextDecoder();
   const code = await main({
     argv,
@@ -159,20 +158,21 @@ export async function runAsProcess(): Promise<void> {
     stderr: (text) => process.stderr.write(text),
     stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
-    readStdin: async (limit = INPUT_LIMITS.list) =>
-      decoder.decode(await boundedStream(process.stdin, "stdin", limit)),
+    readStdin: async (limit = INPUT_LIMITS.list) => decoder.decode(await ports.files.readStdin(limit)),
     readFile: async (path, limit = INPUT_LIMITS.list) =>
-      decoder.decode(await boundedFile(path, limit, fileBytes)),
+      decoder.decode(await ports.files.read(path, limit, { mapped: true })),
     bytes: {
-      readStdin: (limit = INPUT_LIMITS.list) => boundedStream(process.stdin, "stdin", limit),
+      readStdin: (limit = INPUT_LIMITS.list) => ports.files.readStdin(limit),
       readFile: (path, limit = INPUT_LIMITS.list) =>
-        boundedFile(path, limit, fileBytes, {
+        ports.files.read(path, limit, {
+          mapped: true,
           capRegularFiles: limit !== INPUT_LIMITS.searchedStream,
         }),
       stdout: stdout.writeBytes,
     },
+    ports,
   });
-  if (code !== "running" && derivationLeftRunning()) {
+  if (code !== "running" && ports.publicKeys.derivationLeftRunning()) {
     // A key derivation stopped at the deadline still runs on a worker thread: do not wait for it.
     process.exit(stdout.failure() ?? code);
   }

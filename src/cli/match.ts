@@ -3,7 +3,8 @@
  * 12's grepcidr 2.0 selects, with the same output bytes and exit status, plus `-o` (the matching
  * addresses only) and `-x` (special-purpose addresses are not addresses).
  *
- * How grepcidr finds addresses in a line (its `scan_with_hints`), which this file repeats:
+ * How grepcidr finds addresses in a line (its `scan_with_hints`), which src/local/grepcidr/scanner.ts
+ * repeats:
  * - it walks the line byte by byte. Where a decimal digit has a `.` one, two or three bytes later
  *   (and IPv4 patterns were given), the run of letters, digits and dots from there is the IPv4
  *   candidate; else where one to four hex digits are followed by `:`, or `::` by a hex digit (and
@@ -32,12 +33,17 @@ import { parseArgs } from "node:util";
 import { AddressSet } from "../domain/ip/address-set.ts";
 import { RangeList } from "../domain/ip/range-list.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
+import { PatternLabels } from "../local/grepcidr/pattern-labels.ts";
+import {
+  type PatternLists,
+  patternWarnings,
+  readPatternFile,
+  readPatternWords,
+} from "../local/grepcidr/patterns.ts";
+import { AddressScanner, type MatchOptions, matchInput } from "../local/grepcidr/scanner.ts";
 import { INPUT_LIMITS, type InputLimit } from "../local/input-limits.ts";
 import { byteIo, ChunkedOutput } from "./byte-output.ts";
-import { type PatternLists, readPatternFile, readPatternWords } from "./grepcidr.ts";
 import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
-import { AddressScanner, type MatchOptions, matchInput, patternWarnings } from "./match-engine.ts";
-import { PatternLabels } from "./pattern-labels.ts";
 
 export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
        nettools match [options] -f PATTERN_FILE [FILE...]

@@ -2,8 +2,9 @@
  * The list operands of `nettools diff` and `nettools common` (CONTRACT §8.4): each a FILE or `-`
  * (stdin, at most once), read as `merge -f` reads a file, each entry keeping its `FILE:LINE`.
  */
+
+import type { Sourced } from "../local/list-lines.ts";
 import { collectEntries, stdinOnce } from "./args.ts";
-import type { Sourced } from "./input.ts";
 import type { GivenList } from "./input-errors.ts";
 import { type Io, UsageError } from "./io.ts";
 

@@ -3,9 +3,7 @@
  * (CONTRACT §8.2, §10.3): the one way a passphrase or a PKCS#12 password reaches `nettools`, so
  * that it is never on the command line. The value is never printed.
  */
-import { readFile } from "node:fs/promises";
 import { INPUT_LIMITS } from "../local/input-limits.ts";
-import { boundedFile } from "./bounded-input.ts";
 import { InputTooLarge, type Io, UsageError } from "./io.ts";
 
 export async function readPassphrase(source: string, io: Io): Promise<string> {
@@ -19,11 +17,7 @@ export async function readPassphrase(source: string, io: Io): Promise<string> {
   if (source.startsWith("file:")) {
     const path = source.slice(5);
     try {
-      const bytes = await boundedFile(
-        path,
-        INPUT_LIMITS.passphrase,
-        async (file) => new Uint8Array(await readFile(file)),
-      );
+      const bytes = await io.ports.files.read(path, INPUT_LIMITS.passphrase);
       return new TextDecoder().decode(bytes).split(/\r?\n/)[0] ?? "";
     } catch (error) {
       if (error instanceof InputTooLarge) throw error;

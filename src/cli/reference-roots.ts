@@ -6,11 +6,10 @@
  * asked for would answer another question, so both stop with exit 2. With a server the server's
  * own store applies: the flag is then an error and the environment default is skipped with a notice.
  */
-import { ReferenceRootsFileError, rootStoreFromFile } from "../adapters/crypto/root-store.ts";
 import { skippedNotice } from "../domain/certificates/trust-store-file.ts";
 import type { Run } from "./args.ts";
+import { useReferenceRootsFile } from "./composition-root.ts";
 import { EXIT, UsageError } from "./io.ts";
-import { useReferenceRoots } from "./run-operation.ts";
 
 export const REFERENCE_ROOTS_HELP = `  --reference-roots FILE
                         a trust-store file (PEM; curl's cacert.pem, a system bundle) that replaces
@@ -43,17 +42,14 @@ export function applyReferenceRoots(
     );
     return null;
   }
-  try {
-    const { store, skippedLabels } = rootStoreFromFile(path);
-    useReferenceRoots(store);
-    const notice = skippedNotice(skippedLabels);
-    if (notice !== null) run.io.stderr(`${run.err.dim("notice")}: ${origin}: ${notice}\n`);
-    return null;
-  } catch (error) {
-    if (!(error instanceof ReferenceRootsFileError)) throw error;
+  const loaded = useReferenceRootsFile(path);
+  if (!loaded.ok) {
     run.io.stderr(
-      `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${origin}: ${error.message}\n`,
+      `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${origin}: ${loaded.message}\n`,
     );
     return EXIT.invalidInput;
   }
+  const notice = skippedNotice(loaded.skippedLabels);
+  if (notice !== null) run.io.stderr(`${run.err.dim("notice")}: ${origin}: ${notice}\n`);
+  return null;
 }

@@ -3,8 +3,9 @@
  * prints findings, each opening with the clients that refuse it ("Safari and macOS refuse this: …",
  * CONTRACT §8.1).
  */
-import { withClients } from "../client/client-names.ts";
+
 import type { ResultOf } from "../contract/operations.ts";
+import { withClients } from "../local/client-names.ts";
 import { escapeForTerminal } from "../local/terminal-text.ts";
 import { renderFindings, type Style, table } from "./render.ts";
 

@@ -16,10 +16,10 @@ import {
   revocationProblems,
 } from "../domain/certificates/revocation.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
+import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "../local/revocation-list-file.ts";
 import type { Run } from "./args.ts";
+import { localCertificateDeps, revocationListDecoder } from "./composition-root.ts";
 import { EXIT } from "./io.ts";
-import { MAX_CRL_FILE_BYTES, readCappedFile, readRevocationListBytes } from "./revocation-list-file.ts";
-import { localCertificateDeps, revocationListDecoder } from "./run-operation.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
 
@@ -43,7 +43,7 @@ export async function addRevocationProblems(
       : (await readCertificates(rootsPem, "roots", deps.decoder, LOCAL_CERTIFICATE_LIMITS)).certificates;
   const lists: ChainRevocationList[] = [];
   for (const file of files) {
-    const bytes = await readCappedFile(file, MAX_CRL_FILE_BYTES);
+    const bytes = await run.io.ports.files.readCapped(file, MAX_CRL_FILE_BYTES);
     const read = bytes.ok ? readRevocationListBytes(bytes.bytes, file, revocationListDecoder) : bytes;
     if (!read.ok) {
       run.io.stderr(`${run.err.red("error")}: ${read.message}\n`);

@@ -8,9 +8,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
-import { DerRevocationListDecoder } from "../adapters/crypto/crl-decoder.ts";
-import type { ReferenceRootStore } from "../adapters/crypto/root-store.ts";
-import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
 import { STATUS_OF } from "../contract/errors.ts";
@@ -21,7 +18,6 @@ import {
   type RequestOf,
   type ResultOf,
 } from "../contract/operations.ts";
-import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import type { CertificateData } from "../domain/certificates/model.ts";
 import { RequestRootStore, readSuppliedRoots } from "../domain/certificates/trust-anchors.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -29,34 +25,12 @@ import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import type { SignatureVerifier, WorkBudget } from "../domain/ports.ts";
 import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
 import type { Run } from "./args.ts";
+import { localCertificateDeps as deps, revocationListDecoder } from "./composition-root.ts";
 import { type GivenLists, renderInputError } from "./input-errors.ts";
 import { EXIT } from "./io.ts";
 import { renderError, type Style } from "./render.ts";
 
-/** The real outbound adapters, made on first use: a CIDR command never builds the root index. */
-let realDeps: CertificateBundleDeps | null = null;
-/** The reference store `--reference-roots` loaded, if any (else the built-in one). */
-let referenceRoots: ReferenceRootStore | undefined;
-const deps = (): CertificateBundleDeps => {
-  realDeps ??= realCertificateDeps(referenceRoots);
-  return realDeps;
-};
-
-/** The real certificate adapters of this process (the reference roots are indexed on first use). */
-export const localCertificateDeps = (): CertificateBundleDeps => deps();
-/**
- * Replaces the built-in reference store for this process's runs (`--reference-roots`, CONTRACT
- * §9.2). Called before the first operation runs.
- */
-export function useReferenceRoots(store: ReferenceRootStore): void {
-  referenceRoots = store;
-  realDeps = null;
-  localUseCases = null;
-}
-
 let localUseCases: UseCases | null = null;
-/** The strict CRL reader of local runs (nettools crl, chain --crl). */
-export const revocationListDecoder = new DerRevocationListDecoder();
 /** The caller's own roots for this run (`cert --roots`), composed with the shipped ones. */
 let suppliedRoots: CertificateData[] = [];
 

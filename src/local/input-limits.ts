@@ -52,3 +52,8 @@ export function sizeInWords(bytes: number): string {
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
 }
+
+/** A local input past its cap: one line naming the input and the cap, exit code 2 in the CLI, no usage hint. */
+export class InputTooLarge extends Error {
+  override name = "InputTooLarge";
+}

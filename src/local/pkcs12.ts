@@ -22,9 +22,10 @@ import {
   TAG,
   type Tlv,
 } from "../adapters/crypto/der.ts";
+import { KDF_CAPS, OID_PBES2, OID_PBKDF2, PBES2_CIPHERS, PBKDF2_HASHES } from "./pbes2.ts";
 
-/** Most iterations of any key derivation in a file (CONTRACT §10.3): more is refused unread. */
-export const MAX_PKCS12_ITERATIONS = 10_000_000;
+/** Most iterations of any key derivation in a file (CONTRACT §10.3): more is refused unread; the cap of an encrypted key's PBKDF2 too. */
+export const MAX_PKCS12_ITERATIONS = KDF_CAPS.maxPbkdf2Iterations;
 /** Most bags read from one file, and how deep safe contents may nest. */
 const MAX_BAGS = 10_000;
 const MAX_NESTING = 4;
@@ -36,8 +37,6 @@ const OID_SHROUDED_KEY_BAG = "1.2.840.113549.1.12.10.1.2";
 const OID_CERT_BAG = "1.2.840.113549.1.12.10.1.3";
 const OID_SAFE_CONTENTS_BAG = "1.2.840.113549.1.12.10.1.6";
 const OID_X509_CERTIFICATE = "1.2.840.113549.1.9.22.1";
-const OID_PBES2 = "1.2.840.113549.1.5.13";
-const OID_PBKDF2 = "1.2.840.113549.1.5.12";
 /** pkcs-12PbeIds (RFC 7292 Appendix C): the legacy schemes, RC4, RC2 and 3DES. */
 const LEGACY_PBE_PREFIX = "1.2.840.113549.1.12.1.";
 
@@ -58,18 +57,17 @@ const HASHES: Readonly<Record<string, Hash>> = {
   "2.16.840.1.101.3.4.2.2": SHA384,
   "2.16.840.1.101.3.4.2.3": SHA512,
 };
-/** PBKDF2 pseudo-random functions (HMAC with …). */
-const PRFS: Readonly<Record<string, Hash>> = {
-  "1.2.840.113549.2.7": SHA1,
-  "1.2.840.113549.2.9": SHA256,
-  "1.2.840.113549.2.10": SHA384,
-  "1.2.840.113549.2.11": SHA512,
-};
-const CIPHERS: Readonly<Record<string, { keyLength: number }>> = {
-  "2.16.840.1.101.3.4.1.2": { keyLength: 16 },
-  "2.16.840.1.101.3.4.1.22": { keyLength: 24 },
-  "2.16.840.1.101.3.4.1.42": { keyLength: 32 },
-};
+/** PBKDF2 pseudo-random functions (HMAC with …) that WebCrypto has (src/local/pbes2.ts). */
+const PRFS: Readonly<Record<string, Hash>> = Object.fromEntries(
+  Object.entries(PBKDF2_HASHES).flatMap(([oid, hash]) => {
+    const named = [SHA1, SHA256, SHA384, SHA512].find((known) => known.name === hash.webCrypto);
+    return named === undefined ? [] : [[oid, named]];
+  }),
+);
+/** PBES2 ciphers WebCrypto decrypts here: AES-CBC (3DES is the legacy way, for openssl). */
+const CIPHERS: Readonly<Record<string, { keyLength: number }>> = Object.fromEntries(
+  Object.entries(PBES2_CIPHERS).flatMap(([oid, cipher]) => (cipher.aes ? [[oid, cipher]] : [])),
+);
 
 /** What a file holds: certificates (DER) in file order, and keys (PKCS#8 DER) when asked for. */
 export interface Pkcs12Contents {

@@ -4,6 +4,7 @@
  * Nothing is stored: no cookies, no localStorage, no sessionStorage.
  */
 
+import { WEBCRYPTO_PUBLIC_KEYS } from "../adapters/keys-webcrypto/webcrypto-public-keys.ts";
 import {
   deployableByFix,
   errorsLeftAfterFix,
@@ -12,7 +13,6 @@ import {
   privateKeyRefusal,
   withChainRoots,
 } from "../client/certificate-answers.ts";
-import { type ChainClient, refusingClients } from "../client/client-names.ts";
 import {
   type ApiResult,
   type CertificateBundleRequestType,
@@ -26,6 +26,7 @@ import {
   type PublicIpResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
+import { type ChainClient, refusingClients } from "../local/client-names.ts";
 import { setAsidePrivateKeys } from "../local/key-material.ts";
 import { convertPastedPkcs7, loadCertificateFiles } from "./certificate-inputs.ts";
 import { setUpCidrTools } from "./cidr-tools.ts";
@@ -491,5 +492,5 @@ function setUpMyIp(): void {
 
 setUpCidrTools(api);
 setUpCertificates();
-setUpKeyMatch(api);
+setUpKeyMatch(api, WEBCRYPTO_PUBLIC_KEYS);
 setUpMyIp();

@@ -5,14 +5,6 @@
  * normalized CIDRs the API returned (BigInt counts, never an address enumerated).
  */
 
-import {
-  type ListFormat,
-  type ListOutput,
-  listOutputOf,
-  type NftFamily,
-  renderList,
-} from "../cli/list-render.ts";
-import { addressFactRows, describeAddressType } from "../client/address-facts.ts";
 import type { createClient } from "../client/index.ts";
 import { absoluteNameServer, bindText } from "../domain/cidr/bind-zones.ts";
 import { parseAddr } from "../domain/ip/addr.ts";
@@ -20,6 +12,14 @@ import { CLOUD_PROVIDERS, type CloudProvider, cloudPlanText } from "../domain/ip
 import { addressFacts } from "../domain/ip/facts.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
 import { specialReasonOf, specialReasonText } from "../domain/ip/special-reasons.ts";
+import { addressFactRows, describeAddressType } from "../local/address-facts.ts";
+import {
+  type ListFormat,
+  type ListOutput,
+  listOutputOf,
+  type NftFamily,
+  renderList,
+} from "../local/list-render.ts";
 import { addressMap, type MapLayer, type Range, rangesOf, unionOf, zoomBlocks } from "./address-map.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
 import { type LogMatchOptions, matchFlags, matchLog, matchOptionsProblem } from "./log-match.ts";
@@ -371,7 +371,7 @@ const FORMAT_FILES: Record<ListFormat, (setName: string) => string> = {
 };
 
 /**
- * The merged list in the chosen format, written by the CLI's own renderer (src/cli/list-render.ts):
+ * The merged list in the chosen format, written by the CLI's own renderer (src/local/list-render.ts):
  * the bytes `nettools merge --format …` prints, with Copy and Download.
  */
 function formattedList(cidrs: readonly string[], output: ListOutput, excludeSpecial: boolean): HTMLElement {

@@ -8,7 +8,9 @@
  */
 import { privateKeyRefusal } from "../client/certificate-answers.ts";
 import type { createClient } from "../client/index.ts";
+import { certificatesHolding, keyToCompare } from "../local/key-match.ts";
 import { setAsidePrivateKeys } from "../local/key-material.ts";
+import type { PublicKeyReader } from "../local/ports.ts";
 import { loadCertificateFiles, MAX_FILE_BYTES } from "./certificate-inputs.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
 import { type KeyBlock, keyBlocksOf, readPrivateKey } from "./key-match.ts";
@@ -21,7 +23,7 @@ function refused(headline: string, message: string): HTMLElement {
   return problem({ error: { code: "INVALID_INPUT", message } }, undefined, headline);
 }
 
-export function setUpKeyMatch(api: Api): void {
+export function setUpKeyMatch(api: Api, publicKeys: PublicKeyReader): void {
   const form = byId<HTMLFormElement>("key-form");
   const keyBox = byId<HTMLTextAreaElement>("key-pem");
   const certificateBox = byId<HTMLTextAreaElement>("key-certs");
@@ -56,7 +58,9 @@ export function setUpKeyMatch(api: Api): void {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button[type=submit]") as HTMLButtonElement;
-    const content = await busy(button, () => check(api, keyBox.value, certificateBox.value, keysInFiles));
+    const content = await busy(button, () =>
+      check(api, publicKeys, keyBox.value, certificateBox.value, keysInFiles),
+    );
     show(region, ...content);
     region.focus();
   });
@@ -64,34 +68,34 @@ export function setUpKeyMatch(api: Api): void {
 
 async function check(
   api: Api,
+  publicKeys: PublicKeyReader,
   keyText: string,
   certificateText: string,
   keysInFiles: KeyBlock[],
 ): Promise<Child[]> {
-  const given = keyBlocksOf(keyText);
   const inCertificates = [...keyBlocksOf(certificateText), ...keysInFiles];
-  const keys = keyText.trim() === "" ? inCertificates : given;
-  if (keys.length !== 1) {
+  const chosen = keyToCompare(keyText.trim() === "" ? null : keyBlocksOf(keyText), inCertificates);
+  if (!chosen.ok || chosen.key === null) {
+    const count = chosen.ok ? 0 : chosen.count;
     return [
       refused(
         "No single private key",
-        keys.length === 0
+        count === 0
           ? "No private key: paste a PEM private key (or choose its file), or give a certificate file that holds one."
-          : `${keys.length} private keys were given: give one.`,
+          : `${count} private keys were given: give one.`,
       ),
     ];
   }
-  const notices: Child[] =
-    keyText.trim() !== "" && inCertificates.length > 0
-      ? [
-          h(
-            "p",
-            { class: "notice", role: "status" },
-            "The private key in the certificates was ignored: the key given above is checked.",
-          ),
-        ]
-      : [];
-  const reading = await readPrivateKey(keys[0]!);
+  const notices: Child[] = chosen.setAside
+    ? [
+        h(
+          "p",
+          { class: "notice", role: "status" },
+          "The private key in the certificates was ignored: the key given above is checked.",
+        ),
+      ]
+    : [];
+  const reading = await readPrivateKey(chosen.key, publicKeys);
   if (!reading.ok) return [...notices, refused("The key could not be read", reading.message)];
   const pem = setAsidePrivateKeys(certificateText).pem;
   const refusal = privateKeyRefusal(pem);
@@ -105,8 +109,8 @@ async function check(
   const chained = await api.certificateChain({ pem });
   if (!chained.ok) return [...notices, problem(chained, undefined, "The certificates were not accepted")];
   const { certificates, status } = chained.value;
-  const matching = certificates.filter(
-    (certificate) => certificate.publicKeySha256 === reading.publicKeySha256,
+  const matching = certificatesHolding(reading.publicKeySha256, certificates).map(
+    (index) => certificates[index]!,
   );
   const name = (certificate: (typeof certificates)[number]) =>
     `certificate #${certificate.index} (${certificate.subject || "empty name"})`;

@@ -1,15 +1,16 @@
 /**
  * Log matching on the page (issue 34.7): `nettools match -f PATTERNS` run on a pasted log, in the
- * browser, through the CLI's own engine (src/cli/match-engine.ts: grepcidr's walk, the same
+ * browser, through the CLI's own engine (src/local/grepcidr/scanner.ts: grepcidr's walk, the same
  * pattern reader and labels), so the page prints the bytes the CLI prints for the same pattern
  * file and log. Nothing is sent: a log stays on the user's machine.
  */
-import { type PatternLists, readPatternFile } from "../cli/grepcidr.ts";
-import { AddressScanner, type ByteSink, matchInput, patternWarnings } from "../cli/match-engine.ts";
-import { PatternLabels } from "../cli/pattern-labels.ts";
+
 import { AddressSet } from "../domain/ip/address-set.ts";
 import { RangeList } from "../domain/ip/range-list.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
+import { PatternLabels } from "../local/grepcidr/pattern-labels.ts";
+import { type PatternLists, patternWarnings, readPatternFile } from "../local/grepcidr/patterns.ts";
+import { AddressScanner, type ByteSink, matchInput } from "../local/grepcidr/scanner.ts";
 
 /** The options of the form, as `match`'s flags. */
 export interface LogMatchOptions {

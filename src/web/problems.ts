@@ -3,8 +3,9 @@
  * user can find it (a PEM line, or a list field's label and line), and list fields read the way
  * the CLI reads list files.
  */
-import { linesOf } from "../cli/input.ts";
+
 import type { ApiResult, ErrorIssue } from "../client/index.ts";
+import { linesOf } from "../local/list-lines.ts";
 import { byId, type Child, h } from "./dom.ts";
 
 /** The entries of a list field, and the field's label and line of each, to place the API's issues. */

@@ -4,7 +4,7 @@
  * converter, through the real process.
  */
 import { describe, expect, test } from "bun:test";
-import { linesOf } from "../../src/cli/input.ts";
+import { linesOf } from "../../src/local/list-lines.ts";
 import { scratchRunner } from "./run.ts";
 
 const { nettools, file } = scratchRunner("nettools-lines-");

@@ -14,7 +14,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ed448PublicKey } from "../../src/cli/ed448.ts";
+import { ed448PublicKey } from "../../src/adapters/keys-node/ed448.ts";
+import { composeCli } from "../../src/cli/composition-root.ts";
 import { main } from "../../src/cli/main.ts";
 import { KEY_PASSPHRASE, keyFixture, keyFixturePath } from "../fixtures/key-fixtures.ts";
 import { type Ran, runNettools } from "./run.ts";
@@ -358,6 +359,7 @@ async function inProcess(args: string[], env: Record<string, string>, stdin = ""
   let stdout = "";
   let stderr = "";
   const code = await main({
+    ports: composeCli(),
     argv: args,
     env,
     stdout: (text) => {

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { composeCli } from "../../src/cli/composition-root.ts";
 import type { Io } from "../../src/cli/io.ts";
 import { match } from "../../src/cli/match.ts";
 
@@ -22,6 +23,7 @@ export function capturingIo(
   const out: Buffer[] = [];
   let stderr = "";
   const io: Io = {
+    ports: composeCli(),
     argv: [],
     env: {},
     stdout: (text) => {

@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { composeCli } from "../../src/cli/composition-root.ts";
 import type { Io } from "../../src/cli/io.ts";
 import { match } from "../../src/cli/match.ts";
 
@@ -22,6 +23,7 @@ async function run(args: string[], files: Record<string, string>, stdin = ""): P
   let stdout = "";
   let stderr = "";
   const io: Io = {
+    ports: composeCli(),
     argv: [],
     env: {},
     stdout: (t) => {

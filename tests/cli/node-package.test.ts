@@ -20,7 +20,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { bunReferencesOutsideServe } from "../../scripts/build-cli-package.ts";
-import { STARTTLS_DEFAULT_PORTS, type StartTlsProtocol } from "../../src/cli/starttls.ts";
+import { STARTTLS_DEFAULT_PORTS, type StartTlsProtocol } from "../../src/local/starttls-protocols.ts";
 import { certPem, chainPem, GENERATED_DIR, pemToDers } from "../fixtures/fixtures.ts";
 import { KEY_PASSPHRASE, keyFixturePath } from "../fixtures/key-fixtures.ts";
 import { makePkcs12Files, P12_PASSWORD } from "../support/pkcs12-files.ts";

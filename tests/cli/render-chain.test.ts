@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { renderChain, renderChainVerdict } from "../../src/cli/render-chain.ts";
 import { PLAIN } from "../../src/cli/style.ts";
-import { withClients } from "../../src/client/client-names.ts";
 import { buildCertificateChain } from "../../src/domain/certificates/chain.ts";
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
+import { withClients } from "../../src/local/client-names.ts";
 import { bundleOf, fakeDecoder, makeCertificate } from "../fakes/certificates.ts";
 import { fixedClock } from "../fakes/clock.ts";
 import { fakeRootStore } from "../fakes/roots.ts";

@@ -20,12 +20,16 @@ import {
   guessProtocol,
   IMPLICIT_TLS_PORTS,
   MAX_QUOTE_CHARACTERS,
-  parseStartTlsProtocol,
   quote,
+} from "../../src/adapters/tls/starttls.ts";
+import { parseTarget } from "../../src/adapters/tls/target.ts";
+import { fetchServerCertificates } from "../../src/adapters/tls/tls-certificates.ts";
+import type { ConnectOptions } from "../../src/local/ports.ts";
+import {
+  parseStartTlsProtocol,
   STARTTLS_DEFAULT_PORTS,
   type StartTlsProtocol,
-} from "../../src/cli/starttls.ts";
-import { type ConnectOptions, fetchServerCertificates, parseTarget } from "../../src/cli/tls-certificates.ts";
+} from "../../src/local/starttls-protocols.ts";
 import { certPem, GENERATED_DIR, pemToDers } from "../fixtures/fixtures.ts";
 import { startStartTlsServer } from "../support/starttls-server.ts";
 import { runNettools } from "./run.ts";

@@ -8,13 +8,11 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { createServer, type Server, type Socket } from "node:net";
-import {
-  type ConnectOptions,
-  fetchServerCertificates,
-  HandshakeReader,
-  parseTarget,
-} from "../../src/cli/tls-certificates.ts";
+import { HandshakeReader } from "../../src/adapters/tls/record-reader.ts";
+import { parseTarget } from "../../src/adapters/tls/target.ts";
+import { fetchServerCertificates } from "../../src/adapters/tls/tls-certificates.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../../src/domain/limits.ts";
+import type { ConnectOptions } from "../../src/local/ports.ts";
 import { certPem, GENERATED_DIR, pemToDers } from "../fixtures/fixtures.ts";
 import { startTlsServer, type TlsServer } from "../support/tls-server.ts";
 import { runNettools } from "./run.ts";

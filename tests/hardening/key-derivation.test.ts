@@ -8,7 +8,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KDF_CAPS } from "../../src/cli/key-decryption.ts";
+import { KDF_CAPS } from "../../src/local/pbes2.ts";
 import { runNettools, runProcess } from "../cli/run.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kdf-"));

@@ -10,7 +10,9 @@ import { createServer as createPlainServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSecureContext, createServer, TLSSocket } from "node:tls";
-import { fetchServerCertificates, handshakeSection, parseTarget } from "../../src/cli/tls-certificates.ts";
+import { handshakeSection } from "../../src/adapters/tls/openssl-fallback.ts";
+import { parseTarget } from "../../src/adapters/tls/target.ts";
+import { fetchServerCertificates } from "../../src/adapters/tls/tls-certificates.ts";
 import { runNettools } from "../cli/run.ts";
 import { certPem, GENERATED_DIR, pemToDers } from "../fixtures/fixtures.ts";
 

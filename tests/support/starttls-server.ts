@@ -9,7 +9,7 @@
  */
 import { createServer, type Server, type Socket } from "node:net";
 import { createSecureContext, TLSSocket } from "node:tls";
-import type { StartTlsProtocol } from "../../src/cli/starttls.ts";
+import type { StartTlsProtocol } from "../../src/local/starttls-protocols.ts";
 
 export interface FakeServerOptions {
   protocol: StartTlsProtocol;

@@ -1,7 +1,6 @@
-import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectPoolAndUsed, PLAIN_OPTION, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
-import { argOrigins } from "../input.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderAllocate } from "../render.ts";
@@ -58,21 +57,11 @@ export const alloc: Command = {
       throw new UsageError("alloc needs the prefix length of the blocks: -l 24");
     const prefixLength = wholeNumber(values.length, "the prefix length (-l)", true);
     const count = values.count === undefined ? 1 : wholeNumber(values.count, "the count (-n)", false);
-    const stdin = stdinOnce(io);
-    const origins = argOrigins(tokens, ["used"]);
-    const givenWithin = await collectEntries(
-      positionals,
-      origins.get("positionals") ?? [],
-      values.file ?? [],
+    const { pool: givenWithin, used: givenUsed } = await collectPoolAndUsed(
       io,
-      stdin,
-    );
-    const givenUsed = await collectEntries(
-      values.used ?? [],
-      origins.get("used") ?? [],
-      values["used-file"] ?? [],
-      io,
-      stdin,
+      tokens,
+      { positionals, files: values.file ?? [] },
+      { option: "used", values: values.used ?? [], files: values["used-file"] ?? [] },
     );
     if (givenWithin.entries.length === 0) throw new UsageError("alloc needs at least one WITHIN block");
     const checks = new EntryChecks(io, values);

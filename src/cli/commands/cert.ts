@@ -5,6 +5,12 @@ import {
 } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
+import {
+  bundleAddressAnswer,
+  bundleNameWords,
+  type HostnameAnswer,
+  readIdentity,
+} from "../../local/hostname-answer.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
@@ -19,12 +25,6 @@ import {
 } from "../certificate-source.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { Deadline } from "../deadline.ts";
-import {
-  bundleAddressAnswer,
-  bundleNameWords,
-  type HostnameAnswer,
-  readIdentity,
-} from "../hostname-answer.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";

@@ -2,8 +2,8 @@ import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
+import { answerFor, readIdentity, sansAt } from "../../local/hostname-answer.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { replaceFile } from "../atomic-file.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
@@ -14,8 +14,8 @@ import {
   SOURCE_OPTIONS,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
+import { certificateDecoder } from "../composition-root.ts";
 import { Deadline } from "../deadline.ts";
-import { answerFor, readIdentity, sansAt } from "../hostname-answer.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
@@ -264,7 +264,7 @@ async function build(
   if (values.output === undefined) io.stdout(result.value.fullchainPem);
   else {
     try {
-      await replaceFile(values.output, result.value.fullchainPem);
+      await run.io.ports.files.replace(values.output, result.value.fullchainPem);
     } catch (error) {
       io.stderr(`${run.err.red("error")}: cannot write ${values.output}: ${(error as Error).message}\n`);
       return EXIT.failure;
@@ -359,7 +359,7 @@ async function matchedHostnameLine(
   if (result.leafIndex === null) return null;
   if (result.problems.some((problem) => problem.code === "HOSTNAME_MISMATCH")) return null;
   const { identity } = readIdentity(hostname);
-  const sans = identity === null ? null : await sansAt(pem, result.leafIndex);
+  const sans = identity === null ? null : await sansAt(pem, result.leafIndex, certificateDecoder());
   if (identity === null || sans === null) return null;
   const answer = answerFor(identity, sans);
   return answer.matched ? `hostname ${answer.words}` : null;

@@ -11,14 +11,15 @@ import type { RevocationListData } from "../../domain/certificates/revocation-li
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
+import { addCertificateFile, sourceName } from "../../local/key-safe-inputs.ts";
+import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "../../local/revocation-list-file.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { addCertificateFile, inputBytes, sourceName, stdinBytesOnce } from "../key-safe-inputs.ts";
+import { inputBytes, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { type Style, table } from "../render.ts";
-import { MAX_CRL_FILE_BYTES, readCappedFile, readRevocationListBytes } from "../revocation-list-file.ts";
-import { localCertificateDeps, revocationListDecoder } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
 const HELP = `Usage: nettools crl [options] FILE
@@ -66,7 +67,7 @@ export const crl: Command = {
       throw new UsageError(`--at must be RFC 3339 (2026-12-01T00:00:00Z) or @SECONDS, not "${values.at}"`);
     }
     const path = positionals[0]!;
-    const file = await readCappedFile(path, MAX_CRL_FILE_BYTES);
+    const file = await io.ports.files.readCapped(path, MAX_CRL_FILE_BYTES);
     if (!file.ok) return inputError(run, file.message);
     const read = readRevocationListBytes(file.bytes, path, revocationListDecoder);
     if (!read.ok) return inputError(run, read.message);
@@ -152,7 +153,7 @@ async function certificatesOf(
   for (const file of files) {
     const problem = addCertificateFile(
       text,
-      await inputBytes(file, stdin, INPUT_LIMITS.certificates),
+      await inputBytes(run.io, file, stdin, INPUT_LIMITS.certificates),
       sourceName(file),
     );
     if (problem !== null) return { exit: inputError(run, problem) };

@@ -5,18 +5,12 @@ import { invalidInput } from "../../domain/errors.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { keyMaterialIssues } from "../../local/key-material.ts";
+import { addCertificateFile, binaryProblem, sourceName, textOf } from "../../local/key-safe-inputs.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
-import {
-  addCertificateFile,
-  binaryProblem,
-  inputBytes,
-  sourceName,
-  stdinBytesOnce,
-  textOf,
-} from "../key-safe-inputs.ts";
+import { inputBytes, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { renderFindings, type Style, table } from "../render.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
@@ -58,7 +52,7 @@ export const csr: Command = {
     const stdin = stdinBytesOnce(io);
     const name = positionals[0]!;
     const source = sourceName(name);
-    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.request);
+    const bytes = await inputBytes(io, name, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) return inputError(run, binary);
     const text = textOf(bytes);
@@ -72,7 +66,7 @@ export const csr: Command = {
       for (const certFile of certFiles) {
         const problem = addCertificateFile(
           texts.certificatePem,
-          await inputBytes(certFile, stdin, INPUT_LIMITS.certificates),
+          await inputBytes(io, certFile, stdin, INPUT_LIMITS.certificates),
           sourceName(certFile),
         );
         if (problem !== null) return inputError(run, problem);

@@ -1,37 +1,32 @@
-import { createHash } from "node:crypto";
-import { DerCertificateDecoder } from "../../adapters/crypto/decoder.ts";
-import { publicKeyFacts } from "../../adapters/crypto/public-key-facts.ts";
 import { readCertificates, readCertificationRequest } from "../../domain/certificates/csr.ts";
 import type { CertificateData } from "../../domain/certificates/model.ts";
-import { decodeBase64, pemBlock } from "../../domain/certificates/pem.ts";
 import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
 import { certificateName, listSome } from "../../domain/certificates/wording.ts";
 import type { Issue } from "../../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
 import { binaryOffset, CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
-import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { boundedFile } from "../bounded-input.ts";
-import { EXIT, InputTooLarge, type Io, UsageError } from "../io.ts";
-import { decryptPrivateKeyInfo } from "../key-decryption.ts";
+import { certificatesHolding, keyToCompare, publicKeySha256 } from "../../local/key-match.ts";
 import {
   addCertificateFile,
   binaryProblem,
   derKeyMessage,
-  inputBytes,
   sourceName,
-  stdinBytesOnce,
   textOf,
-} from "../key-safe-inputs.ts";
-import { readPassphrase } from "../passin.ts";
-import { looksLikePkcs12, readPkcs12Input } from "../pkcs12-input.ts";
+} from "../../local/key-safe-inputs.ts";
+import type { PublicKeyReader } from "../../local/ports.ts";
 import {
   isPrivateKeyBlock,
   looksLikeDerKey,
   type PemBlockText,
   pemBlocksOf,
-  publicHalfOf,
-} from "../private-keys.ts";
+} from "../../local/private-keys.ts";
+import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { certificateDecoder, describePublicKey } from "../composition-root.ts";
+import { EXIT, type Io, UsageError } from "../io.ts";
+import { inputBytes, stdinBytesOnce } from "../key-safe-inputs.ts";
+import { readPassphrase } from "../passin.ts";
+import { looksLikePkcs12, readPkcs12Input } from "../pkcs12-input.ts";
 import { renderError } from "../render.ts";
 import { type Command, printHelp } from "./command.ts";
 
@@ -91,9 +86,6 @@ class InputProblem extends Error {
   }
 }
 
-const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
-
 export const keyMatch: Command = {
   name: "key-match",
   help: HELP,
@@ -131,7 +123,7 @@ export const keyMatch: Command = {
           "key-match compares two or three inputs: give two of -c CERT, -k KEY and -r CSR (a key inside the -c file counts)",
         );
       }
-      const answer = compare(inputs);
+      const answer = await compare(inputs);
       io.stdout(run.json ? `${JSON.stringify(answer)}\n` : renderAnswer(answer, inputs, run));
       return answer.match ? EXIT.ok : EXIT.findings;
     } catch (error) {
@@ -157,14 +149,14 @@ async function readInputs(
   budget: Budget,
 ): Promise<Inputs> {
   const stdin = stdinBytesOnce(io);
-  const decoder = new DerCertificateDecoder();
+  const decoder = certificateDecoder();
   const passphrase = async () => (passin === undefined ? undefined : readPassphrase(passin, io));
 
   // Certificates (PEM, DER or PKCS#7), and the keys found beside them in PEM.
   const bundle = new CertificateBundleText();
   const keysInCertFiles: { block: PemBlockText; origin: string }[] = [];
   for (const name of certFiles) {
-    const bytes = await inputBytes(name, stdin, INPUT_LIMITS.certificates);
+    const bytes = await inputBytes(io, name, stdin, INPUT_LIMITS.certificates);
     const origin = sourceName(name);
     if (looksLikePkcs12(bytes)) {
       // CONTRACT §10.3: its certificates join the -c bundle in file order; its key is the key input.
@@ -201,11 +193,13 @@ async function readInputs(
     certificates.push(...read.certificates);
   }
 
-  // The key: -k, else the one key of the -c files.
+  // The key: -k, else the one key of the -c files (src/local/key-match.ts).
   let key: Inputs["key"] = null;
-  if (keyFile !== undefined) {
-    const origin = sourceName(keyFile);
-    const bytes = await inputBytes(keyFile, stdin, INPUT_LIMITS.key);
+  const keyOrigin = keyFile === undefined ? null : sourceName(keyFile);
+  let given: { block: PemBlockText; origin: string }[] | null = null;
+  if (keyFile !== undefined && keyOrigin !== null) {
+    const origin = keyOrigin;
+    const bytes = await inputBytes(io, keyFile, stdin, INPUT_LIMITS.key);
     const pkcs12 = looksLikePkcs12(bytes) ? await readPkcs12Input(bytes, origin, passin, true, io) : null;
     if (pkcs12 !== null && !pkcs12.ok) throw new InputProblem(pkcs12.message);
     if (pkcs12 === null && looksLikeDerKey(bytes)) throw new InputProblem(derKeyMessage(origin));
@@ -215,32 +209,32 @@ async function readInputs(
     const blocks = pkcs12?.ok
       ? pkcs12.keysPem.flatMap((key) => pemBlocksOf(key))
       : pemBlocksOf(textOf(bytes)).filter(isPrivateKeyBlock);
-    if (blocks.length !== 1) {
-      throw new InputProblem(
-        blocks.length === 0
-          ? `${origin} holds no PEM private key (a complete BEGIN … PRIVATE KEY / END block)`
-          : `${origin} holds ${blocks.length} private keys; -k takes one`,
-      );
-    }
-    key = await publicKey(blocks[0]!, origin, await passphrase(), budget);
-    if (keysInCertFiles.length > 0) {
+    given = blocks.map((block) => ({ block, origin }));
+  }
+  const chosen = keyToCompare(given, keysInCertFiles);
+  if (!chosen.ok) {
+    throw new InputProblem(
+      chosen.from === "certificates"
+        ? `the -c files hold ${chosen.count} private keys; give the one to compare with -k`
+        : chosen.count === 0
+          ? `${keyOrigin} holds no PEM private key (a complete BEGIN … PRIVATE KEY / END block)`
+          : `${keyOrigin} holds ${chosen.count} private keys; -k takes one`,
+    );
+  }
+  if (chosen.key !== null) {
+    const { block, origin } = chosen.key;
+    key = await publicKey(io.ports.publicKeys, block, origin, await passphrase(), budget);
+    if (chosen.setAside) {
       io.stderr(
         `notice: the private key in ${keysInCertFiles[0]!.origin} is ignored: -k ${origin} is the key compared\n`,
       );
     }
-  } else if (keysInCertFiles.length > 1) {
-    throw new InputProblem(
-      `the -c files hold ${keysInCertFiles.length} private keys; give the one to compare with -k`,
-    );
-  } else if (keysInCertFiles.length === 1) {
-    const { block, origin } = keysInCertFiles[0]!;
-    key = await publicKey(block, origin, await passphrase(), budget);
   }
 
   let csr: CertificationRequestData | null = null;
   if (csrFile !== undefined) {
     const origin = sourceName(csrFile);
-    const bytes = await inputBytes(csrFile, stdin, INPUT_LIMITS.request);
+    const bytes = await inputBytes(io, csrFile, stdin, INPUT_LIMITS.request);
     const binary = binaryProblem(bytes, origin, "a PEM certificate request", DER_REQUEST_ADVICE);
     if (binary !== null) throw new InputProblem(binary);
     const read = await readCertificationRequest(textOf(bytes), decoder, LOCAL_CERTIFICATE_LIMITS);
@@ -265,40 +259,29 @@ interface Budget {
 }
 
 /**
- * The key's public half. An encrypted PKCS#8 key is decrypted here first, its cost checked and its
- * derivation bounded by the command's budget (src/cli/key-decryption.ts).
+ * The key's public half, through the PublicKeyReader port (node:crypto in the CLI). An encrypted
+ * PKCS#8 key is decrypted first, its cost checked and its derivation bounded by the command's
+ * budget (src/adapters/keys-node/key-decryption.ts).
  */
 async function publicKey(
+  publicKeys: PublicKeyReader,
   block: PemBlockText,
   origin: string,
   passphrase: string | undefined,
   budget: Budget,
 ): Promise<Inputs["key"]> {
-  let readable = block;
-  if (block.label === "ENCRYPTED PRIVATE KEY" && passphrase !== undefined) {
-    const where = `${origin}, line ${block.line}`;
-    const der = decodeBase64(block.text.replace(/^-----[^\n]*\n|-----END[^\n]*$/g, "").replace(/\s+/g, ""));
-    if (der === null) throw new InputProblem(`${where}: the encrypted key is not valid base64`);
-    const opened = await decryptPrivateKeyInfo(
-      der,
-      passphrase,
-      Math.max(0, budget.endsAt - performance.now()),
+  const half = await publicKeys.publicHalfOf(
+    block,
+    origin,
+    passphrase,
+    Math.max(0, budget.endsAt - performance.now()),
+  );
+  if ("stopped" in half) {
+    // The words of every other command stopped by its budget (src/cli/deadline.ts).
+    throw new Stopped(
+      `${origin}, line ${block.line}: stopped at the time limit (${budget.seconds} s; --timeout SECONDS sets it) while ${half.stopped}; no verdict`,
     );
-    if ("stopped" in opened) {
-      // The words of every other command stopped by its budget (src/cli/deadline.ts).
-      throw new Stopped(
-        `${where}: stopped at the time limit (${budget.seconds} s; --timeout SECONDS sets it) while ${opened.stopped}; no verdict`,
-      );
-    }
-    if (!opened.ok) throw new InputProblem(`${where}: ${opened.message}`);
-    readable = {
-      ...block,
-      label: "PRIVATE KEY",
-      text: pemBlock(opened.privateKeyInfo).replaceAll("CERTIFICATE", "PRIVATE KEY").trimEnd(),
-    };
-    opened.privateKeyInfo.fill(0);
   }
-  const half = publicHalfOf(readable, origin, passphrase);
   if (!half.ok) throw new InputProblem(half.message);
   return { spki: half.spki, origin };
 }
@@ -325,30 +308,30 @@ function problemIn(issues: readonly Issue[], place: (line: number) => string, wh
 }
 
 /** The match (CONTRACT §8.2): the key and the request agree, and with -c, a certificate holds it. */
-function compare(inputs: Inputs): KeyMatchAnswer {
-  const keyHex = inputs.key === null ? null : hex(inputs.key.spki);
-  const reference = keyHex ?? inputs.csr?.publicKeyKey ?? null;
-  const matching = inputs.certificates.flatMap((certificate, index) =>
-    certificate.publicKeyKey === reference ? [index] : [],
+async function compare(inputs: Inputs): Promise<KeyMatchAnswer> {
+  const keySha256 = inputs.key === null ? null : await publicKeySha256(inputs.key.spki);
+  const certificates = await Promise.all(
+    inputs.certificates.map(async (certificate, index) => ({
+      index,
+      subject: certificate.subject,
+      publicKeySha256: await publicKeySha256(certificate.publicKey.spki),
+    })),
   );
-  const pairOk = keyHex === null || inputs.csr === null || keyHex === inputs.csr.publicKeyKey;
+  const matching = certificatesHolding(keySha256 ?? inputs.csr?.publicKeySha256 ?? null, certificates);
+  const pairOk = keySha256 === null || inputs.csr === null || keySha256 === inputs.csr.publicKeySha256;
   const certificatesOk = !inputs.certificatesGiven || matching.length > 0;
-  const facts = inputs.key === null ? null : publicKeyFacts(inputs.key.spki);
+  const facts = inputs.key === null ? null : describePublicKey(inputs.key.spki);
   return {
     match: pairOk && certificatesOk,
     key:
-      inputs.key === null || facts === null
+      keySha256 === null || facts === null
         ? null
-        : { keyType: facts.keyType, keyBits: facts.keyBits, publicKeySha256: sha256(inputs.key.spki) },
+        : { keyType: facts.keyType, keyBits: facts.keyBits, publicKeySha256: keySha256 },
     csr:
       inputs.csr === null
         ? null
         : { subject: inputs.csr.subject, publicKeySha256: inputs.csr.publicKeySha256 },
-    certificates: inputs.certificates.map((certificate, index) => ({
-      index,
-      subject: certificate.subject,
-      publicKeySha256: sha256(certificate.publicKey.spki),
-    })),
+    certificates,
     matchingCertificateIndexes: inputs.certificatesGiven ? matching : [],
   };
 }

@@ -1,9 +1,10 @@
 import { parsePrefix } from "../../domain/ip/prefix.ts";
 import { specialReasonOf, specialReasonText } from "../../domain/ip/special-reasons.ts";
+import type { Sourced } from "../../local/list-lines.ts";
 import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
-import { argOrigins, type Sourced } from "../input.ts";
+import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderMixedMerge } from "../render.ts";

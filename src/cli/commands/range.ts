@@ -1,8 +1,8 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
+import { rangeEndpoints } from "../../local/list-lines.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
-import { rangeEndpoints } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, InputTooLarge, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, type ListOutput, listRunOf, printList } from "../list-format.ts";

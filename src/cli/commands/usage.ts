@@ -1,8 +1,7 @@
 import type { ResultOf } from "../../contract/operations.ts";
-import { CIDR_HELP, COMMON_HELP, collectEntries, makeRun, parse, stdinOnce } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectPoolAndUsed, makeRun, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
-import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
@@ -64,21 +63,11 @@ export const usage: Command = {
     });
     if (values.help) return printHelp(io, HELP);
     const run = makeRun(io, values);
-    const stdin = stdinOnce(io);
-    const origins = argOrigins(tokens, ["U"]);
-    const givenPool = await collectEntries(
-      positionals,
-      origins.get("positionals") ?? [],
-      values.file ?? [],
+    const { pool: givenPool, used: givenUsed } = await collectPoolAndUsed(
       io,
-      stdin,
-    );
-    const givenUsed = await collectEntries(
-      values.U ?? [],
-      origins.get("U") ?? [],
-      values.used ?? [],
-      io,
-      stdin,
+      tokens,
+      { positionals, files: values.file ?? [] },
+      { option: "U", values: values.U ?? [], files: values.used ?? [] },
     );
     if (givenPool.entries.length === 0)
       throw new UsageError("usage needs at least one POOL block: usage 10.0.0.0/16 --used FILE");

@@ -6,7 +6,7 @@
  */
 import { mergeMixedCidrs } from "../domain/cidr/merge-mixed.ts";
 import { LOCAL_CIDR_LIMITS } from "../domain/limits.ts";
-import { UsageError } from "./io.ts";
+import { UsageError } from "./usage-error.ts";
 
 /** The formats, in the order the help lists them. */
 export const LIST_FORMATS = ["lines", "json", "nft", "ipset", "cisco"] as const;

@@ -1,15 +1,15 @@
 /**
  * CRL files as operators have them (CONTRACT §10.2): PEM (`X509 CRL`) or DER, of any size, read on
  * the user's machine by `nettools crl` and `nettools chain --crl`. A CA's full list can be several
- * megabytes: the file is read once, up to {@link MAX_CRL_FILE_BYTES}, and the strict reader walks
- * it without holding its entries as objects, so memory stays about the file's size.
+ * megabytes: the file is read once, up to {@link MAX_CRL_FILE_BYTES} (the LocalFiles port's
+ * `readCapped`), and the strict reader walks it without holding its entries as objects, so memory
+ * stays about the file's size.
  */
-import { open } from "node:fs/promises";
 import { scanPem } from "../domain/certificates/pem.ts";
 import { CRL_PEM, NOT_A_CRL_MESSAGE } from "../domain/certificates/revocation.ts";
 import type { RevocationListData } from "../domain/certificates/revocation-list-model.ts";
 import type { RevocationListDecoder } from "../domain/ports.ts";
-import { INPUT_LIMITS } from "../local/input-limits.ts";
+import { INPUT_LIMITS } from "./input-limits.ts";
 
 /**
  * The largest CRL file read: the local input cap for CRLs (`INPUT_LIMITS.crl`, 64 MiB, inside the
@@ -17,35 +17,6 @@ import { INPUT_LIMITS } from "../local/input-limits.ts";
  * megabytes; anything bigger is refused before it is read, so a wrong file cannot exhaust memory.
  */
 export const MAX_CRL_FILE_BYTES = INPUT_LIMITS.crl.maxBytes;
-
-/** A file's bytes, refused (one line) when it is larger than `maxBytes` or unreadable. */
-export async function readCappedFile(
-  path: string,
-  maxBytes: number,
-): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; message: string }> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(path, "r");
-    const size = (await handle.stat()).size;
-    if (size > maxBytes)
-      return { ok: false, message: `${path} is ${size} bytes, over the ${maxBytes}-byte limit` };
-    const bytes = new Uint8Array(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { ok: true, bytes: bytes.subarray(0, filled) };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
-    };
-  } finally {
-    await handle?.close();
-  }
-}
 
 /** Whether `bytes` look like PEM text: whitespace (and a byte-order mark) then `-----BEGIN`. */
 function isPemText(bytes: Uint8Array): boolean {

@@ -2,12 +2,12 @@
  * Local inputs read with a cap (src/local/input-limits.ts): a stream (stdin, a pipe, a device such
  * as /dev/zero) is read chunk by chunk and given up as soon as it passes the cap; a regular file
  * over the cap is refused by its size, before it is read. The refusal is {@link InputTooLarge}:
- * one line naming the input and the cap, exit 2 (src/cli/main.ts).
+ * one line naming the input and the cap, exit 2 (src/cli/main.ts). The CLI reaches it through the
+ * LocalFiles port (src/local/ports.ts, local-files.ts).
  */
 import { open } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { type InputLimit, sizeInWords } from "../local/input-limits.ts";
-import { InputTooLarge } from "./io.ts";
+import { type InputLimit, InputTooLarge, sizeInWords } from "../../local/input-limits.ts";
 
 /** Bytes read per call from a file that is not regular (a device, a FIFO). */
 const CHUNK = 256 * 1024;

@@ -1,7 +1,8 @@
 /**
  * grepcidr 2.0's reading rules, byte for byte (CONTRACT §7.4: `nettools match` selects exactly the
  * lines Debian 12's grepcidr selects). Read from its source (grepcidr.c, 2014) and the glibc
- * functions it calls; tests/cli/match-grepcidr.test.ts holds us to the real program.
+ * functions it calls; tests/cli/match-grepcidr.test.ts holds us to the real program, and
+ * tests/local/grepcidr-patterns.test.ts to the domain's address parser where the two agree.
  *
  * Addresses in a log are read by glibc's `inet_pton`: IPv4 is exactly four decimal octets 0–255
  * without leading zeros (`010.0.0.1` is no address); IPv6 is RFC 4291 text with one to four hex
@@ -21,12 +22,9 @@
  *   it is ignored, so an IPv6 range `a-b` is the single address `a`.
  * A rejected pattern is a warning and is skipped; the run goes on (grepcidr's exit status).
  */
-import { parsePrefix } from "../domain/ip/prefix.ts";
-import type { RangeList } from "../domain/ip/range-list.ts";
-import { maskWord } from "../domain/ip/u128.ts";
-
-/** Decodes pattern text as Buffer#toString("utf8") does (invalid bytes as U+FFFD), in a browser too. */
-const UTF8 = new TextDecoder();
+import { parsePrefix } from "../../domain/ip/prefix.ts";
+import type { RangeList } from "../../domain/ip/range-list.ts";
+import { maskWord } from "../../domain/ip/u128.ts";
 
 export const COLON = 58;
 export const DOT = 46;
@@ -325,7 +323,7 @@ function readPattern(s: Uint8Array, lists: PatternLists): PatternOutcome {
 function shown(s: Uint8Array): string {
   let end = s.length;
   while (end > 0 && (s[end - 1] === LF || s[end - 1] === CR)) end--;
-  const text = UTF8.decode(s.subarray(0, end));
+  const text = new TextDecoder().decode(s.subarray(0, end));
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
 
@@ -338,7 +336,7 @@ function whyRejected(s: Uint8Array): string {
   if (range.length === 8 && validQuad(range, 0) && validQuad(range, 4)) {
     return `${shown(s)}: the range ends before it starts`;
   }
-  const entry = (UTF8.decode(s).split("#")[0] ?? "").trim();
+  const entry = (new TextDecoder().decode(s).split("#")[0] ?? "").trim();
   const parsed = parsePrefix(entry);
   if (parsed.ok) return `${shown(s)}: an IPv6 pattern must start at the beginning of its line`;
   return parsed.message;
@@ -412,4 +410,16 @@ export function readPatternWords(text: string, origin: string, lists: PatternLis
 
 function isWordSeparator(c: number): boolean {
   return c === 32 || c === 9 || c === 44 || c === CR || c === LF;
+}
+
+/**
+ * The warnings `nettools match` writes on stderr about its patterns (and the page shows), without
+ * the `warning: ` prefix: at most 100, then one line counting the rest.
+ */
+export function patternWarnings(lists: PatternLists): string[] {
+  const shown = lists.warnings.slice(0, 100);
+  if (lists.warnings.length > shown.length) {
+    shown.push(`… and ${lists.warnings.length - shown.length} more patterns skipped or read partly`);
+  }
+  return shown;
 }

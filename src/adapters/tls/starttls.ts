@@ -1,6 +1,6 @@
 /**
  * STARTTLS for `--connect` (CONTRACT §8.3): the plain-text part of ten protocols, client side,
- * before the TLS read of tls-certificates.ts. Names and dialogues follow `openssl s_client
+ * before the TLS read of tls-certificates.ts (the protocol table is src/local/starttls-protocols.ts). Names and dialogues follow `openssl s_client
  * -starttls` (OpenSSL 3), so its fallback for TLS 1.3 servers repeats the same upgrade:
  *
  * - smtp, lmtp (RFC 3207, RFC 2033): the 220 greeting, `EHLO name` / `LHLO name`, `STARTTLS`, 220;
@@ -18,43 +18,12 @@
  * {@link NotTheProtocol}. Both carry what the server said, which {@link quote} makes safe to print.
  * Closes, resets and the deadline are the connection's own {@link ConnectionFailure}.
  */
-import { quoteBytes } from "../local/terminal-text.ts";
+import type { StartTls, StartTlsProtocol } from "../../local/starttls-protocols.ts";
+import { quoteBytes } from "../../local/terminal-text.ts";
 import { ConnectionFailure, type PlainConnection } from "./plain-connection.ts";
-
-/** The protocols of `--starttls`, by openssl's `-starttls` names, with their default ports. */
-export const STARTTLS_DEFAULT_PORTS = {
-  smtp: 25,
-  lmtp: 24,
-  pop3: 110,
-  imap: 143,
-  ftp: 21,
-  postgres: 5432,
-  mysql: 3306,
-  ldap: 389,
-  xmpp: 5222,
-  "xmpp-server": 5269,
-} as const;
-
-export type StartTlsProtocol = keyof typeof STARTTLS_DEFAULT_PORTS;
-
-/** Other names accepted for a protocol. */
-const ALIASES: Readonly<Record<string, StartTlsProtocol>> = { psql: "postgres" };
-
-/** `--starttls PROTO`'s protocol (openssl's names, `psql` for postgres; any letter case), or null. */
-export function parseStartTlsProtocol(name: string): StartTlsProtocol | null {
-  const lower = name.trim().toLowerCase();
-  if (Object.hasOwn(STARTTLS_DEFAULT_PORTS, lower)) return lower as StartTlsProtocol;
-  return ALIASES[lower] ?? null;
-}
 
 /** Ports where TLS starts at once, with no STARTTLS (RFC 8314 §7 and the registry's *s ports). */
 export const IMPLICIT_TLS_PORTS: readonly number[] = [465, 993, 995, 636, 990, 5223];
-
-export interface StartTls {
-  protocol: StartTlsProtocol;
-  /** The EHLO/LHLO argument (smtp, lmtp) or the stream's `to` (xmpp); other protocols ignore it. */
-  identity: string;
-}
 
 /** The server speaks the protocol but would not upgrade; `said` is the part of its answer to quote. */
 export class UpgradeRefused extends Error {

@@ -3,15 +3,15 @@
  * (`hostname 10.0.0.5: matched (IP SAN)`, `hostname www.example.com: matched (DNS SAN
  * *.example.com)`), and `cert -H ADDRESS` checks the address against the leaf's IP SANs here, in
  * this process, with the chain's rule (the spec's bundle operation takes DNS names only), instead
- * of saying "not checked".
+ * of saying "not checked". Words for people, so src/local/: the page may say them too.
  */
 
-import { DerCertificateDecoder } from "../adapters/crypto/decoder.ts";
 import type { ResultOf } from "../contract/operations.ts";
 import { type ExpectedIdentity, matchIdentity, validateIdentity } from "../domain/certificates/identity.ts";
 import type { SubjectAltName } from "../domain/certificates/model.ts";
 import { scanPem } from "../domain/certificates/pem.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
+import type { CertificateDecoder } from "../domain/ports.ts";
 
 /** A hostname the CLI checks: the identity and the words for its outcome. */
 export interface HostnameAnswer {
@@ -89,13 +89,18 @@ export function bundleNameWords(result: ResultOf<"certificateBundle">): string |
 }
 
 /**
- * The SANs of the certificate at `position` of `pem`, decoded here (the chain result lists no
- * SANs); null when it cannot be read, which cannot happen for a bundle the operation accepted.
+ * The SANs of the certificate at `position` of `pem`, decoded with `decoder` (the chain result
+ * lists no SANs); null when it cannot be read, which cannot happen for a bundle the operation
+ * accepted.
  */
-export async function sansAt(pem: string, position: number): Promise<SubjectAltName[] | null> {
+export async function sansAt(
+  pem: string,
+  position: number,
+  decoder: CertificateDecoder,
+): Promise<SubjectAltName[] | null> {
   const block = scanPem(pem, LOCAL_CERTIFICATE_LIMITS).blocks[position];
   if (block === undefined) return null;
-  const decoded = await new DerCertificateDecoder().decode(block.der);
+  const decoded = await decoder.decode(block.der);
   return decoded.ok ? decoded.certificate.sans : null;
 }
 

@@ -1,16 +1,13 @@
 /**
- * Encrypted PKCS#8 keys (`ENCRYPTED PRIVATE KEY`, RFC 5958 §3) decrypted inside the local budget
- * (CONTRACT §7.3, §8.2; issue 30): a key file states its own cost (PBKDF2 iterations, scrypt's N,
- * r and p), so the cost is read and checked against {@link KDF_CAPS} before anything is derived,
- * and the derivation runs off the main thread (node:crypto's asynchronous `pbkdf2` and `scrypt`)
- * where `--timeout` can stop waiting for it. Schemes: PBES2 (RFC 8018 §6.2) with PBKDF2 (HMAC-SHA-1
- * … SHA-512) or scrypt (RFC 7914 §7), and AES-128/192/256-CBC or DES-EDE3-CBC; any other scheme is
- * refused with words that name it and the openssl command that re-encrypts the key.
+ * PBES2 (RFC 8018 §6.2) as the user's machine reads it, written once for the two readers that
+ * decrypt with it: encrypted PKCS#8 keys (src/adapters/keys-node/key-decryption.ts, node:crypto:
+ * PBKDF2 or scrypt, AES or DES-EDE3) and PKCS#12 files (src/local/pkcs12.ts, WebCrypto: PBKDF2 and
+ * AES only). The object identifiers, the hashes and ciphers known with the name each runtime
+ * gives them, and the cost caps checked before anything is derived (ADR 0036); and the scheme of
+ * an EncryptedPrivateKeyInfo (RFC 5958 §3) read and checked against the caps, never derived here.
  *
- * Privacy: messages name schemes and numbers, never a byte of the key; the runtime's own error
- * text is not passed on.
+ * Privacy: messages name schemes and numbers, never a byte of the key.
  */
-import { createDecipheriv, pbkdf2, scrypt } from "node:crypto";
 import {
   children,
   isUniversal,
@@ -22,7 +19,41 @@ import {
   type Tlv,
 } from "../adapters/crypto/der.ts";
 
-/** What one key may cost to open. */
+export const OID_PBES2 = "1.2.840.113549.1.5.13";
+export const OID_PBKDF2 = "1.2.840.113549.1.5.12";
+export const OID_SCRYPT = "1.3.6.1.4.1.11591.4.11";
+
+/** A PBKDF2 pseudo-random function (HMAC with …): node:crypto's digest name, WebCrypto's (null: none). */
+export interface Pbkdf2Hash {
+  node: "sha1" | "sha224" | "sha256" | "sha384" | "sha512";
+  webCrypto: "SHA-1" | "SHA-256" | "SHA-384" | "SHA-512" | null;
+}
+
+/** PBKDF2's pseudo-random functions by OID (RFC 8018 Appendix B.1.2); SHA-224 is not in WebCrypto. */
+export const PBKDF2_HASHES: Readonly<Record<string, Pbkdf2Hash>> = {
+  "1.2.840.113549.2.7": { node: "sha1", webCrypto: "SHA-1" },
+  "1.2.840.113549.2.8": { node: "sha224", webCrypto: null },
+  "1.2.840.113549.2.9": { node: "sha256", webCrypto: "SHA-256" },
+  "1.2.840.113549.2.10": { node: "sha384", webCrypto: "SHA-384" },
+  "1.2.840.113549.2.11": { node: "sha512", webCrypto: "SHA-512" },
+};
+
+/** A PBES2 cipher: node:crypto's name, its key length in octets, and whether it is AES (WebCrypto's AES-CBC). */
+export interface Pbes2Cipher {
+  name: "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc" | "des-ede3-cbc";
+  keyLength: number;
+  aes: boolean;
+}
+
+/** PBES2's encryption schemes by OID (RFC 8018 Appendix B.2, RFC 3565 for AES). */
+export const PBES2_CIPHERS: Readonly<Record<string, Pbes2Cipher>> = {
+  "2.16.840.1.101.3.4.1.2": { name: "aes-128-cbc", keyLength: 16, aes: true },
+  "2.16.840.1.101.3.4.1.22": { name: "aes-192-cbc", keyLength: 24, aes: true },
+  "2.16.840.1.101.3.4.1.42": { name: "aes-256-cbc", keyLength: 32, aes: true },
+  "1.2.840.113549.3.7": { name: "des-ede3-cbc", keyLength: 24, aes: false },
+};
+
+/** What one key or one PKCS#12 file may cost to open. */
 export const KDF_CAPS = {
   /**
    * PBKDF2 iterations: openssl writes 2048, OWASP's 2023 advice for HMAC-SHA-256 is 600,000; ten
@@ -38,22 +69,6 @@ export const KDF_CAPS = {
 /** The command that rewrites a key in the scheme read here. */
 export const REENCRYPT = "openssl pkcs8 -topk8 -v2 aes-256-cbc -in KEY -out new.key";
 
-const OID_PBES2 = "1.2.840.113549.1.5.13";
-const OID_PBKDF2 = "1.2.840.113549.1.5.12";
-const OID_SCRYPT = "1.3.6.1.4.1.11591.4.11";
-const PRFS: Readonly<Record<string, string>> = {
-  "1.2.840.113549.2.7": "sha1",
-  "1.2.840.113549.2.8": "sha224",
-  "1.2.840.113549.2.9": "sha256",
-  "1.2.840.113549.2.10": "sha384",
-  "1.2.840.113549.2.11": "sha512",
-};
-const CIPHERS: Readonly<Record<string, { name: string; keyLength: number }>> = {
-  "2.16.840.1.101.3.4.1.2": { name: "aes-128-cbc", keyLength: 16 },
-  "2.16.840.1.101.3.4.1.22": { name: "aes-192-cbc", keyLength: 24 },
-  "2.16.840.1.101.3.4.1.42": { name: "aes-256-cbc", keyLength: 32 },
-  "1.2.840.113549.3.7": { name: "des-ede3-cbc", keyLength: 24 },
-};
 /** Schemes met in the wild that are not read here, by name. */
 const NAMED_SCHEMES: Readonly<Record<string, string>> = {
   "1.2.840.113549.1.5.3": "PBES1 (MD5 and DES)",
@@ -69,78 +84,25 @@ const NAMED_SCHEMES: Readonly<Record<string, string>> = {
 };
 
 /** How the key is to be derived: read from the key, checked, not yet run. */
-type Derivation =
+export type Derivation =
   | { kdf: "PBKDF2"; salt: Uint8Array; iterations: number; prf: string }
   | { kdf: "scrypt"; salt: Uint8Array; n: number; r: number; p: number };
 
-/** The outcome: the PrivateKeyInfo DER, a refusal in words, or the budget spent while deriving. */
-export type Decryption =
-  | { ok: true; privateKeyInfo: Uint8Array }
-  | { ok: false; message: string }
-  | { ok: false; stopped: string };
-
-/**
- * The PrivateKeyInfo inside the EncryptedPrivateKeyInfo `der`, decrypted with `passphrase`;
- * derivation abandoned after `timeoutMs` (the rest of the command's budget).
- */
-export async function decryptPrivateKeyInfo(
-  der: Uint8Array,
-  passphrase: string,
-  timeoutMs: number,
-): Promise<Decryption> {
-  const plan = readScheme(der);
-  if ("message" in plan) return { ok: false, message: plan.message };
-  const { derivation, cipher, iv, data } = plan;
-  const derived = await withTimeout(derive(derivation, passphrase, cipher.keyLength), timeoutMs);
-  if (derived === null) {
-    leftRunning = true;
-    return {
-      ok: false,
-      stopped: `deriving the key's decryption key (${describe(derivation)})`,
-    };
-  }
-  try {
-    const decipher = createDecipheriv(cipher.name, derived, iv);
-    return {
-      ok: true,
-      privateKeyInfo: new Uint8Array(Buffer.concat([decipher.update(data), decipher.final()])),
-    };
-  } catch {
-    return {
-      ok: false,
-      message: "the key could not be decrypted: the passphrase is wrong, or the key is damaged",
-    };
-  } finally {
-    derived.fill(0);
-  }
-}
-
-/**
- * True once a derivation was abandoned at the deadline: it still runs on a worker thread, which
- * no API can stop, so the process exits when the command is done instead of waiting for it.
- */
-let leftRunning = false;
-
-/** See above: whether a derivation was left running on a worker thread. */
-export function derivationLeftRunning(): boolean {
-  return leftRunning;
-}
-
-function describe(derivation: Derivation): string {
+export function describeDerivation(derivation: Derivation): string {
   return derivation.kdf === "PBKDF2"
     ? `PBKDF2, ${derivation.iterations} iterations`
     : `scrypt, N=${derivation.n}, r=${derivation.r}, p=${derivation.p}`;
 }
 
-interface Scheme {
+export interface Scheme {
   derivation: Derivation;
-  cipher: { name: string; keyLength: number };
+  cipher: Pbes2Cipher;
   iv: Uint8Array;
   data: Uint8Array;
 }
 
 /** The scheme of an EncryptedPrivateKeyInfo, checked against the caps; or why it is not read. */
-function readScheme(der: Uint8Array): Scheme | { message: string } {
+export function readScheme(der: Uint8Array): Scheme | { message: string } {
   const damaged = {
     message: "the encrypted key is damaged: its structure is not an EncryptedPrivateKeyInfo",
   };
@@ -159,7 +121,7 @@ function readScheme(der: Uint8Array): Scheme | { message: string } {
   const kdf = params?.length === 2 ? readAlgorithm(der, params[0]) : null;
   const encryption = params?.length === 2 ? readAlgorithm(der, params[1]) : null;
   if (kdf === null || encryption === null) return damaged;
-  const cipher = CIPHERS[encryption.oid];
+  const cipher = PBES2_CIPHERS[encryption.oid];
   if (cipher === undefined) {
     return {
       message: `the key is encrypted with the cipher ${encryption.oid}, which key-match does not read; re-encrypt it with ${REENCRYPT}`,
@@ -197,7 +159,7 @@ function readDerivation(
     let prf = "sha1";
     for (const extra of fields.slice(2)) {
       if (!isUniversal(extra, TAG.SEQUENCE, true)) continue;
-      const named = PRFS[readOid(der, children(der, extra)?.[0]) ?? ""];
+      const named = PBKDF2_HASHES[readOid(der, children(der, extra)?.[0]) ?? ""]?.node;
       if (named === undefined)
         return {
           message: `the key's PBKDF2 uses a hash key-match does not read; re-encrypt it with ${REENCRYPT}`,
@@ -233,35 +195,4 @@ function positive(der: Uint8Array, t: Tlv | undefined): number | null {
   let n = 0;
   for (let k = start; k < t.end; k++) n = n * 256 + der[k]!;
   return n > 0 ? n : null;
-}
-
-function derive(derivation: Derivation, passphrase: string, keyLength: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const done = (error: Error | null, key: Buffer) => (error ? reject(error) : resolve(key));
-    if (derivation.kdf === "PBKDF2")
-      pbkdf2(passphrase, derivation.salt, derivation.iterations, keyLength, derivation.prf, done);
-    else {
-      const { n, r, p } = derivation;
-      scrypt(
-        passphrase,
-        derivation.salt,
-        keyLength,
-        { N: n, r, p, maxmem: 128 * n * r + 128 * r * p + 1024 * 1024 },
-        done,
-      );
-    }
-  });
-}
-
-/** `work`'s value, or null once `ms` have passed first. */
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,11 +1,35 @@
 /**
- * grepcidr's walk over lines (CONTRACT §7.4, §8.5, §8.7), without the command around it: the
- * scanner that finds addresses in a line and the line selection of `nettools match`, used by the
- * CLI (src/cli/match.ts, which reads the files and prints) and by the page's log matching
- * (src/web/), so both select the same lines and print the same bytes. No Node module. How the walk reads a line: see match.ts.
+ * grepcidr 2.0's walk over a log (CONTRACT §7.4, §8.5, §8.7), byte for byte: which lines it
+ * selects and which addresses it finds in them, against the patterns read by patterns.ts. The
+ * command around it (its options, files and output) is `nettools match` (src/cli/match.ts).
+ *
+ * How grepcidr finds addresses in a line (its `scan_with_hints`), which this file repeats:
+ * - it walks the line byte by byte. Where a decimal digit has a `.` one, two or three bytes later
+ *   (and IPv4 patterns were given), the run of letters, digits and dots from there is the IPv4
+ *   candidate; else where one to four hex digits are followed by `:`, or `::` by a hex digit (and
+ *   IPv6 patterns were given), the run of letters, digits, `:` and `.` is the IPv6 candidate;
+ * - a candidate is an address when glibc's `inet_pton` accepts all of it (grepcidr.ts): so
+ *   `SRC=203.0.113.8`, `203.0.113.5:51234`, `[2001:db8::5]:443` and `"203.0.113.6"` are
+ *   addresses, `1.2.3.4.5`, `010.0.0.1` and `203.0.113.5x` are not; whether it is or not, the walk
+ *   goes on after the candidate (so `1234.0.113.7` holds the address `234.0.113.7`);
+ * - a line is selected at its first address inside a pattern; with `-v`, when it holds an address
+ *   and none inside a pattern (a line without address never is);
+ * - lines are read as C `fgets` reads them into a buffer of 512 bytes that doubles as long lines
+ *   come: a walk starts only before the buffer's size minus 5, a last line without newline is
+ *   printed without one (or lost when its length is the buffer's size minus one), and a NUL byte
+ *   cuts a line and joins what follows the next read to it. Inputs without NUL take a fast path;
+ *   the others are read exactly as `fgets` would.
+ *
+ * Speed (docs/performance.md): the log is read and written as bytes, never decoded. Every hint
+ * needs a `.` or a `:` within four bytes, so the walk jumps from one such mark to the next and
+ * applies grepcidr's rules only to the bytes just before each. Candidates are read into numbers
+ * in place and looked up in an {@link AddressSet} (an IPv4 lookup starts in the bucket of the
+ * address's top 16 bits). Selected lines are copied out as runs of consecutive lines, in chunks of
+ * about a megabyte, by the caller's {@link ByteSink} (the CLI's copies with `Buffer#copy`).
  */
-import type { AddressSet } from "../domain/ip/address-set.ts";
-import { maskWord } from "../domain/ip/u128.ts";
+import type { AddressSet } from "../../domain/ip/address-set.ts";
+import { maskWord } from "../../domain/ip/u128.ts";
+import type { PatternLabels } from "./pattern-labels.ts";
 import {
   COLON,
   DOT,
@@ -13,24 +37,21 @@ import {
   inetPton4,
   inetPton6,
   LF,
-  type PatternLists,
   SLASH,
   V4_FIELD,
   V4_TEXT_MAX,
   V6_FIELD,
   V6_TEXT_MAX,
-} from "./grepcidr.ts";
-import type { PatternLabels } from "./pattern-labels.ts";
+} from "./patterns.ts";
 
-const UTF8_ENCODER = new TextEncoder();
-
-/** Where selected lines (or addresses) go: a {@link ChunkedOutput} in the CLI, a byte list on the page. */
+/** Where selected lines and addresses go: bytes appended, in order. */
 export interface ByteSink {
   /** Appends `source[from, to)`. */
   copy(source: Uint8Array, from: number, to: number): void;
   /** Appends one byte. */
   byte(c: number): void;
 }
+
 /** What to do with each line. */
 export interface MatchOptions {
   /** Select the lines that hold an address but none inside a pattern (`-v`). */
@@ -242,9 +263,8 @@ function fieldPrinter(run: MatchRun): FieldSink | null {
     if (prefix !== null) out.copy(prefix, 0, prefix.length);
     out.copy(b, start, end);
     if (labels !== null) {
-      // An address is ASCII: one character per byte.
       const found = labels.find(String.fromCharCode(...b.subarray(start, end)));
-      const tail = UTF8_ENCODER.encode(`\t${found?.text ?? ""}\t${found?.label ?? ""}`);
+      const tail = new TextEncoder().encode(`\t${found?.text ?? ""}\t${found?.label ?? ""}`);
       out.copy(tail, 0, tail.length);
     }
     out.byte(LF);
@@ -344,16 +364,4 @@ function matchAsFgets(input: Uint8Array, run: MatchRun): number {
       }
     }
   }
-}
-
-/**
- * The warnings `nettools match` writes on stderr about its patterns, without the `warning: `
- * prefix: at most 100, then one line counting the rest.
- */
-export function patternWarnings(lists: PatternLists): string[] {
-  const shown = lists.warnings.slice(0, 100);
-  if (lists.warnings.length > shown.length) {
-    shown.push(`… and ${lists.warnings.length - shown.length} more patterns skipped or read partly`);
-  }
-  return shown;
 }

@@ -5,9 +5,9 @@
  * the rest, so the selection is unchanged. For each matching address the most specific pattern
  * holding it is found by prefix length (longest first), never by a scan of every pattern.
  */
-import { parseAddr } from "../domain/ip/addr.ts";
-import { parsePrefix } from "../domain/ip/prefix.ts";
-import { rangeEndpoints } from "./input.ts";
+import { parseAddr } from "../../domain/ip/addr.ts";
+import { parsePrefix } from "../../domain/ip/prefix.ts";
+import { rangeEndpoints } from "../list-lines.ts";
 
 /** One pattern as written, with its label ("" when none). */
 interface Labelled {
