@@ -107,7 +107,17 @@ export interface Operation<
    * against the row's schema by {@link CostMismatches}); admission turns it into time.
    */
   readonly cost?: (input: never) => number;
+  /**
+   * How the JSON answer is written at the HTTP edge (src/adapters/http/encoders/), by the shape of
+   * the result; `JSON.stringify` when absent. `deferredLists`: a result whose list fields the
+   * domain keeps as its own values (prefixes as words; `resultWith` in src/domain/list-fields.ts);
+   * `constant`: one frozen answer, the same every time, serialized once.
+   */
+  readonly encoder?: ResultEncoder;
 }
+
+/** The encoders a row may name ({@link Operation.encoder}). */
+export type ResultEncoder = "deferredLists" | "constant";
 
 /**
  * The policy of every path that is not an operation: the page, the docs and their assets, and
@@ -137,6 +147,7 @@ export const OPERATIONS = {
     request: null,
     result: HealthResult,
     policy: { ...JSON_ANSWER, rateLimited: false },
+    encoder: "constant",
   },
   cidrCover: {
     id: "cidrCover",
@@ -147,6 +158,7 @@ export const OPERATIONS = {
     policy: METERED_JSON_ANSWER,
     legacyLocators: true,
     cost: COSTS.cidrCover,
+    encoder: "deferredLists",
   },
   cidrSubtract: {
     id: "cidrSubtract",
@@ -157,6 +169,7 @@ export const OPERATIONS = {
     policy: METERED_JSON_ANSWER,
     legacyLocators: true,
     cost: COSTS.cidrSubtract,
+    encoder: "deferredLists",
   },
   rangeToCidrs: {
     id: "rangeToCidrs",
@@ -202,6 +215,7 @@ export const OPERATIONS = {
     result: CidrMergeResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrMerge,
+    encoder: "deferredLists",
   },
   cidrSplit: {
     id: "cidrSplit",
@@ -211,6 +225,7 @@ export const OPERATIONS = {
     result: CidrSplitResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrSplit,
+    encoder: "deferredLists",
   },
   cidrContains: {
     id: "cidrContains",
@@ -229,6 +244,7 @@ export const OPERATIONS = {
     result: CidrAllocateResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrAllocate,
+    encoder: "deferredLists",
   },
   reverseZones: {
     id: "reverseZones",
@@ -238,6 +254,7 @@ export const OPERATIONS = {
     result: ReverseZonesResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.reverseZones,
+    encoder: "deferredLists",
   },
   cidrSubnets: {
     id: "cidrSubnets",
@@ -247,6 +264,7 @@ export const OPERATIONS = {
     result: CidrSubnetsResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrSubnets,
+    encoder: "deferredLists",
   },
   cidrCompare: {
     id: "cidrCompare",
@@ -256,6 +274,7 @@ export const OPERATIONS = {
     result: CidrCompareResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrCompare,
+    encoder: "deferredLists",
   },
   ip: {
     id: "ip",

@@ -19,6 +19,7 @@ import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.
 import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
 import type { CertificateLanes, LoopBudget } from "./admission.ts";
+import { encoderNamed } from "./encoders/index.ts";
 import { readJsonBody } from "./json-body.ts";
 import { type OpenApiOperation, type OperationDocs, operationObjectOf } from "./openapi-document.ts";
 import { type FailureMapper, type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
@@ -147,11 +148,12 @@ function handlerFor(
   // body has been validated against when it is called.
   const cost = (operation.cost ?? (() => 1)) as (input: unknown) => number;
   const representation = operation.policy.representation;
+  const encode = encoderNamed(operation.encoder);
   const respond = (request: Request, result: unknown): Response =>
     representation === "text" ||
     (representation === "json-or-text" && negotiate(request.headers.get("accept")) === "text")
       ? responder.text(request, template, textBodyOf(result))
-      : responder.json(request, template, result);
+      : responder.json(request, template, encode(result));
   const read =
     operation.request === null
       ? null

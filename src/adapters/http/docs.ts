@@ -126,7 +126,8 @@ export const docsRoutes = (responder: Responder, fail: FailureMapper, components
     // The plugin's document answers through the Responder too: exactly `application/json` like
     // every JSON answer (CONTRACT §1.2; Elysia's default would add `;charset=utf-8`).
     .mapResponse(({ route, request, responseValue }) => {
-      if (route === DOCS_JSON_PATH) return responder.json(request, PLAIN_TEMPLATE, responseValue);
+      if (route === DOCS_JSON_PATH)
+        return responder.json(request, PLAIN_TEMPLATE, JSON.stringify(responseValue));
     })
     .use(
       openapi({
