@@ -146,7 +146,7 @@ export const docsRoutes = (responder: Responder, fail: FailureMapper, components
             {
               name: "Certificates",
               description:
-                "Inspection of a supplied PEM bundle: an observation, not RFC 5280 path validation, trust, revocation or live probing.",
+                "Certificate material as supplied, read offline: PEM bundles inspected, the chain a server should send built and its signatures checked against a shipped reference root store, signing requests, revocation lists. Nothing is fetched and no server is probed.",
             },
             {
               name: "Diagnostics",
