@@ -155,7 +155,7 @@ function mixedAt(
  * non-minimal), so the blocks wanted are those list blocks cut into pieces of `prefixLength`.
  */
 function firstFit(free: RangeList, prefixLength: number, count: number): { cidrs: PrefixList; fit: number } {
-  const texts = new PrefixList();
+  const texts = new PrefixList(Math.min(count, 1024));
   const family = free.family;
   free.forEachPrefix((w0, w1, w2, w3, bits) => {
     if (bits > prefixLength) return true; // too small for one block

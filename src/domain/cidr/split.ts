@@ -126,7 +126,7 @@ function prefixLengthProblem(prefixLength: number, block: IpPrefix | null): stri
 
 /** The texts of `count` subnets of length `prefixLength` of `block`, from subnet number `first`. */
 function subnetTexts(block: IpPrefix, prefixLength: number, first: bigint, count: number): PrefixList {
-  const texts = new PrefixList();
+  const texts = new PrefixList(count);
   let { w0, w1, w2, w3 } = block.first;
   if (first > 0n) {
     const start = block.first.toBigInt() + (first << BigInt(block.first.bitLength - prefixLength));

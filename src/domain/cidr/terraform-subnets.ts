@@ -133,7 +133,7 @@ function packBlocks(
   const cursor = [...net];
   let exhausted = false; // the last block ended at the family's last address
   let last = "";
-  const texts = new PrefixList();
+  const texts = new PrefixList(newbits.length);
   for (let i = 0; i < newbits.length; i++) {
     const length = prefixBits + newbits[i]!;
     const len = length + offset;

@@ -21,41 +21,39 @@ const NO_BITS = 255;
 /** A list of addresses and prefixes by their words, read as their canonical texts. */
 export class PrefixList extends DeferredList<string> implements PrefixCollector {
   private count = 0;
-  /** Four words per entry, most significant first (IPv4: the address in the fourth). */
-  private words = new Uint32Array(64);
-  /** Per entry: its family (4 or 6). */
-  private families = new Uint8Array(16);
-  /** Per entry: its prefix length, or {@link NO_BITS} for an address. */
-  private lengths = new Uint8Array(16);
+  /**
+   * Five words per entry: the four address words, most significant first (IPv4: the address in
+   * the fourth), then the family and the prefix length as `family << 8 | bits` ({@link NO_BITS}
+   * for an address). One array, so that a list grows by one allocation at a time.
+   */
+  private words: Uint32Array;
+
+  /** @param capacity entries to make room for at once (a list grows past it when needed). */
+  constructor(capacity = 64) {
+    super();
+    this.words = new Uint32Array(5 * Math.max(1, capacity));
+  }
 
   get length(): number {
     return this.count;
   }
 
   add(family: 4 | 6, w0: number, w1: number, w2: number, w3: number, bits?: number): void {
-    const i = this.count;
-    if (i === this.families.length) this.grow();
+    let at = 5 * this.count;
+    if (at === this.words.length) this.grow();
     const w = this.words;
-    w[4 * i] = w0;
-    w[4 * i + 1] = w1;
-    w[4 * i + 2] = w2;
-    w[4 * i + 3] = w3;
-    this.families[i] = family;
-    this.lengths[i] = bits === undefined ? NO_BITS : bits;
-    this.count = i + 1;
+    w[at++] = w0;
+    w[at++] = w1;
+    w[at++] = w2;
+    w[at++] = w3;
+    w[at] = (family << 8) | (bits === undefined ? NO_BITS : bits);
+    this.count += 1;
   }
 
   private grow(): void {
-    const size = this.families.length * 2;
-    const words = new Uint32Array(4 * size);
+    const words = new Uint32Array(this.words.length * 2);
     words.set(this.words);
     this.words = words;
-    const families = new Uint8Array(size);
-    families.set(this.families);
-    this.families = families;
-    const lengths = new Uint8Array(size);
-    lengths.set(this.lengths);
-    this.lengths = lengths;
   }
 
   /**
@@ -64,15 +62,17 @@ export class PrefixList extends DeferredList<string> implements PrefixCollector 
    */
   writeTextOf(i: number, out: DataView, pos: number): number {
     const w = this.words;
-    const bits = this.lengths[i]!;
+    const at = 5 * i;
+    const tag = w[at + 4]!;
+    const bits = tag & 0xff;
     return writeText(
       out,
       pos,
-      this.families[i] === 4 ? 4 : 6,
-      w[4 * i]!,
-      w[4 * i + 1]!,
-      w[4 * i + 2]!,
-      w[4 * i + 3]!,
+      tag >>> 8 === 4 ? 4 : 6,
+      w[at]!,
+      w[at + 1]!,
+      w[at + 2]!,
+      w[at + 3]!,
       bits === NO_BITS ? undefined : bits,
     );
   }
@@ -81,14 +81,15 @@ export class PrefixList extends DeferredList<string> implements PrefixCollector 
   toArray(): string[] {
     const batch = new TextBatch();
     const w = this.words;
-    for (let i = 0; i < this.count; i++) {
-      const bits = this.lengths[i]!;
+    for (let at = 0; at < 5 * this.count; at += 5) {
+      const tag = w[at + 4]!;
+      const bits = tag & 0xff;
       batch.add(
-        this.families[i] === 4 ? 4 : 6,
-        w[4 * i]!,
-        w[4 * i + 1]!,
-        w[4 * i + 2]!,
-        w[4 * i + 3]!,
+        tag >>> 8 === 4 ? 4 : 6,
+        w[at]!,
+        w[at + 1]!,
+        w[at + 2]!,
+        w[at + 3]!,
         bits === NO_BITS ? undefined : bits,
       );
     }

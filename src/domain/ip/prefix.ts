@@ -116,7 +116,7 @@ export class IpPrefix {
  * their words by whoever sends them.
  */
 export function formatPrefixes(prefixes: readonly IpPrefix[]): PrefixList {
-  const batch = new PrefixList();
+  const batch = new PrefixList(prefixes.length);
   for (const p of prefixes) {
     const a = p.addr;
     batch.add(a.family, a.w0, a.w1, a.w2, a.w3, p.bits);
