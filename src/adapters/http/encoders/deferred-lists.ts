@@ -46,10 +46,21 @@ class ByteSink {
     this.bytes[this.pos++] = value;
   }
 
-  /** Any text, as UTF-8. */
+  /** Any text, as UTF-8: byte by byte while it is ASCII (the usual case), else by the encoder. */
   text(text: string): void {
     this.ensure(text.length * 3);
-    this.pos += utf8.encodeInto(text, this.bytes.subarray(this.pos)).written;
+    const bytes = this.bytes;
+    const start = this.pos;
+    let pos = start;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0x80) {
+        this.pos = start + utf8.encodeInto(text, bytes.subarray(start)).written;
+        return;
+      }
+      bytes[pos++] = code;
+    }
+    this.pos = pos;
   }
 
   /** Bytes made beforehand. */
@@ -167,14 +178,29 @@ function writeEntries(list: PrefixEntries<object>, out: ByteSink): void {
 /** `["64.100.in-addr.arpa.",…]`: each name its first label, then the labels all share (ASCII). */
 function writeZones(list: ZoneNames, out: ByteSink): void {
   const count = list.length;
-  const suffix = utf8.encode(list.suffix);
-  out.byte(OPEN_BRACKET);
+  const suffix = list.suffix;
+  let longest = 0;
+  for (let k = 0; k < count; k++) longest = Math.max(longest, list.labels[list.first + k]!.length);
+  out.ensure(count * (longest + suffix.length + 3) + 2);
+  const bytes = out.bytes;
+  let pos = out.pos;
+  bytes[pos++] = OPEN_BRACKET;
+  // The shared labels are written once, then copied within the buffer for every other name.
+  let suffixAt = -1;
   for (let k = 0; k < count; k++) {
-    if (k > 0) out.byte(COMMA);
-    out.byte(QUOTE);
-    out.text(list.labels[list.first + k]!);
-    out.raw(suffix);
-    out.byte(QUOTE);
+    if (k > 0) bytes[pos++] = COMMA;
+    bytes[pos++] = QUOTE;
+    const label = list.labels[list.first + k]!;
+    for (let i = 0; i < label.length; i++) bytes[pos++] = label.charCodeAt(i);
+    if (suffixAt < 0) {
+      suffixAt = pos;
+      for (let i = 0; i < suffix.length; i++) bytes[pos++] = suffix.charCodeAt(i);
+    } else {
+      bytes.copyWithin(pos, suffixAt, suffixAt + suffix.length);
+      pos += suffix.length;
+    }
+    bytes[pos++] = QUOTE;
   }
-  out.byte(CLOSE_BRACKET);
+  bytes[pos++] = CLOSE_BRACKET;
+  out.pos = pos;
 }
