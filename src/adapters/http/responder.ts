@@ -127,12 +127,42 @@ export class Responder {
     json: string | Uint8Array<ArrayBuffer>,
     status = 200,
   ): Response {
-    return new Response(json, { status, headers: this.headersFor(request, template, JSON_TYPE) });
+    return new Response(json, { status, headers: this.answerHeaders(request, template, JSON_TYPE) });
   }
 
   text(request: Request, template: ResponseTemplate, body: string): Response {
-    return new Response(body, { headers: this.headersFor(request, template, TEXT_TYPE) });
+    return new Response(body, { headers: this.answerHeaders(request, template, TEXT_TYPE) });
   }
+
+  /**
+   * The common headers of an answer as a `Headers` object: the static ones cloned from one made
+   * once per template and media type, then the request id and the CORS origin set. Measured
+   * 5–15 % cheaper than `new Response` reading a plain object (docs/performance.md, issue 32);
+   * Bun writes the headers in the same order either way.
+   */
+  private answerHeaders(
+    request: Request,
+    template: ResponseTemplate,
+    contentType: string,
+  ): globalThis.Headers {
+    const fixed = this.staticHeaders(template, contentType);
+    let made = this.madeHeaders.get(fixed);
+    if (made === undefined) {
+      made = new globalThis.Headers(fixed);
+      this.madeHeaders.set(fixed, made);
+    }
+    const headers = new globalThis.Headers(made);
+    headers.set("x-request-id", this.requestIdOf(request));
+    if (this.cors.kind === "list") {
+      const origin = request.headers.get("origin");
+      if (origin !== null && this.cors.origins.has(origin))
+        headers.set("access-control-allow-origin", origin);
+    }
+    return headers;
+  }
+
+  /** The `Headers` made from each static header object, by that object. */
+  private readonly madeHeaders = new WeakMap<Headers, globalThis.Headers>();
 
   /** The error envelope with its status, plus the headers an HttpError carries (`Allow`, `Retry-After`). */
   error(request: Request, template: ResponseTemplate, rejection: Rejection): Response {
