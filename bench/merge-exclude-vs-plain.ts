@@ -3,7 +3,7 @@
  * 10 %), in process, the two timed in alternating rounds so that a busy machine slows both alike:
  *   node_modules/.bin/bun bench/merge-exclude-vs-plain.ts
  * Each round times plain then excludeSpecial on the same inputs for about 100 ms each (CPU time),
- * the result serialized as the server does it (`jsonOf`); the line gives the median µs per call of
+ * the result encoded as the server does it (the `deferredLists` encoder); the line gives the median µs per call of
  * each and the median of the per-round ratios. Three inputs:
  * - `public`: the merge-1000 body moved to public space (11.0.0.0/12, 2a01:db8::/32): nothing is
  *   removed, so this is the price of looking;
@@ -12,7 +12,7 @@
  *   `excluded`, whose entries are objects serialized field by field (the answer is 4.7 times longer).
  */
 import { readFileSync } from "node:fs";
-import { jsonOf } from "../src/adapters/http/responder.ts";
+import { encodeDeferredLists as jsonOf } from "../src/adapters/http/encoders/deferred-lists.ts";
 import { mergeMixedCidrs } from "../src/domain/cidr/merge-mixed.ts";
 
 const special = (

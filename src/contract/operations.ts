@@ -112,7 +112,17 @@ export interface Operation<
    * {@link TextMismatches}); declared by those rows and only them.
    */
   readonly text?: (result: never) => string;
+  /**
+   * How the JSON answer is written at the HTTP edge (src/adapters/http/encoders/), by the shape of
+   * the result; `JSON.stringify` when absent. `deferredLists`: a result whose list fields the
+   * domain keeps as its own values (prefixes as words; `resultWith` in src/domain/list-fields.ts);
+   * `constant`: one frozen answer, the same every time, serialized once.
+   */
+  readonly encoder?: ResultEncoder;
 }
+
+/** The encoders a row may name ({@link Operation.encoder}). */
+export type ResultEncoder = "deferredLists" | "constant";
 
 /**
  * The policy of every path that is not an operation: the page, the docs and their assets, and
@@ -147,6 +157,7 @@ export const OPERATIONS = {
     request: null,
     result: HealthResult,
     policy: { ...JSON_ANSWER, rateLimited: false },
+    encoder: "constant",
   },
   cidrCover: {
     id: "cidrCover",
@@ -157,6 +168,7 @@ export const OPERATIONS = {
     policy: METERED_JSON_ANSWER,
     legacyLocators: true,
     cost: COSTS.cidrCover,
+    encoder: "deferredLists",
   },
   cidrSubtract: {
     id: "cidrSubtract",
@@ -167,6 +179,7 @@ export const OPERATIONS = {
     policy: METERED_JSON_ANSWER,
     legacyLocators: true,
     cost: COSTS.cidrSubtract,
+    encoder: "deferredLists",
   },
   rangeToCidrs: {
     id: "rangeToCidrs",
@@ -213,6 +226,7 @@ export const OPERATIONS = {
     result: CidrMergeResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrMerge,
+    encoder: "deferredLists",
   },
   cidrSplit: {
     id: "cidrSplit",
@@ -222,6 +236,7 @@ export const OPERATIONS = {
     result: CidrSplitResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrSplit,
+    encoder: "deferredLists",
   },
   cidrContains: {
     id: "cidrContains",
@@ -240,6 +255,7 @@ export const OPERATIONS = {
     result: CidrAllocateResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrAllocate,
+    encoder: "deferredLists",
   },
   reverseZones: {
     id: "reverseZones",
@@ -249,6 +265,7 @@ export const OPERATIONS = {
     result: ReverseZonesResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.reverseZones,
+    encoder: "deferredLists",
   },
   cidrSubnets: {
     id: "cidrSubnets",
@@ -258,6 +275,7 @@ export const OPERATIONS = {
     result: CidrSubnetsResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrSubnets,
+    encoder: "deferredLists",
   },
   cidrCompare: {
     id: "cidrCompare",
@@ -267,6 +285,7 @@ export const OPERATIONS = {
     result: CidrCompareResult,
     policy: METERED_JSON_ANSWER,
     cost: COSTS.cidrCompare,
+    encoder: "deferredLists",
   },
   ip: {
     id: "ip",

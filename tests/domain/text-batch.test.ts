@@ -1,10 +1,12 @@
 /**
  * `TextBatch` writes texts from lookup tables into pooled scratch space. Its texts must be the
  * model's canonical texts, whatever the value (zero runs anywhere, IPv4-mapped, every prefix
- * length), and batches open at the same time or used again must never mix their texts.
+ * length), and batches open at the same time or used again must never mix their texts. A
+ * `PrefixList` (the words of a result's list, read as texts on demand) reads as the same texts.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { PrefixEntries, PrefixList } from "../../src/domain/ip/prefix-list.ts";
 import { TextBatch } from "../../src/domain/ip/text.ts";
 import { bigIntWord } from "../../src/domain/ip/u128.ts";
 import { type Family, formatAddr, formatCidr, maxValue, width } from "./model.ts";
@@ -39,7 +41,7 @@ type Item = { family: Family; value: bigint; bits: number | undefined };
 const expected = (x: Item) =>
   x.bits === undefined ? formatAddr(x.family, x.value) : formatCidr(x.family, x.value, x.bits);
 
-function add(batch: TextBatch, x: Item): void {
+function add(batch: TextBatch | PrefixList, x: Item): void {
   const w = (k: number) => bigIntWord(x.value, k);
   batch.add(x.family, w(0), w(1), w(2), w(3), x.bits);
 }
@@ -79,37 +81,35 @@ describe("TextBatch", () => {
     expect(texts.slice(n)).toEqual(["::ffff:255.255.255.255/128", "255.255.255.255/32"]);
   });
 
-  test("a batch's list comes with its JSON array text, exactly JSON.stringify's, and the same texts", () => {
+  test("a PrefixList read: the same canonical texts, in order, from the words it keeps", () => {
     fc.assert(
       fc.property(fc.array(item, { maxLength: 300 }), (xs) => {
-        const batch = new TextBatch();
-        for (const x of xs) add(batch, x);
-        const list = batch.toList();
-        expect(list.json).toBe(JSON.stringify(xs.map(expected)));
+        const list = new PrefixList();
+        for (const x of xs) add(list, x);
+        expect(list.length).toBe(xs.length);
         expect(list.toArray()).toEqual(xs.map(expected));
+        expect(list.toArray()).toEqual(xs.map(expected)); // read again: made again, the same
       }),
       { numRuns: 300, seed: 20261125 },
     );
   });
 
-  test("objects around the texts (addInObject): the texts, and the objects' JSON exactly as JSON.stringify writes it", () => {
-    const encode = (text: string) => new TextEncoder().encode(text);
-    const head = encode('{"cidr":');
-    const tails = [
+  test("PrefixEntries read: each entry its prefix's text first, then its details' fields", () => {
+    const details = [
       { block: "10.0.0.0/8", name: "Private-Use", rfc: "RFC 1918" },
       { block: "0.0.0.0/8", name: '"This network"', rfc: "RFC 791" },
-    ].map((members) => ({ members, bytes: encode(`,${JSON.stringify(members).slice(1)}`) }));
+    ];
     fc.assert(
       fc.property(fc.array(fc.tuple(item, fc.nat(1)), { maxLength: 200 }), (xs) => {
-        const batch = new TextBatch();
-        for (const [x, t] of xs) {
-          const w = (k: number) => bigIntWord(x.value, k);
-          batch.addInObject(x.family, w(0), w(1), w(2), w(3), x.bits, head, tails[t]!.bytes);
-        }
-        const list = batch.toObjects((cidr, k) => ({ cidr, ...tails[xs[k]![1]]!.members }));
-        const objects = xs.map(([x, t]) => ({ cidr: expected(x), ...tails[t]!.members }));
-        expect(list.toArray()).toEqual(objects);
-        expect(list.json).toBe(JSON.stringify(objects));
+        const prefixes = new PrefixList();
+        for (const [x] of xs) add(prefixes, x);
+        const entries = new PrefixEntries(
+          prefixes,
+          xs.map(([, t]) => details[t]!),
+        );
+        const objects = xs.map(([x, t]) => ({ cidr: expected(x), ...details[t]! }));
+        expect(entries.toArray()).toEqual(objects);
+        for (const entry of entries.toArray()) expect(Object.keys(entry)[0]).toBe("cidr");
       }),
       { numRuns: 200, seed: 20261126 },
     );

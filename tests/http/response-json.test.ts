@@ -1,12 +1,16 @@
 /**
- * The responder's serializer (`jsonOf`, src/adapters/http/responder.ts) takes the domain's lists of
- * canonical texts (and of reverse zone names) from their joint text instead of serializing them again: its output must be
+ * The `deferredLists` encoder (src/adapters/http/encoders/deferred-lists.ts) writes the domain's
+ * lists of prefixes, of excluded blocks and of reverse zone names from the values the domain keeps
+ * (words, shared details, labels) instead of making and serializing strings: its output must be
  * `JSON.stringify`'s, byte for byte, for every result that holds such lists, and for anything else.
+ * The other encoders are checked here too.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { jsonOf } from "../../src/adapters/http/responder.ts";
+import { encodeDeferredLists } from "../../src/adapters/http/encoders/deferred-lists.ts";
+import { constantEncoder, encodeJson, encoderNamed } from "../../src/adapters/http/encoders/index.ts";
+import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { allocateCidrs, type CidrAllocateRequest } from "../../src/domain/cidr/allocate.ts";
 import { compareCidrs } from "../../src/domain/cidr/compare.ts";
 import { coverCidrs } from "../../src/domain/cidr/cover.ts";
@@ -16,10 +20,16 @@ import { reverseZones } from "../../src/domain/cidr/reverse-zones.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
 
+/** The encoder's answer as text, whether it wrote bytes or text. */
+const jsonOf = (value: unknown): string => {
+  const body = encodeDeferredLists(value);
+  return typeof body === "string" ? body : new TextDecoder().decode(body);
+};
+
 const body = <T>(name: string): T =>
   JSON.parse(readFileSync(new URL(`../../bench/data/${name}`, import.meta.url), "utf8")) as T;
 
-describe("jsonOf: JSON.stringify's output with the lists' joint texts", () => {
+describe("the deferredLists encoder: JSON.stringify's output, the lists written from their values", () => {
   test("the results of every operation that returns lists of CIDRs", () => {
     const merge = body<{ inputs: string[] }>("merge-1000.json");
     const subtract = body<{ include: string[]; exclude: string[] }>("subtract-1000.json");
@@ -67,5 +77,42 @@ describe("jsonOf: JSON.stringify's output with the lists' joint texts", () => {
     for (const value of [null, 1, "text", [1, 2], { a: 1 }, { toJSON: () => "x" }, { a: [] }]) {
       expect(jsonOf(value)).toBe(JSON.stringify(value));
     }
+  });
+});
+
+describe("the encoders a row names", () => {
+  test("every row's encoder, or JSON.stringify; the list operations name deferredLists", () => {
+    for (const operation of OPERATION_LIST) {
+      const encode = encoderNamed(operation.encoder);
+      expect(typeof encode).toBe("function");
+      if (operation.encoder === undefined) expect(encode).toBe(encodeJson);
+    }
+    const deferred = OPERATION_LIST.filter((operation) => operation.encoder === "deferredLists").map(
+      (operation): string => operation.id,
+    );
+    expect(deferred.sort()).toEqual(
+      [
+        "cidrAllocate",
+        "cidrCompare",
+        "cidrCover",
+        "cidrMerge",
+        "cidrSplit",
+        "cidrSubnets",
+        "cidrSubtract",
+        "reverseZones",
+      ].sort(),
+    );
+  });
+
+  test("constant: a frozen answer serialized once, anything else serialized every time", () => {
+    const encode = constantEncoder();
+    const healthy = Object.freeze({ status: "ok" });
+    expect(encode(healthy)).toBe('{"status":"ok"}');
+    expect(encode(healthy)).toBe('{"status":"ok"}');
+    const changing = { n: 1 };
+    expect(encode(changing)).toBe('{"n":1}');
+    changing.n = 2;
+    expect(encode(changing)).toBe('{"n":2}'); // not frozen: never reused
+    expect(encode(healthy)).toBe('{"status":"ok"}');
   });
 });

@@ -19,6 +19,7 @@ import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.
 import type { UseCaseContext, UseCases } from "../../use-cases.ts";
 import { negotiate } from "./accept.ts";
 import type { CertificateLanes, LoopBudget } from "./admission.ts";
+import { encoderNamed } from "./encoders/index.ts";
 import { declaredBodyBytes, readBodyBytes, readJsonBytes } from "./json-body.ts";
 import { type OpenApiOperation, type OperationDocs, operationObjectOf } from "./openapi-document.ts";
 import { type FailureMapper, type Responder, type ResponseTemplate, templateOf } from "./responder.ts";
@@ -161,10 +162,11 @@ function handlerFor<Id extends OperationId>(
   // Likewise the row's text, from its result type (TextMismatches checks it; text rows only).
   const text = operation.text as ((result: unknown) => string) | undefined;
   const representation = operation.policy.representation;
+  const encode = encoderNamed(operation.encoder);
   const respond = (request: Request, result: unknown): Response =>
     text !== undefined && (representation === "text" || negotiate(request.headers.get("accept")) === "text")
       ? responder.text(request, template, text(result))
-      : responder.json(request, template, result);
+      : responder.json(request, template, encode(result));
   const contextOf = (request: Request): UseCaseContext => ({
     observeClient: () => clientAddress.clientAddress(request),
     verifier,

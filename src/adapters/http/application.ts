@@ -27,6 +27,7 @@ import { HttpError } from "../../contract/errors.ts";
 import { SITE_POLICY } from "../../contract/operations.ts";
 import type { ClientAddressSource } from "../../domain/ports.ts";
 import type { ApiRoute, RequestHandler } from "./api-routes.ts";
+import { elysiaRoute, type RouteNaming } from "./elysia-route.ts";
 import { clientKey, type RateDecision, type RequestLimiter } from "./rate-limit.ts";
 import {
   type FailureLog,
@@ -141,7 +142,7 @@ export function httpApplication(options: ApplicationOptions) {
 }
 
 /** The per-request bookkeeping of the application: everything its `wrap` and catch-all route do. */
-export class Traffic {
+export class Traffic implements RouteNaming {
   private readonly table = new Map<string, PathEntry>();
   private readonly responder: Responder;
   private readonly fail: FailureMapper;
@@ -151,9 +152,10 @@ export class Traffic {
   private readonly logClientAddress: boolean;
   /**
    * The route that named itself while the request being served ran (null: none matched); read
-   * right after the route's handler returns, which it does on the request's own turn.
+   * right after the route's handler returns, which it does on the request's own turn
+   * (elysia-route.ts).
    */
-  private named: string | null | undefined = undefined;
+  named: string | null | undefined = undefined;
   /** Requests re-entering the application to be routed by their resolved path (no `Host`). */
   private readonly rerouted = new WeakSet<Request>();
   /** Set once shutdown begins: every answer then says `Connection: close`. */
@@ -216,27 +218,12 @@ export class Traffic {
     return new Map([...this.table].map(([path, entry]) => [path, entry.allowedList]));
   }
 
-  /**
-   * The Elysia handler of a route: it names the route for the request's log line and answers
-   * through `handle`. `path` null is the catch-all of what no route matches.
-   *
-   * Elysia guesses from a handler's source text whether it is asynchronous (a call right after
-   * `=>` or `return` reads as one) and then awaits it: a promise turn per request. This handler
-   * returns a value, not a call, so the guess is "synchronous"; Elysia then maps what it returns
-   * as it comes, a Response at once and a Promise of one when it settles (`mapCompactResponse`),
-   * which is right in both cases, and a GET route (no `parse` option) is answered on the
-   * request's own turn (docs/decisions/0013-serving-edge.md).
-   */
+  /** The Elysia handler of a route (`path` null: the catch-all), shaped by elysia-route.ts. */
   route(
     path: string | null,
     handle: RequestHandler,
   ): (context: { request: Request }) => Response | Promise<Response> {
-    const traffic = this;
-    return function answer(context) {
-      const response = handle(context.request);
-      if (path !== null) traffic.named = path;
-      return response;
-    };
+    return elysiaRoute(path, handle, this);
   }
 
   /** What every request shares, around the route (or Elysia's router) that answers it. */

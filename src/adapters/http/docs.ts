@@ -126,7 +126,8 @@ export const docsRoutes = (responder: Responder, fail: FailureMapper, components
     // The plugin's document answers through the Responder too: exactly `application/json` like
     // every JSON answer (CONTRACT §1.2; Elysia's default would add `;charset=utf-8`).
     .mapResponse(({ route, request, responseValue }) => {
-      if (route === DOCS_JSON_PATH) return responder.json(request, PLAIN_TEMPLATE, responseValue);
+      if (route === DOCS_JSON_PATH)
+        return responder.json(request, PLAIN_TEMPLATE, JSON.stringify(responseValue));
     })
     .use(
       openapi({
@@ -145,7 +146,7 @@ export const docsRoutes = (responder: Responder, fail: FailureMapper, components
             {
               name: "Certificates",
               description:
-                "Inspection of a supplied PEM bundle: an observation, not RFC 5280 path validation, trust, revocation or live probing.",
+                "Certificate material as supplied, read offline: PEM bundles inspected, the chain a server should send built and its signatures checked against a shipped reference root store, signing requests, revocation lists. Nothing is fetched and no server is probed.",
             },
             {
               name: "Diagnostics",

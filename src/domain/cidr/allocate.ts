@@ -4,10 +4,10 @@
  * `cidrsubnets` (cidr-subnets, terraform-subnets.ts), it fills the gaps earlier blocks left.
  */
 import { DomainError } from "../errors.ts";
+import { PrefixList } from "../ip/prefix-list.ts";
 import { countAddressesOf, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";
-import { TextBatch } from "../ip/text.ts";
 import { type AllocateLimits, API_ALLOCATE_LIMITS } from "../limits.ts";
-import { resultWith, type WrittenList } from "../list-fields.ts";
+import { resultWith } from "../list-fields.ts";
 import { invalidEntries, listsShapeIssues, mixedFamilies, readPrefixLists } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
 
@@ -154,12 +154,8 @@ function mixedAt(
  * minimal CIDR list that is at least as large (a block straddling two of them would make the list
  * non-minimal), so the blocks wanted are those list blocks cut into pieces of `prefixLength`.
  */
-function firstFit(
-  free: RangeList,
-  prefixLength: number,
-  count: number,
-): { cidrs: WrittenList<string>; fit: number } {
-  const texts = new TextBatch();
+function firstFit(free: RangeList, prefixLength: number, count: number): { cidrs: PrefixList; fit: number } {
+  const texts = new PrefixList(Math.min(count, 1024));
   const family = free.family;
   free.forEachPrefix((w0, w1, w2, w3, bits) => {
     if (bits > prefixLength) return true; // too small for one block
@@ -178,5 +174,5 @@ function firstFit(
     return texts.length < count;
   });
   const fit = texts.length;
-  return { cidrs: texts.toList(), fit };
+  return { cidrs: texts, fit };
 }

@@ -5,6 +5,7 @@
  * block named by the registry row that decided it.
  */
 import { DomainError, type Issue } from "../errors.ts";
+import { PrefixEntries, PrefixList } from "../ip/prefix-list.ts";
 import { countRangePrefixesAt, type PrefixSink, splitRangeWords } from "../ip/range.ts";
 import {
   countAddressesOf,
@@ -14,8 +15,7 @@ import {
   subtractLists,
   unionOf,
 } from "../ip/range-list.ts";
-import { type SpecialBlock, specialRangeTable } from "../ip/special.ts";
-import { TextBatch } from "../ip/text.ts";
+import { specialRangeTable } from "../ip/special.ts";
 import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { type ResultFields, resultWith } from "../list-fields.ts";
 import { invalidEntries, listsShapeIssues, readPrefixLists } from "./entries.ts";
@@ -122,14 +122,13 @@ function mergeExcludingSpecial(
 ): CidrMergeResult {
   const unions = [union4, union6];
   // The removed addresses first: one text per prefix of each piece, with the piece's row.
-  const texts = new TextBatch();
-  const textRows: SpecialBlock[] = [];
+  const texts = new PrefixList();
+  const textRows: ExcludedDetails[] = [];
   let family: 4 | 6 = 4;
-  let row: SpecialBlock | undefined;
-  let tail: Uint8Array = EXCLUDED_HEAD; // replaced by each piece's row's tail before it is used
+  let row: ExcludedDetails | undefined;
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
     if (texts.length === maxResultCidrs) return false;
-    texts.addInObject(family, w0, w1, w2, w3, bits, EXCLUDED_HEAD, tail);
+    texts.add(family, w0, w1, w2, w3, bits);
     textRows.push(row!);
     return true;
   };
@@ -139,11 +138,10 @@ function mergeExcludingSpecial(
     family = union.family;
     const bitLength = family === 4 ? 32 : 128;
     const { excluded } = specialRangeTable(family);
-    const tails = excludedTails(family);
+    const details = excludedDetails(family);
     const before = texts.length;
     fits = forEachOverlap(union, excluded.ranges, (_, segment, p) => {
-      row = excluded.rows[segment]!;
-      tail = tails[segment]!;
+      row = details[segment]!;
       return splitRangeWords(bitLength, p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!, collect);
     });
     removedIn[f] = texts.length - before;
@@ -158,7 +156,6 @@ function mergeExcludingSpecial(
     for (const list of new Set([...unions, ...remaining])) list.release();
   };
   if (kept === null) {
-    texts.toList(); // hands the batch's space back
     const total =
       removedPrefixCount(unions) + countPrefixesOf(remaining[0]!) + countPrefixesOf(remaining[1]!);
     release();
@@ -168,11 +165,8 @@ function mergeExcludingSpecial(
     );
   }
   release();
-  // The batch wrote the objects' JSON around the texts: the responder sends it as it is.
-  const excluded = texts.toObjects((cidr, k): ExcludedBlock => {
-    const { prefix, name, rfc } = textRows[k]!;
-    return { cidr, block: prefix, name, rfc };
-  });
+  // Each entry is its prefix and its row's details, made into objects only when read.
+  const excluded = new PrefixEntries(texts, textRows);
   return resultWith<CidrMergeResult>({ ...kept, excluded });
 }
 
@@ -188,24 +182,25 @@ function removedPrefixCount(unions: readonly RangeList[]): number {
   return total;
 }
 
-/** `{"cidr":`: how each {@link ExcludedBlock}'s JSON starts, before its CIDR text. */
-const EXCLUDED_HEAD = new TextEncoder().encode('{"cidr":');
-const tailsByFamily = new Map<4 | 6, Uint8Array[]>();
+/** An {@link ExcludedBlock} without its `cidr`: what its row decides. */
+type ExcludedDetails = Omit<ExcludedBlock, "cidr">;
+const detailsByFamily = new Map<4 | 6, ExcludedDetails[]>();
 
 /**
- * For each excluded segment of `family`'s table, the rest of an {@link ExcludedBlock}'s JSON after
- * its CIDR text (`,"block":…,"name":…,"rfc":…}`), made once.
+ * For each excluded segment of `family`'s table, the details every {@link ExcludedBlock} it
+ * decides shares (`block`, `name`, `rfc`), made once: one object per row, not per block.
  */
-function excludedTails(family: 4 | 6): Uint8Array[] {
-  let tails = tailsByFamily.get(family);
-  if (tails === undefined) {
-    const encoder = new TextEncoder();
-    tails = specialRangeTable(family).excluded.rows.map(({ prefix, name, rfc }) =>
-      encoder.encode(`,${JSON.stringify({ block: prefix, name, rfc }).slice(1)}`),
-    );
-    tailsByFamily.set(family, tails);
+function excludedDetails(family: 4 | 6): ExcludedDetails[] {
+  let details = detailsByFamily.get(family);
+  if (details === undefined) {
+    details = specialRangeTable(family).excluded.rows.map(({ prefix, name, rfc }) => ({
+      block: prefix,
+      name,
+      rfc,
+    }));
+    detailsByFamily.set(family, details);
   }
-  return tails;
+  return details;
 }
 
 /**
@@ -220,7 +215,7 @@ export function cidrSetWithin(v4: RangeList, v6: RangeList, maxCidrs: number): C
 
 /** {@link cidrSetWithin}'s fields, the list still as its batch wrote it (to add fields to). */
 function cidrSetFields(v4: RangeList, v6: RangeList, maxCidrs: number): ResultFields<CidrSet> | null {
-  const texts = new TextBatch();
+  const texts = new PrefixList();
   let family: 4 | 6 = 4;
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
     if (texts.length === maxCidrs) return false;
@@ -229,13 +224,10 @@ function cidrSetFields(v4: RangeList, v6: RangeList, maxCidrs: number): ResultFi
   };
   for (const list of [v4, v6]) {
     family = list.family;
-    if (!list.forEachPrefix(collect)) {
-      texts.toList(); // hands the batch's space back
-      return null;
-    }
+    if (!list.forEachPrefix(collect)) return null;
   }
   return {
-    cidrs: texts.toList(),
+    cidrs: texts,
     ipv4AddressCount: countAddressesOf(v4).toString(),
     ipv6AddressCount: countAddressesOf(v6).toString(),
   };

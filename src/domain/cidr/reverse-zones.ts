@@ -14,7 +14,7 @@
 import type { DomainError, Issue } from "../errors.ts";
 import { parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
 import { formatWords } from "../ip/text.ts";
-import { resultWith, WrittenList } from "../list-fields.ts";
+import { DeferredList, resultWith } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 
 /** The result of reverse-zones, field for field. */
@@ -78,7 +78,7 @@ function octet(address: number, i: number): number {
 }
 
 /** The zones of the IPv4 block `address/bits` (host bits clear). */
-function ipv4Zones(address: number, bits: number): string[] | WrittenList<string> {
+function ipv4Zones(address: number, bits: number): string[] | ZoneNames {
   if (bits > 24 && bits < 32) {
     // RFC 2317: FIRST/p under the /24 that holds the block.
     return [
@@ -100,7 +100,7 @@ function nibble(words: Uint32Array, i: number): number {
 }
 
 /** The zones of the IPv6 block with network address `words[0 … 3]` and length `bits`. */
-function ipv6Zones(words: Uint32Array, bits: number): string[] | WrittenList<string> {
+function ipv6Zones(words: Uint32Array, bits: number): string[] | ZoneNames {
   const labels = Math.ceil(bits / 4);
   if (labels === 0) return [IPV6_SUFFIX];
   // As for IPv4: at most 8 consecutive values of the first label, the rest shared.
@@ -113,53 +113,38 @@ function ipv6Zones(words: Uint32Array, bits: number): string[] | WrittenList<str
 const DECIMAL = Array.from({ length: 256 }, (_, value) => String(value));
 const HEX_DIGITS = [...HEX];
 
-/** Scratch for the JSON text of one list: 128 names of at most 26 bytes, quotes and commas. */
-const scratch = new Uint8Array(4096);
-const QUOTE = 34;
-const COMMA = 44;
+/**
+ * `count` consecutive zones that differ only in their first label: `labels[first + k]` then
+ * `suffix` (the labels they share, with its leading dot), for k from 0. At most 128 names; made
+ * into strings only when read, so that a writer of their bytes (the HTTP edge) never makes them.
+ * Measured for 192.168.0.0/17 against names built at once by concatenation (docs/performance.md):
+ * a whole request through the handler 23 → 18.5–19.5 µs of CPU.
+ */
+export class ZoneNames extends DeferredList<string> {
+  constructor(
+    /** The value of the first zone's first label (an octet, or a nibble). */
+    readonly first: number,
+    private readonly count: number,
+    /** The first label's text by its value. */
+    readonly labels: readonly string[],
+    /** What follows every first label: `.` and the shared labels (`.100.in-addr.arpa.`). */
+    readonly suffix: string,
+  ) {
+    super();
+  }
 
-/** Writes the ASCII text `text` into `scratch` at `pos`; returns the position after it. */
-function writeAscii(text: string, pos: number): number {
-  for (let i = 0; i < text.length; i++) scratch[pos + i] = text.charCodeAt(i);
-  return pos + text.length;
+  get length(): number {
+    return this.count;
+  }
+
+  toArray(): string[] {
+    const zones = new Array<string>(this.count);
+    for (let k = 0; k < this.count; k++) zones[k] = `${this.labels[this.first + k]!}${this.suffix}`;
+    return zones;
+  }
 }
 
-/**
- * The `count` zones `labels[first + k].shared`. Like `TextBatch` (ip/text.ts), the names are
- * written as ASCII bytes of the list's JSON array text (they need no escaping), decoded in one step
- * and sliced from it on demand: one flat string instead of 128 concatenations, kept as the list's
- * JSON (a `WrittenList`), so the largest answer is not serialized again.
- * Measured for 192.168.0.0/17 against names built by concatenation (docs/performance.md): a whole
- * request through the handler 23 → 18.5–19.5 µs of CPU; the use case plus `JSON.stringify`
- * 13–14 → 8–9.5 µs.
- */
-function zoneList(
-  first: number,
-  count: number,
-  labels: readonly string[],
-  shared: string,
-): WrittenList<string> {
-  const ends = new Int32Array(count);
-  scratch[0] = 91; // [
-  let pos = 1;
-  const tail = `.${shared}`;
-  for (let k = 0; k < count; k++) {
-    if (k > 0) scratch[pos++] = COMMA;
-    scratch[pos++] = QUOTE;
-    pos = writeAscii(tail, writeAscii(labels[first + k]!, pos));
-    ends[k] = pos;
-    scratch[pos++] = QUOTE;
-  }
-  scratch[pos++] = 93; // ]
-  const list: WrittenList<string> = new WrittenList(scratch.slice(0, pos), () => {
-    const json = list.json;
-    const zones = new Array<string>(count);
-    let start = 2; // after `["`
-    for (let k = 0; k < count; k++) {
-      zones[k] = json.slice(start, ends[k]);
-      start = ends[k]! + 3; // past `","`
-    }
-    return zones;
-  });
-  return list;
+/** The `count` zones `labels[first + k].shared`, in order. */
+function zoneList(first: number, count: number, labels: readonly string[], shared: string): ZoneNames {
+  return new ZoneNames(first, count, labels, `.${shared}`);
 }

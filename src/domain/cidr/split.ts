@@ -5,10 +5,10 @@
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpPrefix, parsePrefix } from "../ip/prefix.ts";
-import { TextBatch } from "../ip/text.ts";
+import { PrefixList } from "../ip/prefix-list.ts";
 import { bigIntWord } from "../ip/u128.ts";
 import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
-import { resultWith, type WrittenList } from "../list-fields.ts";
+import { resultWith } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 import { addSubnets } from "./subnets.ts";
 
@@ -125,13 +125,8 @@ function prefixLengthProblem(prefixLength: number, block: IpPrefix | null): stri
 }
 
 /** The texts of `count` subnets of length `prefixLength` of `block`, from subnet number `first`. */
-function subnetTexts(
-  block: IpPrefix,
-  prefixLength: number,
-  first: bigint,
-  count: number,
-): WrittenList<string> {
-  const texts = new TextBatch();
+function subnetTexts(block: IpPrefix, prefixLength: number, first: bigint, count: number): PrefixList {
+  const texts = new PrefixList(count);
   let { w0, w1, w2, w3 } = block.first;
   if (first > 0n) {
     const start = block.first.toBigInt() + (first << BigInt(block.first.bitLength - prefixLength));
@@ -141,5 +136,5 @@ function subnetTexts(
     w3 = bigIntWord(start, 3);
   }
   addSubnets(texts, block.family, w0, w1, w2, w3, prefixLength, count);
-  return texts.toList();
+  return texts;
 }

@@ -2,7 +2,7 @@
  * Consecutive equal subnets written straight from words: what cidr-split and cidr-allocate cut a
  * block into. No address is enumerated; only the subnets asked for are made.
  */
-import type { TextBatch } from "../ip/text.ts";
+import type { PrefixCollector } from "../ip/prefix-list.ts";
 import { WORD_MAX } from "../ip/u128.ts";
 
 /**
@@ -12,7 +12,7 @@ import { WORD_MAX } from "../ip/u128.ts";
  * the family's last address.
  */
 export function addSubnets(
-  texts: TextBatch,
+  texts: PrefixCollector,
   family: 4 | 6,
   w0: number,
   w1: number,

@@ -4,9 +4,9 @@
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { formatPrefixes } from "../ip/prefix.ts";
+import { PrefixList } from "../ip/prefix-list.ts";
 import type { PrefixSink } from "../ip/range.ts";
 import { countAddressesOf, rangeListOf, subtractLists, unionOf } from "../ip/range-list.ts";
-import { TextBatch } from "../ip/text.ts";
 import { API_SUBTRACT_LIMITS, type CidrLimits } from "../limits.ts";
 import { resultWith } from "../list-fields.ts";
 import {
@@ -97,14 +97,13 @@ export function subtractCidrs(
   const includeUnion = unionOf(includeList);
   const excludeUnion = unionOf(excludeList);
   const remaining = subtractLists(includeUnion, excludeUnion);
-  const cidrs = new TextBatch();
+  const cidrs = new PrefixList();
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
     if (cidrs.length === maxResultCidrs) return false;
     cidrs.add(family, w0, w1, w2, w3, bits);
     return true;
   };
   if (!remaining.forEachPrefix(collect)) {
-    cidrs.toList(); // hands the batch's space back
     throw new DomainError(
       "RESULT_TOO_LARGE",
       `The result would have more than ${maxResultCidrs} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
@@ -117,7 +116,7 @@ export function subtractCidrs(
     family: familyName(family),
     normalizedInclude: formatPrefixes(incPrefixes),
     normalizedExclude: formatPrefixes(excPrefixes),
-    cidrs: cidrs.toList(),
+    cidrs,
     includedAddressCount: included.toString(),
     removedAddressCount: (included - left).toString(),
     remainingAddressCount: left.toString(),

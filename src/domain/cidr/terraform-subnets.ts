@@ -12,10 +12,11 @@
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpFamily, quoteEntry } from "../ip/addr.ts";
 import { parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
-import { formatWords, TextBatch } from "../ip/text.ts";
+import { PrefixList } from "../ip/prefix-list.ts";
+import { formatWords } from "../ip/text.ts";
 import { maskWord, WORD_MAX } from "../ip/u128.ts";
 import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
-import { resultWith, type WrittenList } from "../list-fields.ts";
+import { resultWith } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
 
 /** A cidr-subnets request: the prefix to pack from, and one number of new bits per block. */
@@ -124,7 +125,7 @@ function packBlocks(
   network: Uint32Array,
   prefixBits: number,
   newbits: readonly number[],
-): WrittenList<string> {
+): PrefixList {
   const offset = family === 4 ? 96 : 0; // lengths counted over the whole 128-bit value
   const prefixLen = prefixBits + offset;
   const net = [network[0]!, network[1]!, network[2]!, network[3]!];
@@ -132,7 +133,7 @@ function packBlocks(
   const cursor = [...net];
   let exhausted = false; // the last block ended at the family's last address
   let last = "";
-  const texts = new TextBatch();
+  const texts = new PrefixList(newbits.length);
   for (let i = 0; i < newbits.length; i++) {
     const length = prefixBits + newbits[i]!;
     const len = length + offset;
@@ -146,7 +147,7 @@ function packBlocks(
     last = formatWords(family, cursor[0]!, cursor[1]!, cursor[2]!, cursor[3]!, length);
     exhausted = !addPowerOfTwo(cursor, 128 - len, family);
   }
-  return texts.toList();
+  return texts;
 }
 
 /**

@@ -4,7 +4,6 @@
  * 0–32 or 0–128; host bits set are normalized silently; a bare address is a /32 or /128.
  */
 
-import type { WrittenList } from "../list-fields.ts";
 import {
   explainAddr,
   explainEntryShape,
@@ -18,7 +17,8 @@ import {
   scanAddrWords,
   trimAsciiWhitespace,
 } from "./addr.ts";
-import { formatWords, TextBatch } from "./text.ts";
+import { PrefixList } from "./prefix-list.ts";
+import { formatWords } from "./text.ts";
 import { maskWord } from "./u128.ts";
 
 /** A CIDR block: `addr` is its first address (host bits zero) and `bits` its prefix length. */
@@ -111,16 +111,17 @@ export class IpPrefix {
 }
 
 /**
- * The canonical texts of many prefixes, in order: `prefixes.map(String)`, several times faster (one
- * decoding step), as the list and its JSON written together (a result field, see `resultWith`).
+ * The prefixes as a {@link PrefixList}: read, their canonical texts, `prefixes.map(String)`
+ * several times faster (one decoding step); as a result field (see `resultWith`), written from
+ * their words by whoever sends them.
  */
-export function formatPrefixes(prefixes: readonly IpPrefix[]): WrittenList<string> {
-  const batch = new TextBatch();
+export function formatPrefixes(prefixes: readonly IpPrefix[]): PrefixList {
+  const batch = new PrefixList(prefixes.length);
   for (const p of prefixes) {
     const a = p.addr;
     batch.add(a.family, a.w0, a.w1, a.w2, a.w3, p.bits);
   }
-  return batch.toList();
+  return batch;
 }
 
 /** True when `prefix` contains `addr` (same family, inside the block). See {@link IpPrefix.contains}. */

@@ -9,8 +9,6 @@
  * The bytes come from lookup tables, four at a time, into pooled scratch space (figures in
  * `docs/performance.md`, "Domain micro-benchmarks").
  */
-import { WrittenList } from "../list-fields.ts";
-
 /** Longest canonical text of a prefix: `ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128`. */
 const MAX_TEXT = 43;
 /** Free bytes a write needs: the longest text plus 3, as every piece is stored as 4 bytes. */
@@ -191,11 +189,10 @@ export function formatWords(
   return decoder.decode(single.subarray(0, end));
 }
 
-/** Growable scratch space a batch writes into: the bytes, a view on them, where each text starts and ends. */
+/** Growable scratch space a batch writes into: the bytes, a view on them, where each text ends. */
 interface Scratch {
   bytes: Uint8Array;
   view: DataView;
-  starts: Int32Array;
   ends: Int32Array;
 }
 
@@ -212,30 +209,21 @@ const KEEP_BYTES = 1 << 20;
 
 function newScratch(): Scratch {
   const bytes = new Uint8Array(4096);
-  return { bytes, view: new DataView(bytes.buffer), starts: new Int32Array(128), ends: new Int32Array(128) };
+  return { bytes, view: new DataView(bytes.buffer), ends: new Int32Array(128) };
 }
-
-/** `"` */
-const QUOTE = 34;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-const COMMA = 44;
 
 /**
  * Collects the canonical texts of many addresses or prefixes and turns them into strings in one
  * decoding step. Use one batch per output list; after `toStrings` the batch is empty again.
  *
- * The bytes written are the list's JSON array text (`["10.0.0.0/24","10.0.1.0/24"]`): each text
- * is then a slice of that one decoded string, and {@link toList} keeps the string as the list's
- * JSON (a {@link WrittenList}, whose texts are sliced only when the list is read).
+ * The texts are written back to back as ASCII bytes; each string is then a slice of the one
+ * decoded string.
  */
 export class TextBatch {
   /** Taken from the pool at the first `add`, handed back by `toStrings`. */
   private scratch: Scratch | null = null;
   private pos = 0;
   private count = 0;
-  /** Whether the entries are objects ({@link addInObject}), whose texts' starts are recorded. */
-  private objects = false;
 
   /** Number of texts added so far. */
   get length(): number {
@@ -245,49 +233,10 @@ export class TextBatch {
   /** Adds the canonical text of an address, followed by `/bits` when `bits` is given. */
   add(family: 4 | 6, w0: number, w1: number, w2: number, w3: number, bits?: number): void {
     const s = this.scratch ?? this.takeScratch();
-    // Room for the text, its two quotes and the comma (or bracket) before it.
-    if (s.bytes.length - this.pos < WRITE_ROOM + 3) this.grow(s, WRITE_ROOM + 3);
+    if (s.bytes.length - this.pos < WRITE_ROOM) this.grow(s, WRITE_ROOM);
     if (this.count === s.ends.length) this.growIndex(s);
-    s.bytes[this.pos] = this.count === 0 ? OPEN_BRACKET : COMMA;
-    s.bytes[this.pos + 1] = QUOTE;
-    this.pos = writeText(s.view, this.pos + 2, family, w0, w1, w2, w3, bits);
-    s.ends[this.count++] = this.pos;
-    s.bytes[this.pos++] = QUOTE;
-  }
-
-  /**
-   * {@link add}, the text written as a member of a JSON object: `head` (the object's opening up to
-   * the member's name and colon, `{"cidr":`) before its opening quote and `tail` (the object's
-   * other members and its `}`) after its closing one, both ASCII JSON. A batch of objects (use
-   * this method for every entry of it) writes their JSON array (`[{"cidr":"10.0.0.0/8",…},…]`);
-   * {@link toObjects} hands it out with the entries.
-   */
-  addInObject(
-    family: 4 | 6,
-    w0: number,
-    w1: number,
-    w2: number,
-    w3: number,
-    bits: number | undefined,
-    head: Uint8Array,
-    tail: Uint8Array,
-  ): void {
-    const s = this.scratch ?? this.takeScratch();
-    this.objects = true;
-    // Room for the text, its two quotes, the comma (or bracket) before it, the head and the tail.
-    const room = WRITE_ROOM + 3 + head.length + tail.length;
-    if (s.bytes.length - this.pos < room) this.grow(s, room);
-    if (this.count === s.ends.length) this.growIndex(s);
-    s.bytes[this.pos++] = this.count === 0 ? OPEN_BRACKET : COMMA;
-    s.bytes.set(head, this.pos);
-    this.pos += head.length;
-    s.bytes[this.pos++] = QUOTE;
-    s.starts[this.count] = this.pos;
     this.pos = writeText(s.view, this.pos, family, w0, w1, w2, w3, bits);
     s.ends[this.count++] = this.pos;
-    s.bytes[this.pos++] = QUOTE;
-    s.bytes.set(tail, this.pos);
-    this.pos += tail.length;
   }
 
   /** Makes room for at least `room` more bytes. */
@@ -302,66 +251,29 @@ export class TextBatch {
 
   /** Doubles the space for the texts' positions. */
   private growIndex(s: Scratch): void {
-    for (const key of ["starts", "ends"] as const) {
-      const bigger = new Int32Array(this.count * 2);
-      bigger.set(s[key]);
-      s[key] = bigger;
-    }
+    const bigger = new Int32Array(this.count * 2);
+    bigger.set(s.ends);
+    s.ends = bigger;
   }
 
   /** The texts, in the order they were added, as an array; the batch is empty afterwards. */
   toStrings(): string[] {
-    return this.toList().toArray();
-  }
-
-  /**
-   * The texts, in the order they were added, with the JSON array the batch wrote of them; the
-   * texts are sliced from it only when the list is read. The batch is empty afterwards.
-   */
-  toList(): WrittenList<string> {
-    return this.written((joint, starts, ends, count) => {
-      const out = new Array<string>(count);
-      for (let i = 0; i < count; i++) out[i] = joint.slice(starts(i), ends[i]!);
-      return out;
-    });
-  }
-
-  /**
-   * The entries of a batch of objects ({@link addInObject}) with the JSON array the batch wrote of
-   * them: `make` builds the entry of each text (in order) when the list is read. The batch is
-   * empty afterwards.
-   */
-  toObjects<T>(make: (text: string, index: number) => T): WrittenList<T> {
-    return this.written((joint, starts, ends, count) => {
-      const out = new Array<T>(count);
-      for (let i = 0; i < count; i++) out[i] = make(joint.slice(starts(i), ends[i]!), i);
-      return out;
-    });
-  }
-
-  /** The batch's JSON and what `slice` makes of it on demand; hands the space back to the pool. */
-  private written<T>(
-    slice: (joint: string, starts: (i: number) => number, ends: Int32Array, count: number) => T[],
-  ): WrittenList<T> {
     const s = this.scratch;
-    if (s === null) return new WrittenList("[]", () => []);
-    s.bytes[this.pos++] = CLOSE_BRACKET;
-    // The JSON stays bytes (a copy: the space goes back to the pool); decoded once, when needed.
-    const json = s.bytes.slice(0, this.pos);
     const count = this.count;
-    const ends = s.ends.slice(0, count);
-    // A text list's texts start 3 bytes after the previous one ends (`","`), the first after `["`;
-    // an object's text starts where its head ended, recorded by addInObject.
-    const recorded = this.objects ? s.starts.slice(0, count) : null;
-    const starts =
-      recorded === null ? (i: number) => (i === 0 ? 2 : ends[i - 1]! + 3) : (i: number) => recorded[i]!;
+    if (s === null) return [];
+    const joint = decoder.decode(s.bytes.subarray(0, this.pos));
+    const out = new Array<string>(count);
+    let start = 0;
+    for (let i = 0; i < count; i++) {
+      const end = s.ends[i]!;
+      out[i] = joint.slice(start, end);
+      start = end;
+    }
     this.scratch = null;
-    this.objects = false;
     this.pos = 0;
     this.count = 0;
     if (pool.length < POOL_SIZE && s.bytes.length <= KEEP_BYTES) pool.push(s);
-    const list: WrittenList<T> = new WrittenList(json, () => slice(list.json, starts, ends, count));
-    return list;
+    return out;
   }
 
   private takeScratch(): Scratch {

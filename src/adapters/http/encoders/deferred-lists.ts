@@ -1,0 +1,206 @@
+/**
+ * The encoder of results whose list fields the domain keeps as its own values (`resultWith`,
+ * src/domain/list-fields.ts): `JSON.stringify(result)`, byte for byte, with every list field
+ * nobody has read written straight from the value the domain made — prefixes from their words
+ * ({@link PrefixList}), entries from their prefixes and shared details ({@link PrefixEntries}),
+ * reverse zones from their labels ({@link ZoneNames}) — so that a 1024-CIDR split is written as
+ * bytes once and its 1024 strings are never made. Anything else goes to `JSON.stringify`.
+ *
+ * The answer is UTF-8 bytes, written into one pooled buffer and copied out once.
+ */
+
+import { ZoneNames } from "../../../domain/cidr/reverse-zones.ts";
+import { PrefixEntries, PrefixList } from "../../../domain/ip/prefix-list.ts";
+import { TEXT_WRITE_ROOM } from "../../../domain/ip/text.ts";
+import { type DeferredList, unreadListsOf } from "../../../domain/list-fields.ts";
+
+const QUOTE = 34;
+const COMMA = 44;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+/** Buffer space above this is left to the garbage collector after an answer, not kept. */
+const KEEP_BYTES = 1 << 20;
+
+const utf8 = new TextEncoder();
+
+/** A growable byte buffer the encoder writes one answer into; reused from answer to answer. */
+class ByteSink {
+  bytes = new Uint8Array(16384);
+  view = new DataView(this.bytes.buffer);
+  pos = 0;
+
+  /** Makes room for `room` more bytes. */
+  ensure(room: number): void {
+    if (this.bytes.length - this.pos >= room) return;
+    let size = this.bytes.length * 2;
+    while (size - this.pos < room) size *= 2;
+    const bigger = new Uint8Array(size);
+    bigger.set(this.bytes.subarray(0, this.pos));
+    this.bytes = bigger;
+    this.view = new DataView(bigger.buffer);
+  }
+
+  byte(value: number): void {
+    this.ensure(1);
+    this.bytes[this.pos++] = value;
+  }
+
+  /** Any text, as UTF-8: byte by byte while it is ASCII (the usual case), else by the encoder. */
+  text(text: string): void {
+    this.ensure(text.length * 3);
+    const bytes = this.bytes;
+    const start = this.pos;
+    let pos = start;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0x80) {
+        this.pos = start + utf8.encodeInto(text, bytes.subarray(start)).written;
+        return;
+      }
+      bytes[pos++] = code;
+    }
+    this.pos = pos;
+  }
+
+  /** Bytes made beforehand. */
+  raw(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.bytes.set(bytes, this.pos);
+    this.pos += bytes.length;
+  }
+
+  /** The answer written, copied out; the buffer is then free for the next one. */
+  take(): Uint8Array<ArrayBuffer> {
+    const answer = this.bytes.slice(0, this.pos);
+    this.pos = 0;
+    if (this.bytes.length > KEEP_BYTES) {
+      this.bytes = new Uint8Array(16384);
+      this.view = new DataView(this.bytes.buffer);
+    }
+    return answer;
+  }
+}
+
+const sink = new ByteSink();
+
+/** `JSON.stringify(result)` as UTF-8 bytes, the unread deferred lists written from their values. */
+export function encodeDeferredLists(result: unknown): Uint8Array<ArrayBuffer> | string {
+  const unread = result !== null && typeof result === "object" ? unreadListsOf(result) : undefined;
+  // Nothing deferred (or already read): JSON.stringify's text is the answer.
+  if (unread === undefined || unread.size === 0) return JSON.stringify(result);
+  sink.pos = 0;
+  writeValue(result, sink);
+  return sink.take();
+}
+
+function writeValue(value: unknown, out: ByteSink): void {
+  const unread = value !== null && typeof value === "object" ? unreadListsOf(value) : undefined;
+  if (unread === undefined || unread.size === 0) {
+    const text = JSON.stringify(value);
+    if (text !== undefined) out.text(text);
+    return;
+  }
+  const fields = value as Record<string, unknown>;
+  let first = true;
+  out.byte(123); // {
+  for (const key of Object.keys(fields)) {
+    const deferred = unread.get(key);
+    // A list nobody has read: from its value; a nested result: asked in turn (read or not).
+    if (deferred === undefined) {
+      const text = JSON.stringify(fields[key]);
+      if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the field out
+      out.text(`${first ? "" : ","}${JSON.stringify(key)}:${text}`);
+    } else {
+      out.text(`${first ? "" : ","}${JSON.stringify(key)}:`);
+      if (deferred === null) writeValue(fields[key], out);
+      else writeList(deferred, out);
+    }
+    first = false;
+  }
+  out.byte(125); // }
+}
+
+function writeList(list: DeferredList<unknown>, out: ByteSink): void {
+  if (list instanceof PrefixList) writePrefixes(list, out);
+  else if (list instanceof PrefixEntries) writeEntries(list, out);
+  else if (list instanceof ZoneNames) writeZones(list, out);
+  else out.text(JSON.stringify(list.toArray()));
+}
+
+/** `["10.0.0.0/24","10.0.1.0/24"]` from the prefixes' words. */
+function writePrefixes(list: PrefixList, out: ByteSink): void {
+  const count = list.length;
+  out.ensure(count * (TEXT_WRITE_ROOM + 3) + 2);
+  const bytes = out.bytes;
+  const view = out.view;
+  let pos = out.pos;
+  bytes[pos++] = OPEN_BRACKET;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) bytes[pos++] = COMMA;
+    bytes[pos++] = QUOTE;
+    pos = list.writeTextOf(i, view, pos);
+    bytes[pos++] = QUOTE;
+  }
+  bytes[pos++] = CLOSE_BRACKET;
+  out.pos = pos;
+}
+
+/** `{"cidr":` */
+const ENTRY_HEAD = utf8.encode('{"cidr":"');
+/** Per details object: what follows an entry's CIDR text (`","block":…}`), made once per object. */
+const entryTails = new WeakMap<object, Uint8Array>();
+
+function tailOf(details: object): Uint8Array {
+  let tail = entryTails.get(details);
+  if (tail === undefined) {
+    const members = JSON.stringify(details).slice(1); // `"block":…}` or `}`
+    tail = utf8.encode(members === "}" ? '"}' : `",${members}`);
+    entryTails.set(details, tail);
+  }
+  return tail;
+}
+
+/** `[{"cidr":"…",…},…]`: each entry its prefix's text, then its details' members. */
+function writeEntries(list: PrefixEntries<object>, out: ByteSink): void {
+  const count = list.length;
+  out.byte(OPEN_BRACKET);
+  for (let i = 0; i < count; i++) {
+    if (i > 0) out.byte(COMMA);
+    out.raw(ENTRY_HEAD);
+    out.ensure(TEXT_WRITE_ROOM);
+    out.pos = list.prefixes.writeTextOf(i, out.view, out.pos);
+    out.raw(tailOf(list.details[i]!));
+  }
+  out.byte(CLOSE_BRACKET);
+}
+
+/** `["64.100.in-addr.arpa.",…]`: each name its first label, then the labels all share (ASCII). */
+function writeZones(list: ZoneNames, out: ByteSink): void {
+  const count = list.length;
+  const suffix = list.suffix;
+  let longest = 0;
+  for (let k = 0; k < count; k++) longest = Math.max(longest, list.labels[list.first + k]!.length);
+  out.ensure(count * (longest + suffix.length + 3) + 2);
+  const bytes = out.bytes;
+  let pos = out.pos;
+  bytes[pos++] = OPEN_BRACKET;
+  // The shared labels are written once, then copied within the buffer for every other name.
+  let suffixAt = -1;
+  for (let k = 0; k < count; k++) {
+    if (k > 0) bytes[pos++] = COMMA;
+    bytes[pos++] = QUOTE;
+    const label = list.labels[list.first + k]!;
+    for (let i = 0; i < label.length; i++) bytes[pos++] = label.charCodeAt(i);
+    if (suffixAt < 0) {
+      suffixAt = pos;
+      for (let i = 0; i < suffix.length; i++) bytes[pos++] = suffix.charCodeAt(i);
+    } else {
+      bytes.copyWithin(pos, suffixAt, suffixAt + suffix.length);
+      pos += suffix.length;
+    }
+    bytes[pos++] = QUOTE;
+  }
+  bytes[pos++] = CLOSE_BRACKET;
+  out.pos = pos;
+}
