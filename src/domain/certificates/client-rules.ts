@@ -23,7 +23,7 @@ import {
   unprocessedCriticalExtensions,
 } from "./member-checks.ts";
 import type { CertificateData } from "./model.ts";
-import { MALFORMED_IP_SUBTREE, violatingNameOf } from "./name-constraints.ts";
+import { MALFORMED_IP_SUBTREE, type ViolatingName, violatingNameOf } from "./name-constraints.ts";
 import { isSelfIssued } from "./relationships.ts";
 import { CLIENTS, type Client, type Profile, RULES } from "./rule-catalogue.ts";
 import { capitalize, certificateName, listSome, nameLabel } from "./wording.ts";
@@ -365,7 +365,7 @@ function nameConstraintsViolated(
   if (constraints === null) return null;
   for (const below of judged.slice(0, subject.position)) {
     if (below.position > 0 && isSelfIssued(below.certificate)) continue;
-    const violation = violatingNameOf(below.certificate, constraints);
+    const violation = violatingNameOf(below.certificate, constraints, { leaf: below.position === 0 });
     if (violation === null) continue;
     const belowName = words.of(below);
     if (violation.form === MALFORMED_IP_SUBTREE) {
@@ -377,21 +377,39 @@ function nameConstraintsViolated(
         words.variant(subject, ["go"]),
       );
     }
-    const what = violation.form === "directoryName" ? `the subject ${violation.value}` : violation.value;
-    const unsupported = !["directoryName", "dns", "ip", "email", "uri"].includes(violation.form);
+    const what = nameShown(violation);
+    const unsupported = !violation.readable && !violation.inSubject;
     return problem(
       "NAME_CONSTRAINTS_VIOLATED",
       [...words.indexes(below), ...words.indexes(subject)],
       unsupported
         ? `${capitalize(belowName)} has a ${violation.form} name, a form that ${words.of(subject)} constrains (its nameConstraints) and that clients cannot check, so they refuse it.`
-        : `${capitalize(belowName)} names ${what}, outside the names that ${words.of(subject)} may issue for (its nameConstraints).`,
+        : violation.readable
+          ? `${capitalize(belowName)} names ${what}, outside the names that ${words.of(subject)} may issue for (its nameConstraints).`
+          : `${capitalize(belowName)} has ${what}, which clients cannot check against the nameConstraints of ${words.of(subject)}, so they refuse it.`,
       below.position === 0
-        ? `Reissue ${belowName} without ${unsupported ? `its ${violation.form} name` : what}, or have it issued by a CA whose nameConstraints permit that name.`
+        ? `Reissue ${belowName} without ${what}, or have it issued by a CA whose nameConstraints permit that name.`
         : `Replace ${belowName} with a CA certificate whose names ${words.of(subject)} permits, or use a CA without those nameConstraints.`,
       words.variant(subject, subject.isAnchor ? ANCHOR_CONSTRAINT_CLIENTS : undefined),
     );
   }
   return null;
+}
+
+/** How the problem's words show a violating name (CONTRACT §9.4: the name and where it is). */
+function nameShown(violation: ViolatingName): string {
+  if (violation.form === "emailAddress") {
+    return `an emailAddress in its subject that is not an IA5String (${violation.value})`;
+  }
+  if (!violation.readable) {
+    return violation.inSubject ? "a commonName with an embedded NUL" : `its ${violation.form} name`;
+  }
+  if (!violation.inSubject) {
+    return violation.form === "directoryName" ? `the directoryName ${violation.value}` : violation.value;
+  }
+  if (violation.form === "directoryName") return `the subject ${violation.value}`;
+  if (violation.form === "email") return `the e-mail address ${violation.value} in its subject`;
+  return `the host name ${violation.value} in its commonName`;
 }
 
 function validityOver(

@@ -107,7 +107,10 @@ export function pathErrorCount(
   if (curveRefusers(certificate).length > 0) count++;
   if (role.ca) {
     if (caEkuLacksServerAuth(certificate)) count++;
-    if (certificate.nameConstraints !== null && violatingNameOf(leaf, certificate.nameConstraints) !== null)
+    if (
+      certificate.nameConstraints !== null &&
+      violatingNameOf(leaf, certificate.nameConstraints, { leaf: true }) !== null
+    )
       count++;
   }
   return count;
