@@ -23,7 +23,12 @@ import {
   unprocessedCriticalExtensions,
 } from "./member-checks.ts";
 import type { CertificateData } from "./model.ts";
-import { MALFORMED_IP_SUBTREE, type ViolatingName, violatingNameOf } from "./name-constraints.ts";
+import {
+  MALFORMED_IP_SUBTREE,
+  type NameComparisonTally,
+  type ViolatingName,
+  violatingNameOf,
+} from "./name-constraints.ts";
 import { isSelfIssued } from "./relationships.ts";
 import { CLIENTS, type Client, type Profile, RULES } from "./rule-catalogue.ts";
 import { capitalize, certificateName, listSome, nameLabel } from "./wording.ts";
@@ -118,7 +123,9 @@ export function clientRuleProblems(input: ClientRuleInput): ChainProblem[] {
     if (subject.position === 0) continue;
     raise("CA_EKU_LACKS_SERVER_AUTH", () => caEkuLacks(words, subject));
     raise("PATH_LENGTH_EXCEEDED", () => pathLengthExceeded(words, judged, subject));
-    raise("NAME_CONSTRAINTS_VIOLATED", () => nameConstraintsViolated(words, judged, subject));
+    raise("NAME_CONSTRAINTS_VIOLATED", () =>
+      nameConstraintsViolated(words, judged, subject, context.nameComparisons),
+    );
   }
   raise("VALIDITY_OVER_825_DAYS", () => validityOver(words, leaf, "VALIDITY_OVER_825_DAYS"));
   raise("VALIDITY_OVER_398_DAYS", () => validityOver(words, leaf, "VALIDITY_OVER_398_DAYS"));
@@ -360,12 +367,16 @@ function nameConstraintsViolated(
   words: Wording,
   judged: readonly Judged[],
   subject: Judged,
+  tally: NameComparisonTally | undefined,
 ): ChainProblem | null {
   const constraints = subject.certificate.nameConstraints;
   if (constraints === null) return null;
   for (const below of judged.slice(0, subject.position)) {
     if (below.position > 0 && isSelfIssued(below.certificate)) continue;
-    const violation = violatingNameOf(below.certificate, constraints, { leaf: below.position === 0 });
+    const violation = violatingNameOf(below.certificate, constraints, {
+      leaf: below.position === 0,
+      tally,
+    });
     if (violation === null) continue;
     const belowName = words.of(below);
     if (violation.form === MALFORMED_IP_SUBTREE) {
