@@ -321,6 +321,14 @@ function ecCurveNotAccepted(words: Wording, subject: Judged): ChainProblem | nul
 /** The clients that apply a trust anchor's own constraints (CONTRACT §9.4: OpenSSL and Go at least). */
 const ANCHOR_CONSTRAINT_CLIENTS: readonly Client[] = ["go", "openssl"];
 
+/**
+ * The clients that apply a trust anchor's nameConstraints: Go and OpenSSL, and Chromium, which
+ * enforces a locally trusted root's constraints (`IsLocalAnchorConstraintsEnforcementEnabled`,
+ * since 112; tests/browser/private-pki.test.ts watches Chromium 156 refuse such a leaf with the
+ * root in an NSS database).
+ */
+const ANCHOR_NAME_CONSTRAINT_CLIENTS: readonly Client[] = ["chrome", "go", "openssl"];
+
 function caEkuLacks(words: Wording, subject: Judged): ChainProblem | null {
   if (!caEkuLacksServerAuth(subject.certificate)) return null;
   const usage = subject.certificate.extendedKeyUsage!;
@@ -401,7 +409,7 @@ function nameConstraintsViolated(
       below.position === 0
         ? `Reissue ${belowName} without ${what}, or have it issued by a CA whose nameConstraints permit that name.`
         : `Replace ${belowName} with a CA certificate whose names ${words.of(subject)} permits, or use a CA without those nameConstraints.`,
-      words.variant(subject, subject.isAnchor ? ANCHOR_CONSTRAINT_CLIENTS : undefined),
+      words.variant(subject, subject.isAnchor ? ANCHOR_NAME_CONSTRAINT_CLIENTS : undefined),
     );
   }
   return null;
