@@ -381,10 +381,7 @@ function nameConstraintsViolated(
   if (constraints === null) return null;
   for (const below of judged.slice(0, subject.position)) {
     if (below.position > 0 && isSelfIssued(below.certificate)) continue;
-    const violation = violatingNameOf(below.certificate, constraints, {
-      leaf: below.position === 0,
-      tally,
-    });
+    const violation = violatingNameOf(below.certificate, constraints, { tally });
     if (violation === null) continue;
     const belowName = words.of(below);
     if (violation.form === MALFORMED_IP_SUBTREE) {
@@ -420,15 +417,12 @@ function nameShown(violation: ViolatingName): string {
   if (violation.form === "emailAddress") {
     return `an emailAddress in its subject that is not an IA5String (${violation.value})`;
   }
-  if (!violation.readable) {
-    return violation.inSubject ? "a commonName with an embedded NUL" : `its ${violation.form} name`;
-  }
+  if (!violation.readable) return `its ${violation.form} name`;
   if (!violation.inSubject) {
     return violation.form === "directoryName" ? `the directoryName ${violation.value}` : violation.value;
   }
   if (violation.form === "directoryName") return `the subject ${violation.value}`;
-  if (violation.form === "email") return `the e-mail address ${violation.value} in its subject`;
-  return `the host name ${violation.value} in its commonName`;
+  return `the e-mail address ${violation.value} in its subject`;
 }
 
 function validityOver(

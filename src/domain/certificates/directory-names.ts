@@ -24,8 +24,6 @@ export type Rdns = readonly (readonly Attribute[])[];
 
 /** DER content of the emailAddress OID (PKCS #9, 1.2.840.113549.1.9.1). */
 const EMAIL_ADDRESS_OID = "2a864886f70d010901";
-/** DER content of the commonName OID (2.5.4.3). */
-const COMMON_NAME_OID = "550403";
 
 const TAG = {
   utf8: 0x0c,
@@ -178,30 +176,4 @@ export function subjectEmails(rdns: Rdns): SubjectEmail[] {
     }
   }
   return emails;
-}
-
-/**
- * The commonName values of a Name that read as host names, as OpenSSL's `cn2dnsid` reads them for
- * `NAME_CONSTRAINTS_check_CN`: trailing NULs dropped; letters, digits and `_`, with `-` and `.`
- * inside only, no `..`, `.-` or `-.`, and at least two labels (`CN=sometld` and `CN=*.x.com` are
- * not host names). `{ nul: true }` for a value with an embedded NUL, which OpenSSL refuses.
- */
-export function commonNameHosts(rdns: Rdns): ({ host: string } | { nul: true })[] {
-  const hosts: ({ host: string } | { nul: true })[] = [];
-  for (const rdn of rdns) {
-    for (const attribute of rdn) {
-      if (attribute.oid !== COMMON_NAME_OID) continue;
-      const text = stringText(attribute.tag, attribute.value).replace(/\0+$/, "");
-      if (text.includes("\0")) hosts.push({ nul: true });
-      else if (looksLikeHost(text)) hosts.push({ host: text });
-    }
-  }
-  return hosts;
-}
-
-/** `cn2dnsid`'s test: the characters of a host name, `-` and `.` inside only, and two labels or more. */
-function looksLikeHost(text: string): boolean {
-  if (!/^[A-Za-z0-9_.-]+$/.test(text)) return false;
-  if (/^[.-]|[.-]$|\.\.|\.-|-\./.test(text)) return false;
-  return text.includes(".");
 }

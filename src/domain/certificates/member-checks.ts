@@ -110,7 +110,7 @@ export function pathErrorCount(
     if (caEkuLacksServerAuth(certificate)) count++;
     if (
       certificate.nameConstraints !== null &&
-      violatingNameOf(leaf, certificate.nameConstraints, { leaf: true, tally: nameComparisons }) !== null
+      violatingNameOf(leaf, certificate.nameConstraints, { tally: nameComparisons }) !== null
     )
       count++;
   }

@@ -16,7 +16,6 @@
 import { type IpAddr, parseAddr } from "../ip/addr.ts";
 import {
   canonicalRdns,
-  commonNameHosts,
   directoryNameWithin,
   rdnsOfContent,
   rdnsOfName,
@@ -158,13 +157,13 @@ export const MALFORMED_IP_SUBTREE = "malformed iPAddress subtree";
 export interface ViolatingName {
   /**
    * `directoryName` (the subject, or a SAN of that form), `dns`, `ip`, `email` (a SAN, or an
-   * emailAddress of the subject), `uri`, `commonName` (the leaf's CN read as a host name), or an
+   * emailAddress of the subject), `emailAddress` (one that is not an IA5String), `uri`, or an
    * unsupported form.
    */
   form: string;
   /** The name as the certificate shows it. */
   value: string;
-  /** Whether the name is in the subject (its DN, an emailAddress, a commonName) rather than a SAN. */
+  /** Whether the name is in the subject (its DN, an emailAddress) rather than a SAN. */
   inSubject: boolean;
   /** False for a name clients cannot check and so refuse (an unsupported form, a malformed value). */
   readable: boolean;
@@ -180,20 +179,14 @@ export interface NameComparisonTally {
 
 /** What `violatingNameOf` asks besides the certificate and the constraints. */
 export interface NameCheckOptions {
-  /**
-   * The certificate is the path's leaf: its commonName values that read as host names are held to
-   * dNSName subtrees when it has no dNSName SAN (OpenSSL `NAME_CONSTRAINTS_check_CN`).
-   */
-  leaf?: boolean;
-  tally?: NameComparisonTally;
+  tally?: NameComparisonTally | undefined;
 }
 
-/** A subject read once for name constraints: canonical RDNs, emailAddress attributes, CN hosts. */
+/** A subject read once for name constraints: canonical RDNs and emailAddress attributes. */
 interface SubjectNames {
   rdns: string[] | null;
   raw: string;
   emails: SubjectEmail[];
-  hosts: ReturnType<typeof commonNameHosts>;
 }
 
 const subjectCache = new WeakMap<object, SubjectNames>();
@@ -206,7 +199,6 @@ function subjectNamesOf(certificate: { subjectNameKey: string }): SubjectNames {
       rdns: rdns === null ? null : canonicalRdns(rdns),
       raw: nameContent(certificate.subjectNameKey),
       emails: rdns === null ? [] : subjectEmails(rdns),
-      hosts: rdns === null ? [] : commonNameHosts(rdns),
     };
     subjectCache.set(certificate, names);
   }
@@ -262,7 +254,7 @@ function violates<Base>(
 
 /**
  * The first name of `certificate` that violates `constraints` (CONTRACT §9.4), or null, in
- * OpenSSL's order (`NAME_CONSTRAINTS_check`, then `NAME_CONSTRAINTS_check_CN` for the leaf):
+ * OpenSSL's order (`NAME_CONSTRAINTS_check`):
  * - its subject against directoryName subtrees (see directory-names.ts), when it has one;
  * - each emailAddress attribute of its subject against rfc822Name subtrees (RFC 5280 §4.2.1.6
  *   keeps legacy addresses there; OpenSSL checks them whether or not an rfc822Name SAN exists);
@@ -271,9 +263,9 @@ function violates<Base>(
  *   iPAddress subtree), `email` (a mailbox without `@` violates any rfc822Name subtree), `uri` (by
  *   host; a URI without a host name violates any URI subtree), `directoryName` against
  *   directoryName subtrees, and a form the service cannot evaluate (`otherName`, `x400Address`,
- *   `ediPartyName`, `registeredId`) violates when a subtree of that form exists;
- * - for the leaf without a dNSName SAN, each commonName that reads as a host name against dNSName
- *   subtrees (one with an embedded NUL violates any nameConstraints).
+ *   `ediPartyName`, `registeredId`) violates when a subtree of that form exists.
+ * The commonName is not read (CONTRACT §9.4 lists the forms; Go, Chromium and x509-limbo's
+ * BetterTLS cases ignore it, only OpenSSL's `NAME_CONSTRAINTS_check_CN` reads it: ADR 0046).
  * At most (names + 1) × subtrees comparisons, counted in `options.tally`.
  */
 export function violatingNameOf(
@@ -353,14 +345,6 @@ export function violatingNameOf(
     if (violated) {
       const readable = ["dns", "ip", "email", "uri", "directoryName"].includes(san.type);
       return { form: san.type, value: san.value, inSubject: false, readable };
-    }
-  }
-  if (options.leaf === true && !certificate.sans.some((san) => san.type === "dns")) {
-    for (const cn of subject.hosts) {
-      if ("nul" in cn) return { form: "commonName", value: "", inSubject: true, readable: false };
-      if (violates(dns, (base) => dnsWithin(cn.host, base), tally)) {
-        return { form: "commonName", value: cn.host, inSubject: true, readable: true };
-      }
     }
   }
   return null;
