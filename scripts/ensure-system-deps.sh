@@ -17,6 +17,8 @@
 #                    rules (tests/e2e/cert-watch-prometheus.test.ts); its promtool checks the alert
 #                    rules (tests/deploy/manifests.test.ts)
 #   bind9-utils      named-checkzone, the oracle for `nettools rdns --bind` (tests/cli/rdns-bind.test.ts)
+#   libnss3-tools    certutil, which puts a private root in the NSS database Chromium reads
+#                    (tests/browser/private-pki.test.ts)
 # Installs what is missing when running as root with apt-get (a fresh CI machine);
 # otherwise names what to install and fails, rather than skipping tests.
 set -euo pipefail
@@ -35,6 +37,7 @@ command -v mmdblookup >/dev/null 2>&1 || missing+=(mmdb-bin)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 command -v named-checkzone >/dev/null 2>&1 || [[ -x /usr/sbin/named-checkzone ]] || missing+=(bind9-utils)
+command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
 if [[ -n "${EXTRA_SYSTEM_PACKAGES:-}" ]]; then
   for pkg in $EXTRA_SYSTEM_PACKAGES; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

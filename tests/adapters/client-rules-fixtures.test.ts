@@ -277,6 +277,7 @@ describe("client rules on generated certificates (CONTRACT §8.1)", () => {
     expect(sha1.observed).toContain("ecdsa-with-SHA1");
     expect(sha1.nextAction).toStartWith("Replace certificate 1 (CN=Client Rules SHA-1 Intermediate)");
     expect(problemOf(await at("under-nc-root"), "NAME_CONSTRAINTS_VIOLATED").clients).toEqual([
+      "chrome",
       "go",
       "openssl",
     ]);

@@ -6,9 +6,11 @@ import { type Browser, chromium } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs` are added to the command line; `env`, when given, is added to the environment. */
+export function launchChromium(extraArgs: string[] = [], env?: Record<string, string>): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
+    ...(env === undefined ? {} : { env: { ...process.env, ...env } as Record<string, string> }),
     args: [
       "--no-sandbox",
       "--disable-gpu",
@@ -16,6 +18,7 @@ export function launchChromium(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--no-first-run",
+      ...extraArgs,
     ],
   });
 }

@@ -286,7 +286,7 @@ describe("the whole path judged (CONTRACT §9.4)", () => {
     expect([viaRoot?.certificateIndexes, viaRoot?.suppliedRoot?.index, viaRoot?.clients]).toEqual([
       [1],
       0,
-      ["go", "openssl"],
+      ["chrome", "go", "openssl"],
     ]);
     // rfc822Name: a mailbox, a host, a domain.
     const mail = (value: string) => ({ sans: ["www.example.com", { type: "email", value }] });

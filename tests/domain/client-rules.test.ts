@@ -398,7 +398,7 @@ describe("pathLen and name constraints on the path built", () => {
     expect(codesOf(result)).toEqual([]);
   });
 
-  test("NAME_CONSTRAINTS_VIOLATED: the first violating dns or ip SAN, on [leaf, CA]; the anchor's own name Go and OpenSSL (CONTRACT §9.4)", async () => {
+  test("NAME_CONSTRAINTS_VIOLATED: the first violating dns or ip SAN, on [leaf, CA]; the anchor's own name Chromium, Go and OpenSSL (CONTRACT §9.4, ADR 0046)", async () => {
     const constrained = { nameConstraints: { permitted: { dns: ["example.com"], ip: ["10.0.0.0/8"] } } };
     const at = (sans: CertSpec["sans"]) => chainOf({ sans }, constrained);
     expect(codesOf(await at(["www.example.com", { type: "ip", value: "10.1.2.3" }]))).toEqual([]);
@@ -425,7 +425,7 @@ describe("pathLen and name constraints on the path built", () => {
     const result = await inBundle([leaf, int, anchor]);
     expect(result.problems.find((p) => p.code === "NAME_CONSTRAINTS_VIOLATED")).toMatchObject({
       certificateIndexes: [0, 2],
-      clients: ["go", "openssl"],
+      clients: ["chrome", "go", "openssl"],
     });
   });
 

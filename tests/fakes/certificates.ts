@@ -322,17 +322,49 @@ function fingerprint(der: Uint8Array): string {
   return digest.match(/../g)!.join(":");
 }
 
-/** A DER-shaped fake Name: a SEQUENCE of one SET per RDN, most general first (RFC 4514 reversed). */
+/** A DER Name: a SEQUENCE of one SET per RDN, most general first (RFC 4514 reversed). */
 function nameKey(name: string): string {
   return `30${derLength(rdnsKey(name).length / 2)}${rdnsKey(name)}`;
 }
 
-/** The content of the fake Name: its RDNs as fake SETs, hex (what a directoryName subtree holds). */
+/** A `directoryName` SAN with its DER, as the decoder reads one (CONTRACT §9.4 compares it). */
+export function directoryNameSan(name: string): SubjectAltName {
+  return { type: "directoryName", value: name, nameKey: nameKey(name) };
+}
+
+/** DER content of the attribute types the fakes' names use; `emailAddress` is an IA5String, `C` a PrintableString. */
+const ATTRIBUTE_OIDS: Record<string, string> = {
+  CN: "550403",
+  C: "550406",
+  L: "550407",
+  ST: "550408",
+  O: "55040a",
+  OU: "55040b",
+  DC: "0992268993f22c640119",
+  emailAddress: "2a864886f70d010901",
+};
+
+/**
+ * The content of the Name: its RDNs as DER SETs of one `SEQUENCE { OID, value }` each, hex (what a
+ * directoryName subtree holds). Values are UTF8Strings unless `ATTRIBUTE_OIDS` says otherwise; an
+ * RDN of an unknown type is kept as its text inside the SET (such names compare by octets).
+ */
 export function rdnsKey(name: string): string {
   const rdns = name === "" ? [] : name.split(",").reverse();
   return rdns
     .map((rdn) => {
-      const body = Buffer.from(rdn.trim()).toString("hex");
+      const text = rdn.trim();
+      const equals = text.indexOf("=");
+      const type = equals < 0 ? "" : text.slice(0, equals);
+      const oid = ATTRIBUTE_OIDS[type];
+      let body: string;
+      if (oid === undefined) body = Buffer.from(text).toString("hex");
+      else {
+        const value = Buffer.from(text.slice(equals + 1)).toString("hex");
+        const tag = type === "emailAddress" ? "16" : type === "C" ? "13" : "0c";
+        const pair = `06${derLength(oid.length / 2)}${oid}${tag}${derLength(value.length / 2)}${value}`;
+        body = `30${derLength(pair.length / 2)}${pair}`;
+      }
       return `31${derLength(body.length / 2)}${body}`;
     })
     .join("");

@@ -395,8 +395,8 @@ export function readSubjectAltNames(buf: Uint8Array, octets: Tlv | undefined): S
         const name = inner?.length === 1 ? inner[0] : undefined;
         const text =
           name !== undefined && isUniversal(name, TAG.SEQUENCE, true) ? formatName(buf, name) : null;
-        if (text === null) return bad;
-        out.push({ type, value: text });
+        if (text === null || name === undefined) return bad;
+        out.push({ type, value: text, nameKey: hexLower(buf, name.start, name.end) });
         break;
       }
       case 0:

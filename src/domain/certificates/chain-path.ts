@@ -8,6 +8,7 @@ import { WorkAbandoned } from "../errors.ts";
 import type { WorkBudget } from "../ports.ts";
 import { pathErrorCount } from "./member-checks.ts";
 import type { CertificateData } from "./model.ts";
+import type { NameComparisonTally } from "./name-constraints.ts";
 import type { CandidateLink } from "./relationships.ts";
 import { type IssuerRoot, type RootMatch, sameBytes } from "./trust-anchors.ts";
 
@@ -32,6 +33,8 @@ export interface ChainContext {
   expiryWarningDays: number | null;
   /** CLI only (`--expires-within N%`): the warning threshold as a percentage of each member's lifetime. */
   expiryWarningPercent?: number | undefined;
+  /** When given, counts every name-constraint comparison the path search and the rules make. */
+  nameComparisons?: NameComparisonTally | undefined;
 }
 
 /** One path member (CONTRACT §7.1 `certificates`, with §8.1's fields), field order as specified. */
@@ -219,6 +222,16 @@ export async function bestPath(
   );
   const rootMatch = (index: number) => context.issuerRoots[index]!.match;
   const errors = pathErrorCounts(leafIndex, context);
+  // A supplied root's own errors, judged once per root however many paths end at it.
+  const anchorErrorsByRoot = new Map<RootMatch | null, number>();
+  const rootErrors = (root: RootMatch | null): number => {
+    let count = anchorErrorsByRoot.get(root);
+    if (count === undefined) {
+      count = anchorErrors(root, context.certificates[leafIndex]!, context);
+      anchorErrorsByRoot.set(root, count);
+    }
+    return count;
+  };
   // The root that ends a path at each position, as a small number (the same root object, the same number).
   const rootIds = new Map<Uint8Array, number>();
   const rootId = (index: number): number => {
@@ -280,7 +293,7 @@ export async function bestPath(
     const invalidHere = invalid[member] ? 1 : 0;
     const end = (anchor: AnchorKind, root: RootMatch | null): Suffix => ({
       incomplete: anchor === "missing" ? 1 : 0,
-      pathErrors: errors[member]! + anchorErrors(root, context.certificates[leafIndex]!, evaluatedAt),
+      pathErrors: errors[member]! + rootErrors(root),
       keyIdMismatches: 0,
       invalidMembers: invalidHere,
       length: 1,
@@ -322,9 +335,8 @@ export async function bestPath(
   };
 
   const top =
-    bestCompletePath(leafIndex, next, invalid, selfSigned, rootMatch, errors, (root) =>
-      anchorErrors(root, context.certificates[leafIndex]!, evaluatedAt),
-    ) ?? (await best(leafIndex, new Array<number>(kinds.size).fill(0), 0));
+    bestCompletePath(leafIndex, next, invalid, selfSigned, rootMatch, errors, rootErrors) ??
+    (await best(leafIndex, new Array<number>(kinds.size).fill(0), 0));
   const members: number[] = [];
   for (let at: Suffix | null = top; at !== null; at = at.next) members.push(at.member);
   return { members, anchor: top.anchor, root: top.root };
@@ -344,15 +356,22 @@ function pathErrorCounts(leafIndex: number, context: ChainContext): number[] {
       { ca: index !== leafIndex, selfSignedAnchor: selfSigned[index] === true },
       leaf,
       evaluatedAt,
+      context.nameComparisons,
     ),
   );
 }
 
 /** The errors of a supplied root that ends a path (CONTRACT §9.4: it is judged); a reference root counts none. */
-function anchorErrors(root: RootMatch | null, leaf: CertificateData, evaluatedAt: Date): number {
+function anchorErrors(root: RootMatch | null, leaf: CertificateData, context: ChainContext): number {
   const supplied = root?.supplied;
   if (supplied === undefined) return 0;
-  return pathErrorCount(supplied.certificate, { ca: true, selfSignedAnchor: true }, leaf, evaluatedAt);
+  return pathErrorCount(
+    supplied.certificate,
+    { ca: true, selfSignedAnchor: true },
+    leaf,
+    context.evaluatedAt,
+    context.nameComparisons,
+  );
 }
 
 /**

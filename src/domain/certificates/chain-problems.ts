@@ -398,16 +398,17 @@ function orderProblems(
     if (wanted.has(fingerprint)) inBundleOrder.push(fingerprint);
   }
   // Exactly the certificates of fullchainPem, in its order (CONTRACT §7.6).
-  const order = served
-    .map((block) => (block.position === null ? rootName(path.root!) : named(context, block.position)))
-    .join(", then ");
+  const order = () =>
+    served
+      .map((block) => (block.position === null ? rootName(path.root!) : named(context, block.position)))
+      .join(", then ");
   if (certificates[0]!.fingerprintSha256 !== leafFingerprint) {
     return [
       problem(
         "WRONG_ORDER",
         [...path.members],
         `Position 0 holds ${named(context, 0)} instead of the server's own certificate, ${named(context, leaf)}: a server sends its first certificate as its own.`,
-        `Serve the certificates in this order: ${order}, as the corrected chain (fullchainPem) does.`,
+        `Serve the certificates in this order: ${order()}, as the corrected chain (fullchainPem) does.`,
       ),
     ];
   }
@@ -417,7 +418,7 @@ function orderProblems(
         "WRONG_ORDER",
         [...path.members],
         `The issuers after ${named(context, leaf)} are not in chain order: each certificate should be followed by the one that issued it.`,
-        `Serve the certificates in this order: ${order}, as the corrected chain (fullchainPem) does.`,
+        `Serve the certificates in this order: ${order()}, as the corrected chain (fullchainPem) does.`,
         { severity: "warning", clients: [] },
       ),
     ];

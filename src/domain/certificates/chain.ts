@@ -38,6 +38,7 @@ import { rfc3339 } from "./findings.ts";
 import { type ExpectedIdentity, matchIdentity, validateIdentity } from "./identity.ts";
 import { clockAt, instantIssues } from "./instant.ts";
 import type { CertificateData } from "./model.ts";
+import type { NameComparisonTally } from "./name-constraints.ts";
 import { pemBlock } from "./pem.ts";
 import type { SignatureCheckCache } from "./relationships.ts";
 import { type IssuerRoot, isReferenceRoot, RequestRootStore, readSuppliedRoots } from "./trust-anchors.ts";
@@ -81,6 +82,11 @@ export interface CertificateChainDeps {
   roots: RootStore;
   /** When given, the path search stops (throwing `WorkAbandoned`) once it is exhausted. */
   budget?: WorkBudget;
+  /**
+   * When given, counts the name-constraint comparisons the request makes (one name against one
+   * subtree): at most (bundle + path members²) × names × subtrees, each capped by the limits.
+   */
+  nameComparisons?: NameComparisonTally;
 }
 
 export type ChainStatus = "complete" | "incomplete" | "ambiguous" | "no-leaf";
@@ -146,6 +152,7 @@ export async function buildCertificateChain(
     hasOwnRoots: ownRoots.length > 0,
     evaluatedAt,
     expiryWarningDays,
+    nameComparisons: deps.nameComparisons,
   };
   if (leafIndex === null) {
     const status = leaves.length === 0 ? "no-leaf" : "ambiguous";

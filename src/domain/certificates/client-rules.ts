@@ -23,7 +23,12 @@ import {
   unprocessedCriticalExtensions,
 } from "./member-checks.ts";
 import type { CertificateData } from "./model.ts";
-import { MALFORMED_IP_SUBTREE, violatingNameOf } from "./name-constraints.ts";
+import {
+  MALFORMED_IP_SUBTREE,
+  type NameComparisonTally,
+  type ViolatingName,
+  violatingNameOf,
+} from "./name-constraints.ts";
 import { isSelfIssued } from "./relationships.ts";
 import { CLIENTS, type Client, type Profile, RULES } from "./rule-catalogue.ts";
 import { capitalize, certificateName, listSome, nameLabel } from "./wording.ts";
@@ -118,7 +123,9 @@ export function clientRuleProblems(input: ClientRuleInput): ChainProblem[] {
     if (subject.position === 0) continue;
     raise("CA_EKU_LACKS_SERVER_AUTH", () => caEkuLacks(words, subject));
     raise("PATH_LENGTH_EXCEEDED", () => pathLengthExceeded(words, judged, subject));
-    raise("NAME_CONSTRAINTS_VIOLATED", () => nameConstraintsViolated(words, judged, subject));
+    raise("NAME_CONSTRAINTS_VIOLATED", () =>
+      nameConstraintsViolated(words, judged, subject, context.nameComparisons),
+    );
   }
   raise("VALIDITY_OVER_825_DAYS", () => validityOver(words, leaf, "VALIDITY_OVER_825_DAYS"));
   raise("VALIDITY_OVER_398_DAYS", () => validityOver(words, leaf, "VALIDITY_OVER_398_DAYS"));
@@ -314,6 +321,14 @@ function ecCurveNotAccepted(words: Wording, subject: Judged): ChainProblem | nul
 /** The clients that apply a trust anchor's own constraints (CONTRACT §9.4: OpenSSL and Go at least). */
 const ANCHOR_CONSTRAINT_CLIENTS: readonly Client[] = ["go", "openssl"];
 
+/**
+ * The clients that apply a trust anchor's nameConstraints: Go and OpenSSL, and Chromium, which
+ * enforces a locally trusted root's constraints (`IsLocalAnchorConstraintsEnforcementEnabled`,
+ * since 112; tests/browser/private-pki.test.ts watches Chromium 156 refuse such a leaf with the
+ * root in an NSS database).
+ */
+const ANCHOR_NAME_CONSTRAINT_CLIENTS: readonly Client[] = ["chrome", "go", "openssl"];
+
 function caEkuLacks(words: Wording, subject: Judged): ChainProblem | null {
   if (!caEkuLacksServerAuth(subject.certificate)) return null;
   const usage = subject.certificate.extendedKeyUsage!;
@@ -360,12 +375,13 @@ function nameConstraintsViolated(
   words: Wording,
   judged: readonly Judged[],
   subject: Judged,
+  tally: NameComparisonTally | undefined,
 ): ChainProblem | null {
   const constraints = subject.certificate.nameConstraints;
   if (constraints === null) return null;
   for (const below of judged.slice(0, subject.position)) {
     if (below.position > 0 && isSelfIssued(below.certificate)) continue;
-    const violation = violatingNameOf(below.certificate, constraints);
+    const violation = violatingNameOf(below.certificate, constraints, { tally });
     if (violation === null) continue;
     const belowName = words.of(below);
     if (violation.form === MALFORMED_IP_SUBTREE) {
@@ -377,21 +393,36 @@ function nameConstraintsViolated(
         words.variant(subject, ["go"]),
       );
     }
-    const what = violation.form === "directoryName" ? `the subject ${violation.value}` : violation.value;
-    const unsupported = !["directoryName", "dns", "ip", "email", "uri"].includes(violation.form);
+    const what = nameShown(violation);
+    const unsupported = !violation.readable && !violation.inSubject;
     return problem(
       "NAME_CONSTRAINTS_VIOLATED",
       [...words.indexes(below), ...words.indexes(subject)],
       unsupported
         ? `${capitalize(belowName)} has a ${violation.form} name, a form that ${words.of(subject)} constrains (its nameConstraints) and that clients cannot check, so they refuse it.`
-        : `${capitalize(belowName)} names ${what}, outside the names that ${words.of(subject)} may issue for (its nameConstraints).`,
+        : violation.readable
+          ? `${capitalize(belowName)} names ${what}, outside the names that ${words.of(subject)} may issue for (its nameConstraints).`
+          : `${capitalize(belowName)} has ${what}, which clients cannot check against the nameConstraints of ${words.of(subject)}, so they refuse it.`,
       below.position === 0
-        ? `Reissue ${belowName} without ${unsupported ? `its ${violation.form} name` : what}, or have it issued by a CA whose nameConstraints permit that name.`
+        ? `Reissue ${belowName} without ${what}, or have it issued by a CA whose nameConstraints permit that name.`
         : `Replace ${belowName} with a CA certificate whose names ${words.of(subject)} permits, or use a CA without those nameConstraints.`,
-      words.variant(subject, subject.isAnchor ? ANCHOR_CONSTRAINT_CLIENTS : undefined),
+      words.variant(subject, subject.isAnchor ? ANCHOR_NAME_CONSTRAINT_CLIENTS : undefined),
     );
   }
   return null;
+}
+
+/** How the problem's words show a violating name (CONTRACT §9.4: the name and where it is). */
+function nameShown(violation: ViolatingName): string {
+  if (violation.form === "emailAddress") {
+    return `an emailAddress in its subject that is not an IA5String (${violation.value})`;
+  }
+  if (!violation.readable) return `its ${violation.form} name`;
+  if (!violation.inSubject) {
+    return violation.form === "directoryName" ? `the directoryName ${violation.value}` : violation.value;
+  }
+  if (violation.form === "directoryName") return `the subject ${violation.value}`;
+  return `the e-mail address ${violation.value} in its subject`;
 }
 
 function validityOver(

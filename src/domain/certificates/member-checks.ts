@@ -5,7 +5,7 @@
  */
 import { DATED_CONSTANTS } from "./dated-constants.ts";
 import type { CertificateData } from "./model.ts";
-import { violatingNameOf } from "./name-constraints.ts";
+import { type NameComparisonTally, violatingNameOf } from "./name-constraints.ts";
 import type { Client } from "./rule-catalogue.ts";
 
 /** The key algorithms that are RSA keys (rsaEncryption, and RSASSA-PSS whose key is an RSA modulus too). */
@@ -96,6 +96,7 @@ export function pathErrorCount(
   role: { ca: boolean; selfSignedAnchor: boolean },
   leaf: CertificateData,
   evaluatedAt: Date,
+  nameComparisons?: NameComparisonTally,
 ): number {
   const now = evaluatedAt.getTime();
   let count = 0;
@@ -107,7 +108,10 @@ export function pathErrorCount(
   if (curveRefusers(certificate).length > 0) count++;
   if (role.ca) {
     if (caEkuLacksServerAuth(certificate)) count++;
-    if (certificate.nameConstraints !== null && violatingNameOf(leaf, certificate.nameConstraints) !== null)
+    if (
+      certificate.nameConstraints !== null &&
+      violatingNameOf(leaf, certificate.nameConstraints, { tally: nameComparisons }) !== null
+    )
       count++;
   }
   return count;

@@ -9,6 +9,11 @@ export interface SubjectAltName {
   /** `dns`, `ip`, `email`, `uri`, `directoryName`, `registeredId`, `otherName`, `x400Address`, `ediPartyName`. */
   type: string;
   value: string;
+  /**
+   * `directoryName` only: DER of the Name, lowercase hex (as `subjectNameKey`), which name
+   * constraints compare (CONTRACT §9.4). Never shown: `value` is its RFC 4514 text.
+   */
+  nameKey?: string;
 }
 
 /**

@@ -14,6 +14,14 @@
  *   subtree of that type is satisfied.
  */
 import { type IpAddr, parseAddr } from "../ip/addr.ts";
+import {
+  canonicalRdns,
+  directoryNameWithin,
+  rdnsOfContent,
+  rdnsOfName,
+  type SubjectEmail,
+  subjectEmails,
+} from "./directory-names.ts";
 import type { NameConstraints, NameSubtrees, SubjectAltName } from "./model.ts";
 
 /** The address as its octets, most significant first: 4 for IPv4, 16 for IPv6. */
@@ -81,9 +89,11 @@ export function emailWithin(mailbox: string, base: string): boolean {
   const host = mailboxHost(mailbox);
   if (host === null) return false;
   if (base.includes("@")) {
+    // A base with an empty local part (`@example.com`) names every mailbox at that host (OpenSSL).
     const baseHost = mailboxHost(base)!;
+    const baseLocal = base.slice(0, base.length - baseHost.length);
     return (
-      mailbox.slice(0, mailbox.length - host.length) === base.slice(0, base.length - baseHost.length) &&
+      (baseLocal === "@" || mailbox.slice(0, mailbox.length - host.length) === baseLocal) &&
       host.toLowerCase() === baseHost.toLowerCase()
     );
   }
@@ -145,78 +155,175 @@ export const MALFORMED_IP_SUBTREE = "malformed iPAddress subtree";
 
 /** A name that violates a CA's nameConstraints, and its form. */
 export interface ViolatingName {
-  /** `directoryName` (the subject), `dns`, `ip`, `email`, `uri`, or an unsupported form. */
+  /**
+   * `directoryName` (the subject, or a SAN of that form), `dns`, `ip`, `email` (a SAN, or an
+   * emailAddress of the subject), `emailAddress` (one that is not an IA5String), `uri`, or an
+   * unsupported form.
+   */
   form: string;
   /** The name as the certificate shows it. */
   value: string;
-}
-
-/** Violated: some permitted subtree of the form exists and none holds the name, or an excluded one does. */
-function violates<Base>(
-  bases: { permitted: readonly Base[]; excluded: readonly Base[] },
-  within: (base: Base) => boolean,
-) {
-  if (bases.permitted.length > 0 && !bases.permitted.some(within)) return true;
-  return bases.excluded.some(within);
+  /** Whether the name is in the subject (its DN, an emailAddress) rather than a SAN. */
+  inSubject: boolean;
+  /** False for a name clients cannot check and so refuse (an unsupported form, a malformed value). */
+  readable: boolean;
 }
 
 /**
- * The first name of `certificate` that violates `constraints` (CONTRACT §9.4), or null: its subject
- * against directoryName subtrees, then its SANs in extension order — `dns`, `ip` (an address of
- * neither 4 nor 16 octets violates any iPAddress subtree), `email`, `uri` (by host; a URI without
- * a host name violates any URI subtree), and a form the service cannot evaluate (`otherName`,
- * `x400Address`, `ediPartyName`, `registeredId`) violates when a subtree of that form exists. A
- * SAN `directoryName` is not evaluated. At most names × subtrees comparisons.
+ * Counts the name comparisons `violatingNameOf` makes (one per name against one subtree), so a
+ * caller or a test can hold the rule to its bound: at most names × subtrees per call.
+ */
+export interface NameComparisonTally {
+  comparisons: number;
+}
+
+/** What `violatingNameOf` asks besides the certificate and the constraints. */
+export interface NameCheckOptions {
+  tally?: NameComparisonTally | undefined;
+}
+
+/** A subject read once for name constraints: canonical RDNs and emailAddress attributes. */
+interface SubjectNames {
+  rdns: string[] | null;
+  raw: string;
+  emails: SubjectEmail[];
+}
+
+const subjectCache = new WeakMap<object, SubjectNames>();
+
+function subjectNamesOf(certificate: { subjectNameKey: string }): SubjectNames {
+  let names = subjectCache.get(certificate);
+  if (names === undefined) {
+    const rdns = rdnsOfName(certificate.subjectNameKey);
+    names = {
+      rdns: rdns === null ? null : canonicalRdns(rdns),
+      raw: nameContent(certificate.subjectNameKey),
+      emails: rdns === null ? [] : subjectEmails(rdns),
+    };
+    subjectCache.set(certificate, names);
+  }
+  return names;
+}
+
+/** A directoryName subtree's RDNs (content hex) in canonical form, or null when they do not parse. */
+const subtreeCache = new Map<string, string[] | null>();
+
+function canonicalSubtree(content: string): string[] | null {
+  let canonical = subtreeCache.get(content);
+  if (canonical === undefined) {
+    const rdns = rdnsOfContent(bytesOf(content));
+    canonical = rdns === null ? null : canonicalRdns(rdns);
+    if (subtreeCache.size > 4096) subtreeCache.clear();
+    subtreeCache.set(content, canonical);
+  }
+  return canonical;
+}
+
+function bytesOf(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length >> 1);
+  for (let k = 0; k < bytes.length; k++) bytes[k] = Number.parseInt(hex.slice(2 * k, 2 * k + 2), 16);
+  return bytes;
+}
+
+/**
+ * Whether a name (canonical RDNs, and its RDNs' content hex for a name that does not parse) lies
+ * within a directoryName subtree (its content hex): canonically when both parse, else by octets.
+ */
+function nameWithin(name: { rdns: string[] | null; raw: string }, subtree: string): boolean {
+  const canonical = canonicalSubtree(subtree);
+  if (name.rdns !== null && canonical !== null) return directoryNameWithin(name.rdns, canonical);
+  return name.raw.startsWith(subtree);
+}
+
+/**
+ * Violated: some permitted subtree of the form exists and none holds the name, or an excluded one
+ * does. Each subtree compared counts one in `tally`.
+ */
+function violates<Base>(
+  bases: { permitted: readonly Base[]; excluded: readonly Base[] },
+  within: (base: Base) => boolean,
+  tally: NameComparisonTally | undefined,
+) {
+  const counted = (base: Base) => {
+    if (tally !== undefined) tally.comparisons++;
+    return within(base);
+  };
+  if (bases.permitted.length > 0 && !bases.permitted.some(counted)) return true;
+  return bases.excluded.some(counted);
+}
+
+/**
+ * The first name of `certificate` that violates `constraints` (CONTRACT §9.4), or null, in
+ * OpenSSL's order (`NAME_CONSTRAINTS_check`):
+ * - its subject against directoryName subtrees (see directory-names.ts), when it has one;
+ * - each emailAddress attribute of its subject against rfc822Name subtrees (RFC 5280 §4.2.1.6
+ *   keeps legacy addresses there; OpenSSL checks them whether or not an rfc822Name SAN exists);
+ *   one that is not an IA5String violates any nameConstraints (OpenSSL: unsupported name syntax);
+ * - its SANs in extension order: `dns`, `ip` (an address of neither 4 nor 16 octets violates any
+ *   iPAddress subtree), `email` (a mailbox without `@` violates any rfc822Name subtree), `uri` (by
+ *   host; a URI without a host name violates any URI subtree), `directoryName` against
+ *   directoryName subtrees, and a form the service cannot evaluate (`otherName`, `x400Address`,
+ *   `ediPartyName`, `registeredId`) violates when a subtree of that form exists.
+ * The commonName is not read (CONTRACT §9.4 lists the forms; Go, Chromium and x509-limbo's
+ * BetterTLS cases ignore it, only OpenSSL's `NAME_CONSTRAINTS_check_CN` reads it: ADR 0046).
+ * At most (names + 1) × subtrees comparisons, counted in `options.tally`.
  */
 export function violatingNameOf(
   certificate: { subjectNameKey: string; subject: string; sans: readonly SubjectAltName[] },
   constraints: NameConstraints,
+  options: NameCheckOptions = {},
 ): ViolatingName | null {
+  const { tally } = options;
   const { permitted, excluded } = constraints;
   const malformed = [...permitted.ip, ...excluded.ip].find(malformedIpSubtree);
   if (malformed !== undefined) {
     const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-    return { form: MALFORMED_IP_SUBTREE, value: `#${hex(malformed.address)}${hex(malformed.mask)}` };
+    return {
+      form: MALFORMED_IP_SUBTREE,
+      value: `#${hex(malformed.address)}${hex(malformed.mask)}`,
+      inSubject: false,
+      readable: false,
+    };
   }
   const side = <Base>(pick: (subtrees: NameSubtrees) => readonly Base[]) => ({
     permitted: pick(permitted),
     excluded: pick(excluded),
   });
-  const subject = nameContent(certificate.subjectNameKey);
-  if (
-    subject !== "" &&
-    violates(
-      side((s) => s.directoryName),
-      (base) => subject.startsWith(base),
-    )
-  ) {
-    return { form: "directoryName", value: certificate.subject };
+  const directoryNames = side((s) => s.directoryName);
+  const emails = side((s) => s.email);
+  const dns = side((s) => s.dns);
+  const subject = subjectNamesOf(certificate);
+  if (subject.raw !== "") {
+    if (violates(directoryNames, (base) => nameWithin(subject, base), tally)) {
+      return { form: "directoryName", value: certificate.subject, inSubject: true, readable: true };
+    }
+    for (const email of subject.emails) {
+      if (!email.ia5) return { form: "emailAddress", value: email.value, inSubject: true, readable: false };
+      if (mailboxViolates(email.value, emails, tally)) {
+        return { form: "email", value: email.value, inSubject: true, readable: true };
+      }
+    }
   }
   for (const san of certificate.sans) {
     let violated = false;
     switch (san.type) {
-      case "dns": {
-        const dns = side((s) => s.dns);
+      case "dns":
         violated =
-          violates(dns, (base) => dnsWithin(san.value, base)) ||
+          violates(dns, (base) => dnsWithin(san.value, base), tally) ||
           dns.excluded.some((base) => wildcardMayMatch(san.value, base));
         break;
-      }
       case "ip": {
         const ips = side((s) => s.ip);
         const parsed = parseAddr(san.value);
         if (!parsed.ok) violated = ips.permitted.length + ips.excluded.length > 0;
         else {
           const octets = ipOctets(parsed.value);
-          violated = violates(ips, (subtree) => ipWithin(octets, subtree));
+          violated = violates(ips, (subtree) => ipWithin(octets, subtree), tally);
         }
         break;
       }
       case "email":
-        violated = violates(
-          side((s) => s.email),
-          (base) => emailWithin(san.value, base),
-        );
+        violated = mailboxViolates(san.value, emails, tally);
         break;
       case "uri": {
         const uris = side((s) => s.uri);
@@ -224,17 +331,40 @@ export function violatingNameOf(
         violated =
           host === null
             ? uris.permitted.length + uris.excluded.length > 0
-            : violates(uris, (base) => uriWithin(host, base));
+            : violates(uris, (base) => uriWithin(host, base), tally);
         break;
       }
-      case "directoryName":
+      case "directoryName": {
+        const name = sanDirectoryName(san);
+        violated = name !== null && violates(directoryNames, (base) => nameWithin(name, base), tally);
         break;
+      }
       default:
         violated = permitted.unsupported.includes(san.type) || excluded.unsupported.includes(san.type);
     }
-    if (violated) return { form: san.type, value: san.value };
+    if (violated) {
+      const readable = ["dns", "ip", "email", "uri", "directoryName"].includes(san.type);
+      return { form: san.type, value: san.value, inSubject: false, readable };
+    }
   }
   return null;
+}
+
+/** A mailbox against rfc822Name subtrees; one without `@` violates any (OpenSSL `nc_email`). */
+function mailboxViolates(
+  mailbox: string,
+  emails: { permitted: readonly string[]; excluded: readonly string[] },
+  tally: NameComparisonTally | undefined,
+): boolean {
+  if (mailboxHost(mailbox) === null) return emails.permitted.length + emails.excluded.length > 0;
+  return violates(emails, (base) => emailWithin(mailbox, base), tally);
+}
+
+/** A SAN directoryName's name for comparison: canonical RDNs from its DER (`nameKey`), or null without it. */
+function sanDirectoryName(san: SubjectAltName): { rdns: string[] | null; raw: string } | null {
+  if (san.nameKey === undefined) return null;
+  const rdns = rdnsOfName(san.nameKey);
+  return { rdns: rdns === null ? null : canonicalRdns(rdns), raw: nameContent(san.nameKey) };
 }
 
 /**

@@ -581,14 +581,48 @@ export function encodeBase64(bytes: Uint8Array): string {
 /** Characters of base64 per line of a written block (RFC 7468 §2: exactly 64, the last line shorter). */
 export const PEM_LINE_LENGTH = 64;
 
+const PEM_HEADER = `-----BEGIN ${CERTIFICATE_LABEL}-----\n`;
+const PEM_FOOTER = `-----END ${CERTIFICATE_LABEL}-----\n`;
+const BASE64_CODES = Uint8Array.from(BASE64_ALPHABET, (char) => char.charCodeAt(0));
+const EQUALS = 0x3d;
+const NEWLINE = 0x0a;
+const latin1Text = new TextDecoder("latin1");
+
 /**
  * One CERTIFICATE block written from its DER (RFC 7468's strict form, as `openssl x509` writes
- * it): 64-character base64 lines, `\n` line ends, a final `\n`.
+ * it): 64-character base64 lines, `\n` line ends, a final `\n`. The base64 body is written into one
+ * byte buffer and read as text once (the chain answer writes up to 16 of these per request).
  */
 export function pemBlock(der: Uint8Array): string {
-  const base64 = encodeBase64(der);
-  const lines: string[] = [];
-  for (let at = 0; at < base64.length; at += PEM_LINE_LENGTH)
-    lines.push(base64.slice(at, at + PEM_LINE_LENGTH));
-  return `-----BEGIN ${CERTIFICATE_LABEL}-----\n${lines.join("\n")}\n-----END ${CERTIFICATE_LABEL}-----\n`;
+  if (der.length === 0) return `${PEM_HEADER}\n${PEM_FOOTER}`;
+  const encoded = Math.ceil(der.length / 3) * 4;
+  const lineCount = Math.ceil(encoded / PEM_LINE_LENGTH);
+  const out = new Uint8Array(encoded + lineCount);
+  let o = 0;
+  let column = 0;
+  const put = (code: number) => {
+    out[o++] = code;
+    if (++column === PEM_LINE_LENGTH) {
+      out[o++] = NEWLINE;
+      column = 0;
+    }
+  };
+  let at = 0;
+  for (; at + 2 < der.length; at += 3) {
+    const n = (der[at]! << 16) | (der[at + 1]! << 8) | der[at + 2]!;
+    put(BASE64_CODES[n >>> 18]!);
+    put(BASE64_CODES[(n >>> 12) & 63]!);
+    put(BASE64_CODES[(n >>> 6) & 63]!);
+    put(BASE64_CODES[n & 63]!);
+  }
+  const rest = der.length - at;
+  if (rest > 0) {
+    const n = (der[at]! << 16) | (rest === 2 ? der[at + 1]! << 8 : 0);
+    put(BASE64_CODES[n >>> 18]!);
+    put(BASE64_CODES[(n >>> 12) & 63]!);
+    put(rest === 2 ? BASE64_CODES[(n >>> 6) & 63]! : EQUALS);
+    put(EQUALS);
+  }
+  if (column !== 0) out[o++] = NEWLINE;
+  return PEM_HEADER + latin1Text.decode(out.subarray(0, o)) + PEM_FOOTER;
 }

@@ -63,6 +63,10 @@ const APPLE_CT = source("https://support.apple.com/en-us/103214");
 const CHROME_VERIFY = source(
   "https://chromium.googlesource.com/chromium/src/+/HEAD/net/cert/cert_verify_proc.cc",
 );
+/** Chromium enforces a locally trusted anchor's own constraints (since 112; observed in 156 with NSS). */
+const CHROME_ANCHOR_CONSTRAINTS = source(
+  "https://chromium.googlesource.com/chromium/src/+/HEAD/net/cert/internal/trust_store_features.h",
+);
 const CHROME_CT = source("https://googlechrome.github.io/CertificateTransparency/ct_policy.html");
 const FIREFOX_CT = source("https://wiki.mozilla.org/SecurityEngineering/Certificate_Transparency");
 const CHROME_ROOT_POLICY = source("https://www.chromium.org/Home/chromium-security/root-ca-policy/");
@@ -220,7 +224,7 @@ export const RULES = {
     ["ca", "anchor"],
     "each CA's nameConstraints against every name of every certificate below it",
     "reissue without the name, or from a CA whose constraints permit it",
-    [RFC5280, GO_VERIFY, OPENSSL_VERIFY],
+    [RFC5280, GO_VERIFY, OPENSSL_VERIFY, CHROME_ANCHOR_CONSTRAINTS],
   ),
   CA_EKU_LACKS_SERVER_AUTH: record(
     "error",

@@ -30,10 +30,19 @@ export function repeatObserved(
  * attribute, as RFC 4514 text (`CN=R11`); null for an empty name.
  */
 export function nameLabel(rfc4514: string): string | null {
+  const known = labels.get(rfc4514);
+  if (known !== undefined) return known;
   const attributes = splitAttributes(rfc4514);
   const chosen = attributes.find((attribute) => /^CN=/i.test(attribute)) ?? attributes[0];
-  return chosen === undefined ? null : showText(chosen);
+  const label = chosen === undefined ? null : showText(chosen);
+  // A request names each certificate many times: its label is read once (a pure function of the text).
+  if (labels.size >= MAX_REMEMBERED_LABELS) labels.clear();
+  labels.set(rfc4514, label);
+  return label;
 }
+
+const MAX_REMEMBERED_LABELS = 1024;
+const labels = new Map<string, string | null>();
 
 /** The first letter in upper case, for a sentence that starts with a name. */
 export function capitalize(text: string): string {
