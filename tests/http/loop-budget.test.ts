@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { LoopBudget } from "../../src/adapters/http/admission.ts";
+import { LoopBudget, learn } from "../../src/adapters/http/admission.ts";
 import { COSTS, splitAnswerSize } from "../../src/contract/costs.ts";
 import { HttpError } from "../../src/contract/errors.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
@@ -239,6 +239,29 @@ describe("the event loop's work budget", () => {
             else unread.push(pending);
           }
           if (jobs.length > 0 && jobs[0]?.readNow) expect(done).toBeGreaterThan(0);
+        },
+      ),
+    );
+  });
+});
+
+describe("what a unit costs, learned", () => {
+  test("a moving average that one outlier cannot blow up, and that follows a real rise", () => {
+    expect(learn(0, 5)).toBe(5);
+    expect(learn(10, 20)).toBeCloseTo(13);
+    // A garbage-collection pause: a sample a hundred times the average counts as four times it.
+    expect(learn(1, 100)).toBeCloseTo(0.7 + 0.3 * 4);
+    let average = 1;
+    for (let i = 0; i < 10; i++) average = learn(average, 100);
+    expect(average).toBeGreaterThan(80); // a cost that really grew is followed within ten samples
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-6, max: 1e3, noNaN: true }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        (avg, sample) => {
+          const next = learn(avg, sample);
+          expect(next).toBeLessThanOrEqual(avg * 1.9 + 1e-9);
+          expect(next).toBeGreaterThanOrEqual(avg * 0.7 - 1e-9);
         },
       ),
     );

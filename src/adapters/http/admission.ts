@@ -519,7 +519,13 @@ export class WorkMeter {
   }
 }
 
-/** A moving average (each sample weighs 30 %) that starts at its first sample. */
-function learn(average: number, sample: number): number {
-  return average === 0 ? sample : 0.7 * average + 0.3 * sample;
+/**
+ * A moving average (each sample weighs 30 %) that starts at its first sample. A sample counts for at
+ * most four times the average: one request that happened to run through a garbage collection (a
+ * 5 ms pause on a 40-byte body is a hundred times its cost per byte) would otherwise make every
+ * request of its operation look costly for a while, and a busy turn would refuse cheap ones; a cost
+ * that has really grown is still followed, nearly doubling the average with each sample.
+ */
+export function learn(average: number, sample: number): number {
+  return average === 0 ? sample : 0.7 * average + 0.3 * Math.min(sample, 4 * average);
 }
