@@ -348,13 +348,17 @@ async function send(path: string, init: RequestInit, name: string, expected: unk
     return app.handle(new Request(url, init));
   }
   if (name === "overloaded") {
-    // No slot ever frees up: the request waits its 1 ms and is refused. A metered operation's
-    // first request is admitted and, on a clock that jumps a second per reading, spends the turn's
-    // budget; the turn never ends, so the same request again is refused.
-    let now = 0;
+    // A queued (certificate) operation: the loop budget's clock stands still, so the request gets
+    // past the loop's weighing (ADR 48) to its lane, where no slot ever frees up: it waits its 1 ms
+    // and is refused with the lane's words. A metered operation's first request is admitted and,
+    // on a clock that jumps a second per reading, spends the turn's budget; the turn never ends,
+    // so the same request again is refused with the loop's words.
+    const queued = OPERATION_LIST.find((row) => row.path === path)?.policy.admission === "queued";
+    let jumping = 0;
+    const standing = () => 0;
     const { app } = testApp({
       admission: { concurrency: 0, maxWaitMs: 1 },
-      loopBudget: { turnMs: 10, now: () => (now += 1000), afterTurn: () => {} },
+      loopBudget: { turnMs: 10, now: queued ? standing : () => (jumping += 1000), afterTurn: () => {} },
     });
     await app.handle(new Request(`http://localhost${path}`, init));
     return app.handle(new Request(`http://localhost${path}`, init));
