@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { alive, logRecords, waitFor as waitForProbe } from "./process-log.ts";
 import { type RunningServer, runServerCommand, startServer } from "./server.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -22,13 +23,7 @@ interface LogLine {
 }
 
 function records(server: RunningServer): LogLine[] {
-  return server.lines.flatMap((line) => {
-    try {
-      return [JSON.parse(line) as LogLine];
-    } catch {
-      return [];
-    }
-  });
+  return logRecords<LogLine>(server);
 }
 
 function pidsLogged(server: RunningServer, msg: string): number[] {
@@ -37,23 +32,8 @@ function pidsLogged(server: RunningServer, msg: string): number[] {
     .map((record) => record.pid as number);
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 8_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 8_000): Promise<T> {
+  return waitForProbe(what, probe, timeoutMs);
 }
 
 /** Sockets in LISTEN state on `port` (Linux /proc), or null where /proc is not readable. */

@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { certPem } from "../fixtures/fixtures.ts";
+import { alive, logRecords, waitFor as waitForProbe } from "./process-log.ts";
 import { type RunningServer, runServerCommand, startServer } from "./server.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "supervisor-e2e-"));
@@ -34,32 +35,11 @@ interface LogRecord {
 }
 
 function records(server: RunningServer): LogRecord[] {
-  return server.lines.flatMap((line) => {
-    try {
-      return [JSON.parse(line) as LogRecord];
-    } catch {
-      return [];
-    }
-  });
+  return logRecords<LogRecord>(server);
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  return waitForProbe(what, probe, timeoutMs);
 }
 
 describe("WORKERS=2: workers that keep dying right after start", () => {
