@@ -13,7 +13,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
-import { OPERATION_DOCS } from "../src/adapters/http/openapi-operations.ts";
+import { OPERATION_DOCS } from "../src/operations/docs.ts";
 import { STATUS_OF } from "../src/contract/errors.ts";
 import { OPERATION_LIST } from "../src/contract/operations.ts";
 import { ErrorResponse } from "../src/contract/schemas.ts";

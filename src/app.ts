@@ -19,7 +19,6 @@ import { type EdgeLog, httpApplication } from "./adapters/http/application.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
 import { DEFAULT_DEADLINE_MS } from "./adapters/http/limits.ts";
 import { documentComponents } from "./adapters/http/openapi-document.ts";
-import { OPERATION_DOCS } from "./adapters/http/openapi-operations.ts";
 import type { RequestLimiter } from "./adapters/http/rate-limit.ts";
 import { type CorsPolicy, failureMapper, Responder } from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
@@ -33,7 +32,8 @@ import type {
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
-import { bindUseCases } from "./use-cases.ts";
+import { OPERATION_DOCS } from "./operations/docs.ts";
+import { bindUseCases } from "./operations/use-cases.ts";
 
 export type { CorsPolicy } from "./adapters/http/responder.ts";
 

@@ -10,7 +10,7 @@
 import type { RealCertificateDeps } from "../adapters/real-deps.ts";
 import { Deadline } from "../cli/deadline.ts";
 import { DomainError } from "../domain/errors.ts";
-import { bindUseCases } from "../use-cases.ts";
+import { bindUseCases } from "../operations/use-cases.ts";
 import type { ChainJudge } from "./certificate-file.ts";
 
 /** The time one file's verdict may take; past it the file counts as not read this time. */

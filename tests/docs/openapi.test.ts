@@ -15,7 +15,7 @@ import { Value } from "@sinclair/typebox/value";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { DOCS_JSON_PATH, DOCS_PATHS } from "../../src/adapters/http/docs.ts";
-import { OPERATION_DOCS } from "../../src/adapters/http/openapi-operations.ts";
+import { OPERATION_DOCS } from "../../src/operations/docs.ts";
 import { RateLimiter } from "../../src/adapters/http/rate-limit.ts";
 import { OPERATION_LIST, schemaNamesOf } from "../../src/contract/operations.ts";
 import { PublicIpResult } from "../../src/contract/schemas.ts";
