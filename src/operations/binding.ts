@@ -75,17 +75,22 @@ function limitsOf(scope: Scope) {
   } as const;
 }
 
-/** What every binding is given: the outbound ports, with the facts defaulted, and its scope's limits. */
-export interface OperationPorts extends Omit<UseCaseDeps, "networkFacts"> {
+/** What every binding is given: its scope, its scope's limits, and the outbound ports. */
+export interface OperationPorts {
   readonly scope: Scope;
-  /** The operator's GeoIP databases, or none (an empty set of facts). */
+  /**
+   * The outbound ports, read when a use case runs, never at binding: the CLI's are getters, built
+   * on first use, and its root store changes with each run's `--roots` (src/cli/run-operation.ts).
+   */
+  readonly deps: UseCaseDeps;
+  /** The operator's GeoIP databases, or none (an empty set of facts), as at binding. */
   readonly networkFacts: NetworkFacts;
   readonly limits: ReturnType<typeof limitsOf>;
 }
 
 /** The ports of every binding for `scope`, worked out once per assembly. */
 export function portsOf(deps: UseCaseDeps, scope: Scope): OperationPorts {
-  return { ...deps, scope, networkFacts: deps.networkFacts ?? NO_NETWORK_FACTS, limits: limitsOf(scope) };
+  return { scope, deps, networkFacts: deps.networkFacts ?? NO_NETWORK_FACTS, limits: limitsOf(scope) };
 }
 
 /** An operation's binding: its use case, given the ports. */

@@ -2,7 +2,7 @@
 import { inspectCertificateBundle } from "../../domain/certificates/inspect.ts";
 import type { Binding } from "../binding.ts";
 
-export const bind: Binding<"certificateBundle"> = ({ clock, decoder, roots, limits: { certificates } }) => {
-  return (body, context) =>
-    inspectCertificateBundle(body, { clock, decoder, roots, verifier: context.verifier }, certificates);
-};
+export const bind: Binding<"certificateBundle"> =
+  ({ deps, limits: { certificates } }) =>
+  (body, context) =>
+    inspectCertificateBundle(body, { ...deps, verifier: context.verifier }, certificates);

@@ -2,17 +2,11 @@
 import { buildCertificateChain } from "../../domain/certificates/chain.ts";
 import type { Binding } from "../binding.ts";
 
-export const bind: Binding<"certificateChain"> = ({ clock, decoder, roots, limits: { certificates } }) => {
-  return (body, context) =>
+export const bind: Binding<"certificateChain"> =
+  ({ deps, limits: { certificates } }) =>
+  (body, context) =>
     buildCertificateChain(
       body,
-      {
-        clock,
-        decoder,
-        roots,
-        verifier: context.verifier,
-        ...(context.budget ? { budget: context.budget } : {}),
-      },
+      { ...deps, verifier: context.verifier, ...(context.budget ? { budget: context.budget } : {}) },
       certificates,
     );
-};
