@@ -1,6 +1,6 @@
 /**
  * Composition root of the server: wires the adapters once, at start, and is never called per
- * request. It binds each operation of the wire contract to its use case (src/use-cases.ts, with
+ * request. It binds each operation of the wire contract to its use case (src/operations/, with
  * the API's limits), builds the Responder with its failure mapper, the admission lanes (which own
  * the request deadline), one route per row of the operations table, the page and the docs, and
  * hands them to the one Elysia application (src/adapters/http/application.ts) that serves them.

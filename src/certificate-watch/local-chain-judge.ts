@@ -1,6 +1,6 @@
 /**
  * The chain use case as the certificate watcher runs it (CONTRACT §10.1): bound once through
- * src/use-cases.ts with the local limits (the files are the operator's own, like a `nettools`
+ * src/operations/use-cases.ts with the local limits (the files are the operator's own, like a `nettools`
  * run's: up to 500 certificates, 4 MiB), no hostname, no `expiryWarningDays` (§9.5's default), and
  * §1.7's work bound per file: a time budget that stops the signature checks and the path search
  * (src/cli/deadline.ts, the bound every local certificate run uses), so that one hostile file

@@ -1,5 +1,5 @@
 /**
- * Documentation of POST /v1/crl for the OpenAPI document (registered in ../openapi-operations.ts).
+ * Documentation of POST /v1/crl for the OpenAPI document (assembled in ../docs.ts).
  * A private CA made with `openssl ca` for these examples (ECDSA P-256): `old.example.com` (serial
  * 1001) revoked for keyCompromise, `www.example.com` (serial 1002) not, and the list written by
  * `openssl ca -gencrl`; the keys were thrown away. Every example names its instant (`at`), so the

@@ -1,5 +1,5 @@
 /**
- * Documentation of POST /v1/csr for the OpenAPI document (registered in ../openapi-operations.ts).
+ * Documentation of POST /v1/csr for the OpenAPI document (assembled in ../docs.ts).
  * The requests and the certificate were made with openssl for these examples (ECDSA P-256 for
  * `www.example.com`, a self-signed certificate of the same key; an RSA 1024 request signed with
  * SHA-1); their keys were thrown away. No clock is involved: tests/docs/openapi.test.ts replays
