@@ -13,10 +13,10 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
-import { OPERATION_DOCS } from "../src/adapters/http/openapi-operations.ts";
 import { STATUS_OF } from "../src/contract/errors.ts";
 import { OPERATION_LIST } from "../src/contract/operations.ts";
 import { ErrorResponse } from "../src/contract/schemas.ts";
+import { OPERATION_DOCS } from "../src/operations/docs.ts";
 import { withGeneratedContract } from "../src/web/generated-contract.ts";
 
 const ROOT = resolve(import.meta.dir, "..");

@@ -1,6 +1,6 @@
 /**
  * Composition root of the server: wires the adapters once, at start, and is never called per
- * request. It binds each operation of the wire contract to its use case (src/use-cases.ts, with
+ * request. It binds each operation of the wire contract to its use case (src/operations/, with
  * the API's limits), builds the Responder with its failure mapper, the admission lanes (which own
  * the request deadline), one route per row of the operations table, the page and the docs, and
  * hands them to the one Elysia application (src/adapters/http/application.ts) that serves them.
@@ -19,7 +19,6 @@ import { type EdgeLog, httpApplication } from "./adapters/http/application.ts";
 import { docsRoutes } from "./adapters/http/docs.ts";
 import { DEFAULT_DEADLINE_MS } from "./adapters/http/limits.ts";
 import { documentComponents } from "./adapters/http/openapi-document.ts";
-import { OPERATION_DOCS } from "./adapters/http/openapi-operations.ts";
 import type { RequestLimiter } from "./adapters/http/rate-limit.ts";
 import { type CorsPolicy, failureMapper, Responder } from "./adapters/http/responder.ts";
 import { webRoutes } from "./adapters/http/web.ts";
@@ -33,7 +32,8 @@ import type {
   RootStore,
   SignatureVerifier,
 } from "./domain/ports.ts";
-import { bindUseCases } from "./use-cases.ts";
+import { OPERATION_DOCS } from "./operations/docs.ts";
+import { bindUseCases } from "./operations/use-cases.ts";
 
 export type { CorsPolicy } from "./adapters/http/responder.ts";
 

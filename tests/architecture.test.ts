@@ -1,9 +1,11 @@
 /**
  * The dependency rules (docs/architecture.md): the domain imports only the domain and speaks no
- * transport; the wire contract imports only itself, the domain and TypeBox, and is the only place
- * a route's facts are stated; the client only the contract, the domain and TypeBox; the CLI never
- * the server entry point nor the HTTP adapter; adapters never each other; src/use-cases.ts is the
- * only module that binds operations to use cases; nothing reaches into Elysia's internals. The
+ * transport; the wire contract (src/contract/ and the operations' rows, src/operations/<id>/row.ts,
+ * with their table) imports only itself, the domain and TypeBox, and the rows are the only place a
+ * route's facts are stated; the client only the contract, the domain and TypeBox; the CLI never
+ * the server entry point nor the HTTP adapter; adapters never each other; an operation's folder
+ * (src/operations/<id>/use-case.ts) is the only module that runs its use case (ADR 0059);
+ * nothing reaches into Elysia's internals. The
  * user's machine (ADR 0050): nothing imports src/cli/; src/local/ and src/web/ never import from it;
  * the CLI and the page reach adapters only through src/local/'s ports, bound in their composition
  * roots (src/cli/composition-root.ts, src/web/app.ts); no import cycle anywhere in src/.
@@ -69,13 +71,31 @@ const SRC = join(ROOT, "src");
 
 const inside = (path: string, folder: string) => path.startsWith(join(SRC, folder));
 
+/** The operations' rows (src/operations/<id>/row.ts): the wire contract's facts, one folder each (ADR 0059). */
+const ROWS = sourceFiles(join(SRC, "operations")).filter((file) => file.endsWith("/row.ts"));
+/** The wire contract: src/contract/, the rows and the table that lists them (src/operations/table.ts). */
+const WIRE_CONTRACT = [...sourceFiles(join(SRC, "contract")), ...ROWS, join(SRC, "operations/table.ts")];
+/**
+ * Domain functions that a binding runs and that another module calls for a purpose of its own
+ * (named, so the list can only shrink): the CLI's and the page's router formats collapse the
+ * printed list with the merge (src/local/list-render.ts), not as the merge operation.
+ */
+const DOMAIN_CALLS_BESIDE_THE_BINDINGS: readonly string[] = [
+  "local/list-render.ts → domain/cidr/merge-mixed.ts#mergeMixedCidrs",
+];
+/** The operations' use-case bindings (src/operations/<id>/use-case.ts). */
+const BINDINGS = sourceFiles(join(SRC, "operations")).filter((file) => file.endsWith("/use-case.ts"));
+
 describe("the edge's arrows", () => {
-  test.each(sourceFiles(join(SRC, "contract")).map((file) => [file.slice(ROOT.length + 1), file]))(
-    "%s (wire contract) imports only the contract, the domain and TypeBox",
+  test.each(WIRE_CONTRACT.map((file) => [file.slice(ROOT.length + 1), file]))(
+    "%s (wire contract) imports only the contract, the rows, the domain and TypeBox",
     (_name, file) => {
       for (const [specifier, target] of importsOf(file)) {
         if (!specifier.startsWith(".")) expect(specifier).toMatch(/^@sinclair\/typebox(\/|$)/);
-        else expect(inside(target, "contract/") || inside(target, "domain/")).toBe(true);
+        else
+          expect(
+            `${specifier}: ${inside(target, "contract/") || inside(target, "domain/") || WIRE_CONTRACT.includes(target)}`,
+          ).toBe(`${specifier}: true`);
       }
     },
   );
@@ -153,41 +173,43 @@ describe("the edge's arrows", () => {
     },
   );
 
-  test("only src/use-cases.ts binds operations to the domain's use cases", () => {
-    const useCases = [
-      "domain/cidr/cover.ts",
-      "domain/cidr/subtract.ts",
-      "domain/cidr/range-to-cidrs.ts",
-      "domain/certificates/inspect.ts",
-      "domain/public-ip.ts",
-    ];
-    const outside = sourceFiles(SRC).filter(
-      (file) => !inside(file, "domain/") && file !== join(SRC, "use-cases.ts"),
-    );
+  test("only an operation's folder (src/operations/<id>/use-case.ts) runs its use case", () => {
+    /** Each domain function a binding runs, as `module#name`: read from the bindings' own imports. */
+    const useCases = new Set<string>();
+    const NAMED = /import\s+\{([^}]*)\}\s+from\s+["']([^"']+)["']/g;
+    const valuesImported = (file: string) =>
+      [...readFileSync(file, "utf8").matchAll(NAMED)].flatMap((match) =>
+        (match[1] ?? "")
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== "" && !name.startsWith("type "))
+          .map((name) => `${resolve(dirname(file), match[2] ?? "")}#${name.split(/\s+as\s+/)[0]}`),
+      );
+    for (const binding of BINDINGS)
+      for (const imported of valuesImported(binding)) if (inside(imported, "domain/")) useCases.add(imported);
+    // Not vacuous: the bindings run the domain (every operation but health).
+    expect(useCases.size).toBeGreaterThan(15);
+    expect(useCases).toContain(`${join(SRC, "domain/cidr/compare.ts")}#compareCidrs`);
+    const outside = sourceFiles(SRC).filter((file) => !inside(file, "domain/") && !BINDINGS.includes(file));
     expect(outside.length).toBeGreaterThan(20);
-    for (const file of outside) {
-      const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(IMPORT)) {
-        const specifier = match[1] ?? match[2] ?? "";
-        if (!specifier.startsWith(".")) continue;
-        const target = resolve(dirname(file), specifier);
-        // A type (the certificate use case's ports) may be named; the use case itself is not run.
-        if (match[0].includes("import type")) continue;
-        for (const useCase of useCases)
-          expect(`${file} → ${target}`).not.toBe(`${file} → ${join(SRC, useCase)}`);
-      }
-    }
+    const found = outside.flatMap((file) =>
+      valuesImported(file)
+        .filter((imported) => useCases.has(imported))
+        .map((imported) => `${relativeToSrc(file)} → ${relativeToSrc(imported)}`),
+    );
+    expect(found).toEqual([...DOMAIN_CALLS_BESIDE_THE_BINDINGS]);
   });
 
-  test("no module outside the wire contract states a route's path or policy", () => {
-    const pathLiteral = /["'`]\/v1\/[a-z][a-z-]*["'`]/;
+  test("no module but an operation's row states a route's path, and none but the rows and the contract a policy", () => {
+    const pathLiteral = /["'`]\/v1\/[a-z][a-z-/]*["'`]/;
     const policyLiteral =
-      /\b(?:noStore|rateLimited)\s*:\s*(?:true|false)\b|\badmission\s*:\s*["'](?:queued|immediate)["']|\brepresentation\s*:\s*["'](?:json|text|json-or-text)["']/;
-    const files = sourceFiles(SRC).filter((file) => !inside(file, "contract/"));
-    for (const file of files) {
+      /\b(?:noStore|rateLimited)\s*:\s*(?:true|false)\b|\badmission\s*:\s*["'](?:queued|immediate|metered)["']|\brepresentation\s*:\s*["'](?:json|text|json-or-text)["']/;
+    expect(ROWS.length).toBeGreaterThan(15);
+    for (const file of sourceFiles(SRC).filter((candidate) => !ROWS.includes(candidate))) {
       const text = readFileSync(file, "utf8");
       expect(`${file}: ${pathLiteral.exec(text)?.[0] ?? "no path literal"}`).toBe(`${file}: no path literal`);
-      expect(`${file}: ${policyLiteral.exec(text)?.[0] ?? "no policy"}`).toBe(`${file}: no policy`);
+      if (!inside(file, "contract/"))
+        expect(`${file}: ${policyLiteral.exec(text)?.[0] ?? "no policy"}`).toBe(`${file}: no policy`);
     }
   });
 

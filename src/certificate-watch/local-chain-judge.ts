@@ -1,6 +1,6 @@
 /**
  * The chain use case as the certificate watcher runs it (CONTRACT §10.1): bound once through
- * src/use-cases.ts with the local limits (the files are the operator's own, like a `nettools`
+ * src/operations/use-cases.ts with the local limits (the files are the operator's own, like a `nettools`
  * run's: up to 500 certificates, 4 MiB), no hostname, no `expiryWarningDays` (§9.5's default), and
  * §1.7's work bound per file: a time budget that stops the signature checks and the path search
  * (src/cli/deadline.ts, the bound every local certificate run uses), so that one hostile file
@@ -10,7 +10,7 @@
 import type { RealCertificateDeps } from "../adapters/real-deps.ts";
 import { Deadline } from "../cli/deadline.ts";
 import { DomainError } from "../domain/errors.ts";
-import { bindUseCases } from "../use-cases.ts";
+import { bindUseCases } from "../operations/use-cases.ts";
 import type { ChainJudge } from "./certificate-file.ts";
 
 /** The time one file's verdict may take; past it the file counts as not read this time. */

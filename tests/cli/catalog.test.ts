@@ -34,6 +34,7 @@ describe("the command catalog", () => {
       "src/client/index.ts",
       "@sinclair/typebox",
       "src/use-cases.ts",
+      "src/operations/use-cases.ts",
       "src/server.ts",
     ]) {
       expect(loaded.filter((path) => path.includes(unwanted))).toEqual([]);

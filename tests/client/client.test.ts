@@ -354,7 +354,10 @@ describe("packaging", () => {
     for (const specifier of bare) expect(specifier).toMatch(/^@sinclair\/typebox(\/|$)/);
     for (const file of seen) {
       const relative = file.slice(ROOT.length + 1);
-      expect(relative).toMatch(/^src\/(client\/|domain\/|contract\/)/);
+      // The wire contract: src/contract/ and the operations' rows with their table (ADR 0059).
+      expect(relative).toMatch(
+        /^src\/(client\/|domain\/|contract\/|operations\/table\.ts$|operations\/[a-z-]+\/row\.ts$)/,
+      );
     }
   });
 

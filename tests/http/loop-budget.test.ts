@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { LoopBudget, learn } from "../../src/adapters/http/admission.ts";
-import { COSTS, splitAnswerSize } from "../../src/contract/costs.ts";
+import { splitAnswerSize } from "../../src/contract/costs.ts";
 import { HttpError } from "../../src/contract/errors.ts";
-import { OPERATION_LIST } from "../../src/contract/operations.ts";
+import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
 import { errorOf, testApp } from "./helpers.ts";
 
 /** A clock the test moves by hand, and turns of the event loop the test ends by hand. */
@@ -287,13 +287,15 @@ describe("costs from the body", () => {
 
   test("lists cost their entries, both lists together", () => {
     const list = (n: number) => Array.from({ length: n }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
-    expect(COSTS.cidrMerge({ inputs: list(1000) })).toBe(1000);
-    expect(COSTS.cidrCompare({ a: list(600), b: list(400) })).toBe(1000);
-    expect(COSTS.cidrCompare({ a: [], b: [] })).toBe(1);
-    expect(COSTS.cidrContains({ cidrs: list(3), entries: list(7) })).toBe(10);
-    expect(COSTS.cidrAllocate({ within: list(2), used: list(5), prefixLength: 24, count: 100 })).toBe(107);
-    expect(COSTS.cidrSubnets({ prefix: "10.0.0.0/8", newbits: [8, 8, 8] })).toBe(3);
-    expect(COSTS.certificateBundle({ pem: "-----BEGIN X-----\n-----BEGIN Y-----" })).toBe(2);
+    expect(OPERATIONS.cidrMerge.cost({ inputs: list(1000) })).toBe(1000);
+    expect(OPERATIONS.cidrCompare.cost({ a: list(600), b: list(400) })).toBe(1000);
+    expect(OPERATIONS.cidrCompare.cost({ a: [], b: [] })).toBe(1);
+    expect(OPERATIONS.cidrContains.cost({ cidrs: list(3), entries: list(7) })).toBe(10);
+    expect(
+      OPERATIONS.cidrAllocate.cost({ within: list(2), used: list(5), prefixLength: 24, count: 100 }),
+    ).toBe(107);
+    expect(OPERATIONS.cidrSubnets.cost({ prefix: "10.0.0.0/8", newbits: [8, 8, 8] })).toBe(3);
+    expect(OPERATIONS.certificateBundle.cost({ pem: "-----BEGIN X-----\n-----BEGIN Y-----" })).toBe(2);
   });
 
   test("every operation with a body is admitted by its cost; health and public-ip never are", () => {

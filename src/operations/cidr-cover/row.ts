@@ -1,0 +1,16 @@
+/** The row of `cidrCover` in the operations table (src/operations/table.ts). */
+import type { Static } from "@sinclair/typebox";
+import { METERED_JSON_ANSWER, type Operation } from "../../contract/operation.ts";
+import { CidrCoverRequest, CidrCoverResult } from "../../contract/schemas.ts";
+
+export const row = {
+  id: "cidrCover",
+  method: "POST",
+  path: "/v1/cidr-cover",
+  request: CidrCoverRequest,
+  result: CidrCoverResult,
+  policy: METERED_JSON_ANSWER,
+  legacyLocators: true,
+  cost: (input: Static<typeof CidrCoverRequest>) => input.inputs.length,
+  encoder: "deferredLists",
+} as const satisfies Operation<"cidrCover">;

@@ -1,0 +1,16 @@
+/** The row of `cidrSubtract` in the operations table (src/operations/table.ts). */
+import type { Static } from "@sinclair/typebox";
+import { METERED_JSON_ANSWER, type Operation } from "../../contract/operation.ts";
+import { CidrSubtractRequest, CidrSubtractResult } from "../../contract/schemas.ts";
+
+export const row = {
+  id: "cidrSubtract",
+  method: "POST",
+  path: "/v1/cidr-subtract",
+  request: CidrSubtractRequest,
+  result: CidrSubtractResult,
+  policy: METERED_JSON_ANSWER,
+  legacyLocators: true,
+  cost: (input: Static<typeof CidrSubtractRequest>) => input.include.length + input.exclude.length,
+  encoder: "deferredLists",
+} as const satisfies Operation<"cidrSubtract">;

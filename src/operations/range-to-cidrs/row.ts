@@ -1,0 +1,16 @@
+/** The row of `rangeToCidrs` in the operations table (src/operations/table.ts). */
+import type { Static } from "@sinclair/typebox";
+import { METERED_JSON_ANSWER, type Operation } from "../../contract/operation.ts";
+import { RangeToCidrsRequest, RangeToCidrsResult } from "../../contract/schemas.ts";
+
+export const row = {
+  id: "rangeToCidrs",
+  method: "POST",
+  path: "/v1/range-to-cidrs",
+  request: RangeToCidrsRequest,
+  result: RangeToCidrsResult,
+  policy: METERED_JSON_ANSWER,
+  legacyLocators: true,
+  // At most 2 × 128 CIDRs whatever the range.
+  cost: (_input: Static<typeof RangeToCidrsRequest>) => 1,
+} as const satisfies Operation<"rangeToCidrs">;
