@@ -1,13 +1,28 @@
 /**
- * cidr-usage (CONTRACT §12) against a slow, obvious model: pools and used blocks inside a window
+ * cidr-usage (CONTRACT §12) against two slow, obvious models: pools and used blocks inside a window
  * of 2^12 addresses, every address of the window marked free or not one by one, and every aligned
- * block of every length checked address by address.
+ * block of every length checked address by address; and, over the whole address space (/0 pools,
+ * /32 and /128 blocks, IPv6 counts far past 2^53, entries written in every accepted form, host bits
+ * set), bigint intervals whose free space is split into its minimal CIDRs, each of which holds
+ * 2^(n − its length) aligned /n blocks.
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { cidrUsage } from "../../src/domain/cidr/usage.ts";
 import { DomainError } from "../../src/domain/errors.ts";
-import { type Family, formatAddr } from "./model.ts";
+import { entryNear, familyAndBase } from "./arbitraries.ts";
+import {
+  blockOf,
+  cidrsOf,
+  count,
+  type Family,
+  formatAddr,
+  formatCidr,
+  type ModelEntry,
+  subtract,
+  union,
+  width,
+} from "./model.ts";
 
 const WINDOW_BITS = 12;
 
@@ -103,7 +118,178 @@ function model(c: {
   };
 }
 
+/** The whole-space model: bigint intervals, the free space as minimal CIDRs, counts from those. */
+function intervalModel(family: Family, pool: readonly ModelEntry[], used: readonly ModelEntry[]) {
+  const w = width(family);
+  const poolUnion = union(pool.map(blockOf));
+  const usedUnion = union(used.map(blockOf));
+  const free = subtract(poolUnion, usedUnion);
+  const total = count(poolUnion);
+  const freeCount = count(free);
+  const usedCount = total - freeCount;
+  const cidrs = free.flatMap((interval) => cidrsOf(family, interval));
+  let largest: { network: bigint; bits: number } | null = null;
+  for (const cidr of cidrs) {
+    if (
+      largest === null ||
+      cidr.bits < largest.bits ||
+      (cidr.bits === largest.bits && cidr.network < largest.network)
+    )
+      largest = cidr;
+  }
+  const freeBySize: { prefixLength: number; blocks: string }[] = [];
+  for (let n = largest?.bits ?? w + 1; n <= w && freeBySize.length < 64; n++) {
+    let blocks = 0n;
+    for (const cidr of cidrs) if (cidr.bits <= n) blocks += 1n << BigInt(n - cidr.bits);
+    freeBySize.push({ prefixLength: n, blocks: String(blocks) });
+  }
+  // Rounded half up: the quotient, plus one when the remainder is at least half the divisor.
+  const scaled = usedCount * 10000n;
+  const hundredths = scaled / total + (2n * (scaled % total) >= total ? 1n : 0n);
+  return {
+    total: String(total),
+    used: String(usedCount),
+    free: String(freeCount),
+    outsidePool: String(count(subtract(usedUnion, poolUnion))),
+    percentUsed: Number(hundredths) / 100,
+    largestFree: largest === null ? null : formatCidr(family, largest.network, largest.bits),
+    freeBySize,
+  };
+}
+
+/** Pools and used lists anywhere in the space, clustered around one base, at the edges often. */
+const wholeSpaceCase = familyAndBase.chain(({ family, base }) =>
+  fc.record({
+    family: fc.constant(family),
+    pool: fc.array(entryNear(family, base), { minLength: 1, maxLength: 8 }),
+    used: fc.array(entryNear(family, base), { maxLength: 30 }),
+  }),
+);
+
 describe("cidrUsage", () => {
+  test("equals the bigint interval model over the whole space, /0 to /32 and /128", () => {
+    fc.assert(
+      fc.property(wholeSpaceCase, (c) => {
+        expect(
+          cidrUsage(
+            c.pool.map((e) => e.text),
+            c.used.map((e) => e.text),
+          ),
+        ).toEqual(intervalModel(c.family, c.pool, c.used));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test("edges of the space: /0 pools, one-address pools, the last address", () => {
+    const v4 = cidrUsage(["0.0.0.0/0"], []);
+    expect([v4.total, v4.free, v4.largestFree, v4.freeBySize.length]).toEqual([
+      "4294967296",
+      "4294967296",
+      "0.0.0.0/0",
+      33,
+    ]);
+    expect([v4.freeBySize[0], v4.freeBySize[32]]).toEqual([
+      { prefixLength: 0, blocks: "1" },
+      { prefixLength: 32, blocks: "4294967296" },
+    ]);
+    const v6 = cidrUsage(["::/0"], []);
+    expect([v6.free, v6.largestFree, v6.freeBySize.length, v6.freeBySize[63]]).toEqual([
+      "340282366920938463463374607431768211456",
+      "::/0",
+      64,
+      { prefixLength: 63, blocks: "9223372036854775808" },
+    ]);
+    expect(cidrUsage(["255.255.255.255"], [])).toEqual({
+      total: "1",
+      used: "0",
+      free: "1",
+      outsidePool: "0",
+      percentUsed: 0,
+      largestFree: "255.255.255.255/32",
+      freeBySize: [{ prefixLength: 32, blocks: "1" }],
+    });
+    expect(cidrUsage(["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128"], ["ffff::/16"])).toEqual({
+      total: "1",
+      used: "1",
+      free: "0",
+      outsidePool: "5192296858534827628530496329220095",
+      percentUsed: 100,
+      largestFree: null,
+      freeBySize: [],
+    });
+    const top = cidrUsage(["ffff::/16"], ["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"]);
+    expect([top.free, top.largestFree, top.freeBySize[0], top.freeBySize[63]]).toEqual([
+      "5192296858534827628530496329220095", // 2^112 − 1
+      "ffff::/17",
+      { prefixLength: 17, blocks: "1" },
+      { prefixLength: 80, blocks: "18446744073709551615" }, // 2^64 − 1 /80s: all but the last
+    ]);
+  });
+
+  test("IPv6 counts past 2^53 are exact", () => {
+    const usage = cidrUsage(["2001:db8::/32"], ["2001:db8::/128"]);
+    expect([usage.free, usage.used, usage.largestFree, usage.percentUsed]).toEqual([
+      "79228162514264337593543950335", // 2^96 − 1
+      "1",
+      "2001:db8:8000::/33",
+      0,
+    ]);
+    expect(usage.freeBySize.slice(0, 3)).toEqual([
+      { prefixLength: 33, blocks: "1" },
+      { prefixLength: 34, blocks: "3" },
+      { prefixLength: 35, blocks: "7" },
+    ]);
+    expect(usage.freeBySize[63]).toEqual({ prefixLength: 96, blocks: "18446744073709551615" }); // 2^64 − 1
+    // 300 /32s spread over the space: hundreds of free intervals past 2^96 each, whose /68 counts
+    // add up far past 2^53 (every /68 but the 2^36 inside each used /32).
+    const spread = cidrUsage(
+      ["::/0"],
+      Array.from({ length: 300 }, (_, i) => `${(i * 211).toString(16)}::/32`),
+    );
+    expect([spread.largestFree, spread.freeBySize.length, spread.freeBySize[63]]).toEqual([
+      "f800::/5",
+      64,
+      { prefixLength: 68, blocks: ((1n << 68n) - 300n * (1n << 36n)).toString() },
+    ]);
+  });
+
+  test("duplicate and overlapping entries count once; used blocks reaching outside the pool", () => {
+    expect(
+      cidrUsage(
+        ["10.0.0.0/24", "10.0.0.0/24", "10.0.0.128/25"],
+        ["10.0.0.0/26", "10.0.0.0/26", "10.0.0.0/27", "10.0.0.32/27"],
+      ),
+    ).toEqual({
+      total: "256",
+      used: "64",
+      free: "192",
+      outsidePool: "0",
+      percentUsed: 25,
+      largestFree: "10.0.0.128/25",
+      freeBySize: [
+        { prefixLength: 25, blocks: "1" },
+        { prefixLength: 26, blocks: "3" },
+        { prefixLength: 27, blocks: "6" },
+        { prefixLength: 28, blocks: "12" },
+        { prefixLength: 29, blocks: "24" },
+        { prefixLength: 30, blocks: "48" },
+        { prefixLength: 31, blocks: "96" },
+        { prefixLength: 32, blocks: "192" },
+      ],
+    });
+    const over = cidrUsage(["10.0.0.0/24"], ["10.0.0.0/23", "192.0.2.1", "10.0.0.7"]);
+    expect([over.used, over.outsidePool, over.free, over.largestFree]).toEqual(["256", "257", "0", null]);
+    // Pools written with host bits set are their networks; adjacent pools join, aligned or not.
+    expect(cidrUsage(["10.0.0.255/24", "10.0.1.0/24"], []).largestFree).toBe("10.0.0.0/23");
+    const apart = cidrUsage(["10.0.2.0/24", "10.0.1.0/24"], []);
+    expect([apart.total, apart.largestFree, apart.freeBySize[0]]).toEqual([
+      "512",
+      "10.0.1.0/24",
+      { prefixLength: 24, blocks: "2" },
+    ]);
+  });
+
   test("equals the address-by-address model on random pools", () => {
     fc.assert(
       fc.property(usageCase, (c) => {
