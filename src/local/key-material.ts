@@ -21,7 +21,7 @@
  *
  * No Bun, Node or DOM API here: the CLI and the page (bundled by src/web/build-app.ts) import it.
  */
-import { isUniversal, readTlv, sequence, TAG } from "../adapters/crypto/der.ts";
+import { isUniversal, readTlv, sequence, TAG } from "../domain/der.ts";
 import { PRIVATE_KEY_MESSAGE } from "../domain/certificates/pem.ts";
 import type { Issue } from "../domain/errors.ts";
 

@@ -15,7 +15,7 @@ import {
   readTlv,
   sequence,
   TAG,
-} from "../adapters/crypto/der.ts";
+} from "../domain/der.ts";
 import type { PrivateKeyBlock } from "./ports.ts";
 
 export { looksLikeDerKey } from "./key-material.ts";

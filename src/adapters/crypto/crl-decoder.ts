@@ -28,7 +28,7 @@ import {
   sequence,
   TAG,
   type Tlv,
-} from "./der.ts";
+} from "../../domain/der.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 
 const OID_CRL_NUMBER = "2.5.29.20";

@@ -34,7 +34,7 @@ import {
   sequence,
   TAG,
   type Tlv,
-} from "./der.ts";
+} from "../../domain/der.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 import { publicKeyFacts } from "./public-key-facts.ts";
 

@@ -37,7 +37,7 @@ import {
   TAG,
   type Tlv,
   UNIVERSAL,
-} from "./der.ts";
+} from "../../domain/der.ts";
 import {
   countScts,
   earliestSctTimestamp,

@@ -10,7 +10,7 @@
  */
 import type { CertificateData, PublicKeyInfo } from "../../domain/certificates/model.ts";
 import type { SignatureCheck, SignatureVerifier } from "../../domain/ports.ts";
-import { children, isUniversal, readAlgorithm, readOid, readTlv, sequence, TAG, type Tlv } from "./der.ts";
+import { children, isUniversal, readAlgorithm, readOid, readTlv, sequence, TAG, type Tlv } from "../../domain/der.ts";
 import {
   type Digest,
   ECDSA,
