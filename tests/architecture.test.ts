@@ -130,6 +130,7 @@ describe("the edge's arrows", () => {
     "keys-webcrypto",
     "files-node",
     "openssl",
+    "process-node",
   ];
   const adapterFiles = groups.flatMap((group) =>
     sourceFiles(join(SRC, "adapters", group)).map(
@@ -254,6 +255,7 @@ describe("the edge's arrows", () => {
       "adapters/keys-webcrypto",
       "adapters/files-node",
       "adapters/openssl",
+      "adapters/process-node",
       "adapters/http",
       "adapters/crypto",
       "adapters/system",
@@ -268,15 +270,6 @@ describe("the edge's arrows", () => {
 /** `src/…` of an absolute path, for messages. */
 const relativeToSrc = (path: string) => path.slice(SRC.length + 1);
 
-/**
- * Imports of src/cli/ from outside it that wait for their module to move (named, so the list can
- * only shrink): the certificate watch runs the CLI's work budget, which issue 32.3 moves beside
- * the ports as the one budgeted verifier of the server and the CLI.
- */
-const CLI_IMPORTS_AWAITING_A_MOVE: readonly string[] = [
-  "certificate-watch/local-chain-judge.ts → cli/deadline.ts",
-];
-
 describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () => {
   const all = sourceFiles(SRC);
 
@@ -285,7 +278,7 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
     for (const file of all.filter((candidate) => !inside(candidate, "cli/")))
       for (const [, target] of importsOf(file))
         if (inside(target, "cli/")) found.push(`${relativeToSrc(file)} → ${relativeToSrc(target)}`);
-    expect(found).toEqual([...CLI_IMPORTS_AWAITING_A_MOVE]);
+    expect(found).toEqual([]);
   });
 
   test.each(
@@ -317,6 +310,7 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
       "adapters/keys-node/",
       "adapters/files-node/",
       "adapters/openssl/",
+      "adapters/process-node/",
     ])
       expect(root).toContain(adapter);
     const main = readFileSync(join(SRC, "cli/main.ts"), "utf8");
@@ -372,6 +366,7 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
       ["adapters/keys-webcrypto/webcrypto-public-keys.ts", "PublicKeyReader"],
       ["adapters/files-node/local-files.ts", "LocalFiles"],
       ["adapters/openssl/legacy-pkcs12.ts", "LegacyPkcs12Reader"],
+      ["adapters/process-node/resident-memory.ts", "ResidentMemory"],
     ] as const) {
       const text = readFileSync(join(SRC, file), "utf8");
       expect(`${file}: ${new RegExp(`: ${port} = \\{`).test(text)}`).toBe(`${file}: true`);

@@ -23,7 +23,7 @@ import {
 
 export type { CertificateSource } from "./connect-source.ts";
 
-import type { Deadline } from "./deadline.ts";
+import type { Deadline } from "../local/deadline.ts";
 import { EXIT, InputTooLarge, UsageError } from "./io.ts";
 import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
 import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";

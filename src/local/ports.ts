@@ -150,10 +150,19 @@ export interface LegacyPkcs12Reader {
   read(bytes: Uint8Array, source: string, password: string, wantKeys: boolean): Pkcs12Input;
 }
 
+/**
+ * The memory this process holds (its resident set, in bytes): the second limit of a certificate
+ * command's work budget (src/local/deadline.ts, CONTRACT §7.3), asked at the work's pauses.
+ */
+export interface ResidentMemory {
+  residentBytes(): number;
+}
+
 /** The ports a program on the user's machine is given by its composition root. */
 export interface LocalPorts {
   readonly serverCertificates: ServerCertificateSource;
   readonly publicKeys: PublicKeyReader;
   readonly files: LocalFiles;
   readonly legacyPkcs12: LegacyPkcs12Reader;
+  readonly memory: ResidentMemory;
 }

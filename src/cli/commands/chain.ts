@@ -15,7 +15,7 @@ import {
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
 import { certificateDecoder } from "../composition-root.ts";
-import { Deadline } from "../deadline.ts";
+import { Deadline } from "../../local/deadline.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
@@ -113,7 +113,7 @@ export const chain: Command = {
     if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
     if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
     const request = requestOptions(values);
-    const deadline = new Deadline(run.timeoutSeconds);
+    const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
     deadline.doing({ afterChecks: "while searching for the best path" });
     const bounded = await deadline.run(() => build(run, values, positionals, request, deadline));
     if (bounded.done) return bounded.value;

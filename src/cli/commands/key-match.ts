@@ -277,7 +277,7 @@ async function publicKey(
     Math.max(0, budget.endsAt - performance.now()),
   );
   if ("stopped" in half) {
-    // The words of every other command stopped by its budget (src/cli/deadline.ts).
+    // The words of every other command stopped by its budget (src/local/deadline.ts).
     throw new Stopped(
       `${origin}, line ${block.line}: stopped at the time limit (${budget.seconds} s; --timeout SECONDS sets it) while ${half.stopped}; no verdict`,
     );
