@@ -8,8 +8,8 @@
  */
 
 import type { RealCertificateDeps } from "../adapters/real-deps.ts";
-import { Deadline } from "../local/deadline.ts";
 import { DomainError } from "../domain/errors.ts";
+import { Deadline } from "../local/deadline.ts";
 import { bindUseCases } from "../use-cases.ts";
 import type { ChainJudge } from "./certificate-file.ts";
 

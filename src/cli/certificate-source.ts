@@ -24,8 +24,8 @@ import {
 export type { CertificateSource } from "./connect-source.ts";
 
 import type { Deadline } from "../local/deadline.ts";
+import { looksLikePkcs12, readPkcs12Input } from "../local/pkcs12-input.ts";
 import { EXIT, InputTooLarge, UsageError } from "./io.ts";
-import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
 import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:

@@ -3,9 +3,9 @@
  * gauge: the verifier it wraps, the budget the path search asks, and the one line.
  */
 import { describe, expect, test } from "bun:test";
-import { CONCURRENT_CHECKS, Deadline, MEMORY_CEILING_BYTES } from "../../src/local/deadline.ts";
 import { WorkAbandoned } from "../../src/domain/errors.ts";
 import type { SignatureCheck, SignatureVerifier } from "../../src/domain/ports.ts";
+import { CONCURRENT_CHECKS, Deadline, MEMORY_CEILING_BYTES } from "../../src/local/deadline.ts";
 import { makeCertificate } from "../fakes/certificates.ts";
 
 /** A clock the test moves, and a memory gauge it sets. */

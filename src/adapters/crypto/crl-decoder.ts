@@ -13,8 +13,6 @@ import type {
   RevocationReason,
   RevokedEntry,
 } from "../../domain/certificates/revocation-list-model.ts";
-import type { RevocationListDecodeResult, RevocationListDecoder } from "../../domain/ports.ts";
-import { Malformed, readAuthorityKeyIdentifier, readExtensions, serialText } from "./decoder.ts";
 import {
   children,
   hexLower,
@@ -29,6 +27,8 @@ import {
   TAG,
   type Tlv,
 } from "../../domain/der.ts";
+import type { RevocationListDecodeResult, RevocationListDecoder } from "../../domain/ports.ts";
+import { Malformed, readAuthorityKeyIdentifier, readExtensions, serialText } from "./decoder.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 
 const OID_CRL_NUMBER = "2.5.29.20";

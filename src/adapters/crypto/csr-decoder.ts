@@ -13,14 +13,6 @@
  * reason that quotes nothing from the input. Never throws.
  */
 import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
-import type { CertificationRequestDecodeResult } from "../../domain/ports.ts";
-import {
-  lastCommonName,
-  Malformed,
-  OID_SUBJECT_ALT_NAME,
-  readExtensions,
-  readSubjectAltNames,
-} from "./decoder.ts";
 import {
   anyValueOk,
   children,
@@ -35,6 +27,14 @@ import {
   TAG,
   type Tlv,
 } from "../../domain/der.ts";
+import type { CertificationRequestDecodeResult } from "../../domain/ports.ts";
+import {
+  lastCommonName,
+  Malformed,
+  OID_SUBJECT_ALT_NAME,
+  readExtensions,
+  readSubjectAltNames,
+} from "./decoder.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 import { publicKeyFacts } from "./public-key-facts.ts";
 

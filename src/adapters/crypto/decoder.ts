@@ -8,16 +8,6 @@
  */
 import { createHash } from "node:crypto";
 import type { CertificateData, SubjectAltName } from "../../domain/certificates/model.ts";
-import { IpAddr } from "../../domain/ip/addr.ts";
-import type {
-  CertificateDecodeResult,
-  CertificateDecoder,
-  CertificationRequestDecodeResult,
-} from "../../domain/ports.ts";
-import { OID_AUTHORITY_INFO_ACCESS, readAuthorityInfoAccess } from "./authority-info-access.ts";
-// csr-decoder.ts reads a request with this module's field readers: the two import each other,
-// and neither uses the other before a call, so the cycle is harmless.
-import { decodeCertificationRequest } from "./csr-decoder.ts";
 import {
   anyValueOk,
   bitStringContentOk,
@@ -38,6 +28,16 @@ import {
   type Tlv,
   UNIVERSAL,
 } from "../../domain/der.ts";
+import { IpAddr } from "../../domain/ip/addr.ts";
+import type {
+  CertificateDecodeResult,
+  CertificateDecoder,
+  CertificationRequestDecodeResult,
+} from "../../domain/ports.ts";
+import { OID_AUTHORITY_INFO_ACCESS, readAuthorityInfoAccess } from "./authority-info-access.ts";
+// csr-decoder.ts reads a request with this module's field readers: the two import each other,
+// and neither uses the other before a call, so the cycle is harmless.
+import { decodeCertificationRequest } from "./csr-decoder.ts";
 import {
   countScts,
   earliestSctTimestamp,

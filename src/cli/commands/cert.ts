@@ -5,6 +5,7 @@ import {
 } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
+import { Deadline } from "../../local/deadline.ts";
 import {
   bundleAddressAnswer,
   bundleNameWords,
@@ -24,7 +25,6 @@ import {
   type SuppliedRoots,
 } from "../certificate-source.ts";
 import { exitCodesHelp } from "../common-help.ts";
-import { Deadline } from "../../local/deadline.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";

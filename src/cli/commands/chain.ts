@@ -2,6 +2,7 @@ import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
+import { Deadline } from "../../local/deadline.ts";
 import { answerFor, readIdentity, sansAt } from "../../local/hostname-answer.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
@@ -15,7 +16,6 @@ import {
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
 import { certificateDecoder } from "../composition-root.ts";
-import { Deadline } from "../../local/deadline.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";

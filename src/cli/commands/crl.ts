@@ -11,14 +11,13 @@ import type { RevocationListData } from "../../domain/certificates/revocation-li
 import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
-import { addCertificateFile, sourceName } from "../../local/key-safe-inputs.ts";
+import { addCertificateFile, inputBytes, sourceName, stdinBytesOnce } from "../../local/key-safe-inputs.ts";
 import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "../../local/revocation-list-file.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { inputBytes, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { type Style, table } from "../render.ts";
 import { type Command, printHelp } from "./command.ts";
 
