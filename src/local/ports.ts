@@ -126,7 +126,11 @@ export interface LocalFiles {
     path: string,
     maxBytes: number,
   ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; message: string }>;
-  /** A directory's entry names, or null when `path` is not a directory (the runtime's error when it cannot be read). */
+  /**
+   * A directory's entries, each as a path (the directory joined with the entry's name, as the
+   * runtime writes paths), or null when `path` is not a directory (the runtime's error when it
+   * cannot be read).
+   */
   directoryEntries(path: string): Promise<string[] | null>;
   /**
    * Writes `text` to `path` atomically (CONTRACT §7.1): a reader sees the old file or the new one,
