@@ -2,6 +2,7 @@ import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
+import { addRevocationProblems } from "../../local/chain-revocation.ts";
 import { Deadline } from "../../local/deadline.ts";
 import { answerFor, readIdentity, sansAt } from "../../local/hostname-answer.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
@@ -15,12 +16,11 @@ import {
   SOURCE_OPTIONS,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
-import { certificateDecoder } from "../composition-root.ts";
+import { certificateDecoder, localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
-import { addRevocationProblems } from "../revocation-check.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
@@ -226,8 +226,18 @@ async function build(
   deadline.check();
   if (!result.ok) return reportInputError(run, result, texts, source.pem);
   if (values.crl !== undefined && values.crl.length > 0) {
-    const revocation = await addRevocationProblems(run, result.value, values.crl, source.pem, request.roots);
-    if (revocation !== null) return revocation;
+    const revocation = await addRevocationProblems(
+      result.value,
+      values.crl,
+      source.pem,
+      request.roots,
+      { certificates: localCertificateDeps(), revocationLists: revocationListDecoder, files: io.ports.files },
+      (notice) => io.stderr(`${run.err.dim("notice")}: ${notice}\n`),
+    );
+    if (revocation !== null) {
+      io.stderr(`${run.err.red("error")}: ${revocation.unreadable}\n`);
+      return EXIT.invalidInput;
+    }
   }
   const percent = expiryPercent(values["expires-within"]);
   if (percent !== null) result.value = withExpiryPercent(result.value, percent);
