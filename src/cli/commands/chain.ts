@@ -3,8 +3,14 @@ import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
 import { addRevocationProblems } from "../../local/chain-revocation.ts";
+import {
+  chainPasses,
+  countedProblems,
+  type ExitRules,
+  matchedHostnameLine,
+  notWrittenReason,
+} from "../../local/chain-verdict.ts";
 import { Deadline } from "../../local/deadline.ts";
-import { answerFor, readIdentity, sansAt } from "../../local/hostname-answer.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
@@ -23,6 +29,8 @@ import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
+
+export type { ExitRules } from "../../local/chain-verdict.ts";
 
 const HELP = `Usage: nettools chain [options] FILE… | - | --connect HOST[:PORT]
 
@@ -251,7 +259,9 @@ async function build(
     return chainExit(result.value, rules);
   }
   const hostnameLine =
-    hostname === undefined ? null : await matchedHostnameLine(hostname, result.value, source.pem);
+    hostname === undefined
+      ? null
+      : await matchedHostnameLine(hostname, result.value, source.pem, certificateDecoder());
   const verdict = withLine(renderChain(result.value, values.fix ? run.err : run.out), hostnameLine);
   if (!values.fix) {
     io.stdout(verdict);
@@ -284,56 +294,6 @@ async function build(
   return code;
 }
 
-/** What counts against the exit status (CONTRACT §7.1). */
-export interface ExitRules {
-  /** --strict: every warning counts as an error. */
-  strict: boolean;
-  /** --expires-within: EXPIRING counts. */
-  expiringCounts: boolean;
-  /** --fix wrote the chain: the problems it repairs no longer count. */
-  written: boolean;
-}
-
-/** The problems that count for the exit status, under `rules`. */
-function countedProblems(result: ChainResult, rules: ExitRules): ChainResult["problems"] {
-  return result.problems.filter(
-    (problem) =>
-      !(rules.written && REPAIRED_BY_WRITING.has(problem.code)) &&
-      (problem.severity === "error" ||
-        (rules.strict && problem.severity === "warning") ||
-        (rules.expiringCounts && problem.code === "EXPIRING")),
-  );
-}
-
-/**
- * 0 when the chain is complete and no problem that counts is left; 1 otherwise. Without --fix
- * every error counts; with it, the problems writing repairs do not (the file is judged, not the
- * bundle as sent). `EXPIRING` counts with --expires-within, every warning with --strict.
- */
-export function chainExit(result: ChainResult, rules: ExitRules): number {
-  if (result.status !== "complete") return EXIT.findings;
-  return countedProblems(result, rules).length === 0 ? EXIT.ok : EXIT.findings;
-}
-
-/** Why --fix wrote nothing: what is missing and where its CA publishes it. */
-function notWrittenReason(result: ChainResult): string {
-  if (result.status === "ambiguous") {
-    return "several possible server certificates; choose one with --leaf-index or --hostname";
-  }
-  if (result.status === "no-leaf") return "the bundle holds no server (non-CA) certificate";
-  const last = result.certificates.at(-1);
-  const child =
-    last === undefined
-      ? ""
-      : ` of certificate ${last.index}${last.commonName === null ? "" : ` (CN=${last.commonName})`}`;
-  const urls = result.anchor?.caIssuersUrls ?? [];
-  const where =
-    urls.length > 0
-      ? `; its CA publishes it at ${urls.join(", ")}`
-      : "; the certificate names no place where its CA publishes it (no caIssuers URL)";
-  return `the chain is incomplete: missing issuer ${result.anchor?.subject || "(unnamed)"}${child}${where}. Add it to the bundle (or pass --partial to write the incomplete chain anyway)`;
-}
-
 /** One line for the written chain: where it went and whether it is fit to deploy. */
 function writtenVerdict(
   result: ChainResult,
@@ -357,22 +317,9 @@ function writtenVerdict(
   return `${where} (${size}), ${run.err.red("not fit to deploy as is")}: ${why}.`;
 }
 
-/**
- * `hostname www.example.com: matched (DNS SAN *.example.com)` when the leaf covers the name (the
- * chain result lists only a mismatch), null otherwise.
- */
-async function matchedHostnameLine(
-  hostname: string,
-  result: ChainResult,
-  pem: string,
-): Promise<string | null> {
-  if (result.leafIndex === null) return null;
-  if (result.problems.some((problem) => problem.code === "HOSTNAME_MISMATCH")) return null;
-  const { identity } = readIdentity(hostname);
-  const sans = identity === null ? null : await sansAt(pem, result.leafIndex, certificateDecoder());
-  if (identity === null || sans === null) return null;
-  const answer = answerFor(identity, sans);
-  return answer.matched ? `hostname ${answer.words}` : null;
+/** chain's exit status (CONTRACT §7.1): 0 when the chain passes under `rules` (src/local/chain-verdict.ts), 1 otherwise. */
+export function chainExit(result: ChainResult, rules: ExitRules): number {
+  return chainPasses(result, rules) ? EXIT.ok : EXIT.findings;
 }
 
 /** `text` with `line` after its first line (the verdict). */
