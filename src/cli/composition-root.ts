@@ -77,5 +77,9 @@ export const certificateDecoder = (): DerCertificateDecoder => new DerCertificat
  */
 export const describePublicKey = publicKeyFacts;
 
+/** The process's stdout (`runAsProcess`), and the chunks `match` and `expand` write their bytes in. */
+export { ChunkedOutput } from "../adapters/process-node/chunked-output.ts";
+export { processStdout } from "../adapters/process-node/process-stdout.ts";
+
 /** The strict CRL reader of local runs (nettools crl, chain --crl). */
 export const revocationListDecoder = new DerRevocationListDecoder();

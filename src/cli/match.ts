@@ -42,7 +42,8 @@ import {
 } from "../local/grepcidr/patterns.ts";
 import { AddressScanner, type MatchOptions, matchInput } from "../local/grepcidr/scanner.ts";
 import { INPUT_LIMITS, type InputLimit } from "../local/input-limits.ts";
-import { byteIo, ChunkedOutput } from "./byte-output.ts";
+import { byteIo } from "./byte-output.ts";
+import { ChunkedOutput } from "./composition-root.ts";
 import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
 
 export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]

@@ -9,7 +9,8 @@
 import { parseArgs } from "node:util";
 import { expansionsOf, readItem, writeAddresses } from "../../local/expand.ts";
 import { linesOf, type Sourced } from "../../local/list-lines.ts";
-import { byteIo, ChunkedOutput } from "../byte-output.ts";
+import { byteIo } from "../byte-output.ts";
+import { ChunkedOutput } from "../composition-root.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { EXIT, type Io, UsageError, usageErrorOf } from "../io.ts";
 import { chooseStyle } from "../style.ts";
