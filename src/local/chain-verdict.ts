@@ -4,7 +4,6 @@
  * --fix), why --fix writes nothing, and the line for a hostname the leaf covers. Shared by the
  * command and its `--format prom` series; words only, nothing printed.
  */
-import { REPAIRED_BY_WRITING } from "../client/certificate-answers.ts";
 import type { ResultOf } from "../contract/operations.ts";
 import type { CertificateDecoder } from "../domain/ports.ts";
 import { answerFor, readIdentity, sansAt } from "./hostname-answer.ts";
@@ -19,13 +18,15 @@ export interface ExitRules {
   expiringCounts: boolean;
   /** --fix wrote the chain: the problems it repairs no longer count. */
   written: boolean;
+  /** The problems writing the chain repairs (src/client/certificate-answers.ts, CONTRACT §7.1). */
+  repairedByWriting: ReadonlySet<string>;
 }
 
 /** The problems that count for the exit status, under `rules`. */
 export function countedProblems(result: ChainResult, rules: ExitRules): ChainResult["problems"] {
   return result.problems.filter(
     (problem) =>
-      !(rules.written && REPAIRED_BY_WRITING.has(problem.code)) &&
+      !(rules.written && rules.repairedByWriting.has(problem.code)) &&
       (problem.severity === "error" ||
         (rules.strict && problem.severity === "warning") ||
         (rules.expiringCounts && problem.code === "EXPIRING")),

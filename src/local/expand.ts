@@ -8,17 +8,7 @@ import { type IpAddr, parseAddr } from "../domain/ip/addr.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
 import { TEXT_WRITE_ROOM, writeText } from "../domain/ip/text.ts";
 import { rangeEndpoints, type Sourced } from "./list-lines.ts";
-
-/**
- * Output gathered in chunks that a writer fills in place: `bytes[used, …)` through `view`, after
- * asking for `room` (src/cli/byte-output.ts's ChunkedOutput).
- */
-export interface ByteChunks {
-  readonly bytes: Uint8Array;
-  readonly view: DataView;
-  used: number;
-  room(n: number): void;
-}
+import type { ByteChunks } from "./ports.ts";
 
 /** The addresses of one ITEM: the first, and how many. */
 export interface Expansion {

@@ -154,6 +154,25 @@ export interface LegacyPkcs12Reader {
   read(bytes: Uint8Array, source: string, password: string, wantKeys: boolean): Pkcs12Input;
 }
 
+/** Where selected lines and addresses go: bytes appended, in order. */
+export interface ByteSink {
+  /** Appends `source[from, to)`. */
+  copy(source: Uint8Array, from: number, to: number): void;
+  /** Appends one byte. */
+  byte(c: number): void;
+}
+
+/**
+ * Output gathered in chunks that a writer fills in place: `bytes[used, …)` through `view`, after
+ * asking for `room` (src/cli/byte-output.ts's ChunkedOutput).
+ */
+export interface ByteChunks {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  used: number;
+  room(n: number): void;
+}
+
 /**
  * The memory this process holds (its resident set, in bytes): the second limit of a certificate
  * command's work budget (src/local/deadline.ts, CONTRACT §7.3), asked at the work's pauses.

@@ -28,7 +28,8 @@ import {
   type Tlv,
 } from "../../domain/der.ts";
 import type { RevocationListDecodeResult, RevocationListDecoder } from "../../domain/ports.ts";
-import { Malformed, readAuthorityKeyIdentifier, readExtensions, serialText } from "./decoder.ts";
+import { Malformed, readExtensions } from "./certificate-fields.ts";
+import { readAuthorityKeyIdentifier, serialText } from "./decoder.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 
 const OID_CRL_NUMBER = "2.5.29.20";

@@ -34,7 +34,7 @@ import {
   OID_SUBJECT_ALT_NAME,
   readExtensions,
   readSubjectAltNames,
-} from "./decoder.ts";
+} from "./certificate-fields.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 import { publicKeyFacts } from "./public-key-facts.ts";
 

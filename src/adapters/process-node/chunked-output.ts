@@ -1,11 +1,9 @@
 /**
  * Output gathered in chunks of about a megabyte for the commands that print millions of lines
- * (`match`, `expand`): the ByteSink of src/local/grepcidr/scanner.ts and the ByteChunks of
- * src/local/expand.ts, copied with Node's and Bun's `Buffer#copy`.
+ * (`match`, `expand`): the ByteSink and ByteChunks of src/local/ports.ts, copied with Node's and Bun's `Buffer#copy`.
  */
 import { Buffer } from "node:buffer";
-import type { ByteChunks } from "../../local/expand.ts";
-import type { ByteSink } from "../../local/grepcidr/scanner.ts";
+import type { ByteChunks, ByteSink } from "../../local/ports.ts";
 
 /**
  * Copies `this[sourceStart, sourceEnd)` into `target` at `targetStart`: Node's and Bun's

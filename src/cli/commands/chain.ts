@@ -157,6 +157,7 @@ async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[
     strict: values.strict === true,
     expiringCounts: values["expires-within"] !== undefined,
     written: false,
+    repairedByWriting: REPAIRED_BY_WRITING,
   };
   return printChainSeries(run, positionals, options, (result) => chainExit(result, rules));
 }
@@ -253,6 +254,7 @@ async function build(
     strict: values.strict === true,
     expiringCounts: values["expires-within"] !== undefined,
     written: false,
+    repairedByWriting: REPAIRED_BY_WRITING,
   };
   if (run.json) {
     report(result, run, renderChain);

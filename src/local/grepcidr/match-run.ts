@@ -7,9 +7,10 @@
  */
 import { RangeList } from "../../domain/ip/range-list.ts";
 import { INPUT_LIMITS, type InputLimit } from "../input-limits.ts";
+import type { ByteSink } from "../ports.ts";
 import { PatternLabels } from "./pattern-labels.ts";
 import { type PatternLists, readPatternFile, readPatternWords } from "./patterns.ts";
-import { type AddressScanner, type ByteSink, type MatchOptions, matchInput } from "./scanner.ts";
+import { type AddressScanner, type MatchOptions, matchInput } from "./scanner.ts";
 
 /** An input's bytes (`-` is stdin), or null once the caller has said why it cannot be read. */
 export type ReadInput = (name: string, limit: InputLimit) => Promise<Uint8Array | null>;
