@@ -78,7 +78,7 @@ export function expansionsOf(
   const problems: string[] = [];
   items.entries.forEach((entry, i) => {
     const read = readItem(entry);
-    if ("problem" in read) problems.push(`${items.origins[i]}: ${read.problem}`);
+    if ("problem" in read) problems.push(`${items.origins.at(i)}: ${read.problem}`);
     else expansions.push(read);
   });
   if (problems.length > 0) return { ok: false, problems };

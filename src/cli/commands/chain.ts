@@ -20,6 +20,7 @@ import {
   rootsProblem,
   SOURCE_HELP,
   SOURCE_OPTIONS,
+  type SuppliedRoots,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
 import { certificateDecoder, localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
@@ -142,16 +143,9 @@ async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[
   if (positionals.length === 0 || positionals.includes("-"))
     throw new UsageError("--format prom reads FILE arguments (each file is its own chain), not stdin");
   const request = requestOptions(values);
-  const roots = await readRoots(run, values);
+  const roots = await usableRoots(run, values);
   if (roots !== undefined && "exit" in roots) return roots.exit;
-  if (roots !== undefined) {
-    const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
-    if (bad !== null && !bad.ok)
-      run.io.stderr(
-        `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-      );
-    else request.roots = roots.pem;
-  }
+  if (roots !== undefined) request.roots = roots.pem;
   const { pem: _, ...options } = request;
   const rules: ExitRules = {
     strict: values.strict === true,
@@ -160,6 +154,25 @@ async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[
     repairedByWriting: REPAIRED_BY_WRITING,
   };
   return printChainSeries(run, positionals, options, (result) => chainExit(result, rules));
+}
+
+/**
+ * The caller's roots this run uses (`--roots`, else NETTOOLS_ROOTS), or the exit code after a bad
+ * flag. A default from the environment is judged first, so that a bad one is skipped with a
+ * notice, not fatal.
+ */
+async function usableRoots(
+  run: Run,
+  values: ChainValues,
+): Promise<SuppliedRoots | undefined | { exit: number }> {
+  const roots = await readRoots(run, values);
+  if (roots === undefined || "exit" in roots) return roots;
+  const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
+  if (bad === null || bad.ok) return roots;
+  run.io.stderr(
+    `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
+  );
+  return undefined;
 }
 
 /** `--expires-within N%`: N from 0 to 100, or null for any other text (days, or a mistake). */
@@ -203,19 +216,11 @@ async function build(
   const texts: InputTexts = {};
   const badReference = applyReferenceRoots(run, values);
   if (badReference !== null) return badReference;
-  const roots = await readRoots(run, values);
+  const roots = await usableRoots(run, values);
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined) {
-    // A default from the environment is judged first, so that a bad one is skipped, not fatal.
-    const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
-    if (bad !== null && !bad.ok) {
-      io.stderr(
-        `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-      );
-    } else {
-      request.roots = roots.pem;
-      texts.roots = roots.text;
-    }
+    request.roots = roots.pem;
+    texts.roots = roots.text;
   }
   const source = await readCertificateSource(run, positionals, values, "chain", deadline);
   if ("exit" in source) return source.exit;
