@@ -86,6 +86,20 @@ const DOMAIN_CALLS_BESIDE_THE_BINDINGS: readonly string[] = [
 /** The operations' use-case bindings (src/operations/<id>/use-case.ts). */
 const BINDINGS = sourceFiles(join(SRC, "operations")).filter((file) => file.endsWith("/use-case.ts"));
 
+/** The adapter groups: each implements ports and imports no other group. */
+const ADAPTER_GROUPS = [
+  "http",
+  "crypto",
+  "system",
+  "geoip",
+  "tls",
+  "keys-node",
+  "keys-webcrypto",
+  "files-node",
+  "openssl",
+  "process-node",
+];
+
 describe("the edge's arrows", () => {
   test.each(WIRE_CONTRACT.map((file) => [file.slice(ROOT.length + 1), file]))(
     "%s (wire contract) imports only the contract, the rows, the domain and TypeBox",
@@ -115,17 +129,12 @@ describe("the edge's arrows", () => {
   );
 
   test.each(sourceFiles(join(SRC, "local")).map((file) => [file.slice(ROOT.length + 1), file]))(
-    "%s (the user's machine, for the CLI and the page) imports only local/, the domain, the contract and the DER reader, and no runtime API",
+    "%s (the user's machine, for the CLI and the page) imports only local/, the domain (its DER reader included) and the contract, and no runtime API",
     (_name, file) => {
       for (const [specifier, target] of importsOf(file)) {
         expect(specifier.startsWith(".")).toBe(true);
         expect(
-          `${specifier}: ${
-            inside(target, "local/") ||
-            inside(target, "domain/") ||
-            inside(target, "contract/") ||
-            target === join(SRC, "adapters/crypto/der.ts")
-          }`,
+          `${specifier}: ${inside(target, "local/") || inside(target, "domain/") || inside(target, "contract/")}`,
         ).toBe(`${specifier}: true`);
       }
       // Code only: the comments may name what the code does not use.
@@ -145,17 +154,7 @@ describe("the edge's arrows", () => {
     },
   );
 
-  const groups = [
-    "http",
-    "crypto",
-    "system",
-    "geoip",
-    "tls",
-    "keys-node",
-    "keys-webcrypto",
-    "files-node",
-    "openssl",
-  ];
+  const groups = ADAPTER_GROUPS;
   const adapterFiles = groups.flatMap((group) =>
     sourceFiles(join(SRC, "adapters", group)).map(
       (file) => [file.slice(ROOT.length + 1), file, group] as const,
@@ -281,6 +280,7 @@ describe("the edge's arrows", () => {
       "adapters/keys-webcrypto",
       "adapters/files-node",
       "adapters/openssl",
+      "adapters/process-node",
       "adapters/http",
       "adapters/crypto",
       "adapters/system",
@@ -296,12 +296,30 @@ describe("the edge's arrows", () => {
 const relativeToSrc = (path: string) => path.slice(SRC.length + 1);
 
 /**
- * Imports of src/cli/ from outside it that wait for their module to move (named, so the list can
- * only shrink): the certificate watch runs the CLI's work budget, which issue 32.3 moves beside
- * the ports as the one budgeted verifier of the server and the CLI.
+ * The most lines src/cli/ may hold (every line of its .ts files, counted as `wc -l` counts them).
+ * Issue 32 asks for under 4,000: the logic that is not the CLI's moved to src/local/ and the
+ * adapters (ADR 0058), and this ceiling only goes down as more of it moves.
  */
-const CLI_IMPORTS_AWAITING_A_MOVE: readonly string[] = [
-  "certificate-watch/local-chain-judge.ts → cli/deadline.ts",
+const CLI_LINE_CEILING = 4_855;
+
+/** The modules of src/local/ an adapter may import: the ports, and the words they speak (ports.ts imports them). */
+const PORT_WORDS: readonly string[] = [
+  "local/ports.ts",
+  "local/input-limits.ts",
+  "local/starttls-protocols.ts",
+];
+
+/**
+ * Imports of src/local/ by adapters that are not its ports (named, so the list can only shrink):
+ * the key readers share the PEM and PKCS#8 helpers of private-keys.ts and the PBES2 tables of
+ * pbes2.ts, and STARTTLS quotes a server's words with the terminal's escaping; each waits for the
+ * key formats' own module below both.
+ */
+const ADAPTER_IMPORTS_OF_LOCAL_AWAITING_A_MOVE: readonly string[] = [
+  "adapters/keys-node/key-decryption.ts → local/pbes2.ts",
+  "adapters/keys-node/node-public-keys.ts → local/private-keys.ts",
+  "adapters/keys-webcrypto/webcrypto-public-keys.ts → local/private-keys.ts",
+  "adapters/tls/starttls.ts → local/terminal-text.ts",
 ];
 
 describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () => {
@@ -312,7 +330,7 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
     for (const file of all.filter((candidate) => !inside(candidate, "cli/")))
       for (const [, target] of importsOf(file))
         if (inside(target, "cli/")) found.push(`${relativeToSrc(file)} → ${relativeToSrc(target)}`);
-    expect(found).toEqual([...CLI_IMPORTS_AWAITING_A_MOVE]);
+    expect(found).toEqual([]);
   });
 
   test.each(
@@ -337,6 +355,37 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
     },
   );
 
+  test(`src/cli/ (commands, arguments, rendering for a terminal) stays within ${CLI_LINE_CEILING} lines`, () => {
+    const lines = sourceFiles(join(SRC, "cli")).reduce(
+      (sum, file) => sum + readFileSync(file, "utf8").split("\n").length - 1,
+      0,
+    );
+    expect(lines).toBeGreaterThan(1000);
+    expect(lines).toBeLessThanOrEqual(CLI_LINE_CEILING);
+  });
+
+  test.each(
+    ADAPTER_GROUPS.flatMap((group) =>
+      sourceFiles(join(SRC, "adapters", group)).map((file) => [relativeToSrc(file), file] as const),
+    ),
+  )("%s imports src/local/ only for its ports (ports.ts and the words its ports speak)", (name, file) => {
+    for (const [specifier, target] of importsOf(file)) {
+      if (!inside(target, "local/")) continue;
+      const allowed =
+        PORT_WORDS.includes(relativeToSrc(target)) ||
+        ADAPTER_IMPORTS_OF_LOCAL_AWAITING_A_MOVE.includes(`${name} → ${relativeToSrc(target)}`);
+      expect(`${name} → ${specifier}: ${allowed}`).toBe(`${name} → ${specifier}: true`);
+    }
+  });
+
+  test("src/local/ reaches no adapter: it imports none, and the adapters of the user's machine come to it as ports", () => {
+    for (const file of sourceFiles(join(SRC, "local")))
+      for (const [, target] of importsOf(file))
+        expect(`${relativeToSrc(file)} → ${inside(target, "adapters/")}`).toBe(
+          `${relativeToSrc(file)} → false`,
+        );
+  });
+
   test("the CLI's composition root binds every port of the user's machine, and main.ts calls it once per process", () => {
     const root = readFileSync(join(SRC, "cli/composition-root.ts"), "utf8");
     for (const adapter of [
@@ -344,6 +393,7 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
       "adapters/keys-node/",
       "adapters/files-node/",
       "adapters/openssl/",
+      "adapters/process-node/",
     ])
       expect(root).toContain(adapter);
     const main = readFileSync(join(SRC, "cli/main.ts"), "utf8");
@@ -399,6 +449,7 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
       ["adapters/keys-webcrypto/webcrypto-public-keys.ts", "PublicKeyReader"],
       ["adapters/files-node/local-files.ts", "LocalFiles"],
       ["adapters/openssl/legacy-pkcs12.ts", "LegacyPkcs12Reader"],
+      ["adapters/process-node/resident-memory.ts", "ResidentMemory"],
     ] as const) {
       const text = readFileSync(join(SRC, file), "utf8");
       expect(`${file}: ${new RegExp(`: ${port} = \\{`).test(text)}`).toBe(`${file}: true`);
@@ -408,15 +459,6 @@ describe("the user's machine: src/local, the CLI and the page (ADR 0050)", () =>
     }
   });
 });
-
-/**
- * Import cycles known and waiting for their fix (named, so the list can only shrink): the
- * certificate decoder binds the request decoder, which reads extensions with the certificate
- * decoder's helpers.
- */
-const CYCLES_AWAITING_A_FIX: readonly string[] = [
-  "adapters/crypto/csr-decoder.ts ↔ adapters/crypto/decoder.ts",
-];
 
 describe("no import cycle", () => {
   test("the imports of src/ form no cycle (strongly connected components of one module)", () => {
@@ -461,7 +503,7 @@ describe("no import cycle", () => {
     };
     for (const node of graph.keys()) if (!index.has(node)) visit(node);
     expect(graph.size).toBeGreaterThan(100);
-    expect(cycles.sort()).toEqual([...CYCLES_AWAITING_A_FIX]);
+    expect(cycles.sort()).toEqual([]);
   });
 });
 

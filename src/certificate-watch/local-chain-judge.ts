@@ -3,13 +3,13 @@
  * src/operations/use-cases.ts with the local limits (the files are the operator's own, like a `nettools`
  * run's: up to 500 certificates, 4 MiB), no hostname, no `expiryWarningDays` (§9.5's default), and
  * §1.7's work bound per file: a time budget that stops the signature checks and the path search
- * (src/cli/deadline.ts, the bound every local certificate run uses), so that one hostile file
+ * (src/local/deadline.ts, the bound every local certificate run uses), so that one hostile file
  * cannot hold the watcher.
  */
 
 import type { RealCertificateDeps } from "../adapters/real-deps.ts";
-import { Deadline } from "../cli/deadline.ts";
 import { DomainError } from "../domain/errors.ts";
+import { Deadline } from "../local/deadline.ts";
 import { bindUseCases } from "../operations/use-cases.ts";
 import type { ChainJudge } from "./certificate-file.ts";
 
@@ -21,7 +21,7 @@ export function localChainJudge(deps: RealCertificateDeps, budgetSeconds = FILE_
   const useCases = bindUseCases(deps, "local");
   return async (pem) => {
     // Time only: the process's resident size belongs to the server, not to this one file.
-    const deadline = new Deadline(budgetSeconds, undefined, () => 0);
+    const deadline = new Deadline(budgetSeconds, () => 0);
     try {
       const bounded = await deadline.run(async () =>
         useCases.certificateChain(

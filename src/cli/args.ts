@@ -6,8 +6,8 @@
 import { parseArgs } from "node:util";
 import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "../local/deadline.ts";
 import { linesOf, type Sourced, withoutBom } from "../local/list-lines.ts";
-import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "./deadline.ts";
 import { argOrigins } from "./input.ts";
 import { InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";

@@ -1,32 +1,33 @@
 /**
- * Where the certificates of `cert` and `chain` come from: FILE arguments read as one bundle in
- * order (PEM, DER, PKCS#7, leaf+key; stdin for "-", read by content), or a live server with
- * `--connect` (CONTRACT §7.3, §8.3; connect-source.ts); and the caller's own roots from
- * `--roots FILE|DIR` or NETTOOLS_ROOTS (§7.2). Notices go to stderr, one line each, never key
- * text or binary bytes.
+ * Where the certificates of `cert` and `chain` come from, as the command line says: FILE
+ * arguments (or "-"), `--connect` (connect-source.ts), `--roots FILE|DIR` or NETTOOLS_ROOTS
+ * (CONTRACT §7.2, §7.3, §8.3). The reading is src/local/certificate-source.ts's; this module checks
+ * the options, keeps the read within the command's budget, and prints what it says: notices go to
+ * stderr, one line each, never key text or binary bytes.
  */
 import { isIP } from "node:net";
-import { join } from "node:path";
 import { addressFormProblem } from "../domain/certificates/hostname.ts";
-import { readTrustStoreText, skippedNotice } from "../domain/certificates/trust-store-file.ts";
-import { BinaryInputError, CertificateBundleText } from "../local/certificate-files.ts";
-import { INPUT_LIMITS } from "../local/input-limits.ts";
+import {
+  readCertificateFiles,
+  readRoots as readRootsOnThisMachine,
+  readServerCertificates,
+  type SuppliedRoots,
+} from "../local/certificate-source.ts";
+import type { Deadline } from "../local/deadline.ts";
 import type { Run } from "./args.ts";
 import {
   type CertificateSource,
   CONNECT_HELP,
   CONNECT_OPTIONS,
   type ConnectValues,
-  readServerCertificates,
   refuseConnectOnlyOptions,
 } from "./connect-source.ts";
-
-export type { CertificateSource } from "./connect-source.ts";
-
-import type { Deadline } from "./deadline.ts";
-import { EXIT, InputTooLarge, UsageError } from "./io.ts";
-import { looksLikePkcs12, readPkcs12Input } from "./pkcs12-input.ts";
+import { EXIT, UsageError } from "./io.ts";
 import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";
+
+export type { SuppliedRoots } from "../local/certificate-source.ts";
+export { rootsProblem } from "../local/certificate-source.ts";
+export type { CertificateSource } from "./connect-source.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:
   FILE… | -             one or more files read as one bundle, in the order given (Apache's
@@ -76,82 +77,37 @@ export async function readCertificateSource(
     const connect = values.connect;
     deadline.doing({ doing: `reading the certificates ${connect} sends` });
     const read = await deadline.timedBy(() =>
-      readServerCertificates(run, { ...values, connect }, Date.now() + Math.max(1, deadline.remainingMs())),
+      readServerCertificates(
+        run.io,
+        { ...values, connect },
+        Date.now() + Math.max(1, deadline.remainingMs()),
+      ),
     );
     // A failed read has said why in its one line (a timeout included); a list read in time is
     // inspected within what is left of the budget.
-    if (!("exit" in read)) deadline.check();
-    return read;
+    if (!read.ok) {
+      if ("failure" in read) run.io.stderr(`${read.failure}\n`);
+      else run.io.stderr(`${run.err.red("error")}: ${read.unwritable}\n`);
+      return { exit: EXIT.failure };
+    }
+    run.io.stderr(`${read.line}\n`);
+    deadline.check();
+    return { pem: read.pem, text: null, defaultHostname: read.defaultHostname };
   }
   refuseConnectOnlyOptions(values);
   if (positionals.length === 0) throw new UsageError(`${command} needs a FILE, "-" for stdin, or --connect`);
   if (positionals.filter((name) => name === "-").length > 1) {
     throw new UsageError('stdin ("-") can be read only once');
   }
-  const text = new CertificateBundleText();
-  for (const name of positionals) {
-    const bytes = name === "-" ? await stdinBytes(run) : await fileBytes(run, name, "");
-    if (looksLikePkcs12(bytes)) {
-      // CONTRACT §10.3: its certificates, in file order, as one more file of the bundle; keys unread.
-      const read = await readPkcs12Input(bytes, name === "-" ? "stdin" : name, values.passin, false, run.io);
-      if (!read.ok) {
-        run.io.stderr(
-          `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${read.message}\n`,
-        );
-        return { exit: EXIT.invalidInput };
-      }
-      text.addText(read.certificatesPem, `${name === "-" ? "stdin" : name} (PKCS#12)`);
-      continue;
-    }
-    const added = addOrReport(run, text, bytes, name === "-" ? "stdin" : name);
-    if (added !== null) return added;
-  }
-  for (const notice of text.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
-  return { pem: text.pem, text, defaultHostname: null };
-}
-
-/** stdin's bytes, as they came (DER is not text): the byte-level reader when the Io has one. */
-async function stdinBytes(run: Run): Promise<Uint8Array> {
-  if (run.io.bytes !== undefined) return run.io.bytes.readStdin(INPUT_LIMITS.certificates);
-  return new TextEncoder().encode(await run.io.readStdin(INPUT_LIMITS.certificates));
-}
-
-/** A file's bytes; an unreadable file is a UsageError naming it (after `origin`, e.g. `--roots: `). */
-async function fileBytes(run: Run, name: string, origin: string): Promise<Uint8Array> {
-  try {
-    return await run.io.ports.files.read(name, INPUT_LIMITS.certificates);
-  } catch (error) {
-    if (error instanceof InputTooLarge) throw error;
-    throw new UsageError(
-      `${origin}cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-}
-
-/** Adds a file to the bundle; binary input is one line and exit 2. */
-function addOrReport(
-  run: Run,
-  text: CertificateBundleText,
-  bytes: Uint8Array,
-  source: string,
-): { exit: number } | null {
-  try {
-    text.addFile(bytes, source);
-    return null;
-  } catch (error) {
-    if (!(error instanceof BinaryInputError)) throw error;
+  const read = await readCertificateFiles(run.io, positionals, values.passin);
+  if (!read.ok) {
     run.io.stderr(
-      `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${error.message}\n`,
+      `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${read.message}\n`,
     );
     return { exit: EXIT.invalidInput };
   }
-}
-
-/** The caller's roots as read: their PEM, the files behind it, and whether they came from NETTOOLS_ROOTS. */
-export interface SuppliedRoots {
-  pem: string;
-  text: CertificateBundleText;
-  fromEnvironment: boolean;
+  for (const notice of read.text.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+  return { pem: read.text.pem, text: read.text, defaultHostname: null };
 }
 
 /**
@@ -164,78 +120,11 @@ export async function readRoots(
   values: SourceValues,
   unusable?: string,
 ): Promise<SuppliedRoots | undefined | { exit: number }> {
-  const fromEnvironment = values.roots === undefined;
-  const spec = values.roots ?? run.io.env.NETTOOLS_ROOTS;
-  if (spec === undefined || spec === "") return undefined;
-  const skip = (why: string) => {
-    run.io.stderr(`${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${why}\n`);
-    return undefined;
-  };
-  if (unusable !== undefined) {
-    if (fromEnvironment) return skip(unusable);
-    throw new UsageError(`--roots cannot be used here: ${unusable}`);
-  }
-  try {
-    const text = await readRootFiles(run, spec, fromEnvironment ? "NETTOOLS_ROOTS: " : "--roots: ");
-    const notice = skippedNotice(readTrustStoreText(text.pem).skippedLabels);
-    if (notice !== null)
-      run.io.stderr(
-        `${run.err.dim("notice")}: ${fromEnvironment ? "NETTOOLS_ROOTS" : "--roots"}: ${notice}\n`,
-      );
-    return { pem: text.pem, text, fromEnvironment };
-  } catch (error) {
-    if (
-      fromEnvironment &&
-      (error instanceof UsageError || error instanceof BinaryInputError || error instanceof InputTooLarge)
-    ) {
-      return skip(error.message.replace(/^NETTOOLS_ROOTS: /, ""));
-    }
-    if (error instanceof BinaryInputError) {
-      run.io.stderr(
-        `${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: --roots: ${error.message}\n`,
-      );
-      return { exit: EXIT.invalidInput };
-    }
-    throw error;
-  }
-}
-
-/**
- * One line for a roots text the operation refused: the first problem at its file and line, and
- * how many more there were.
- */
-export function rootsProblem(
-  error: { message: string; issues?: readonly { message: string; location?: { line: number } }[] },
-  text: CertificateBundleText,
-): string {
-  const first = error.issues?.[0];
-  if (first === undefined) return error.message;
-  const place = first.location === undefined ? null : text.place(first.location.line);
-  const more = (error.issues?.length ?? 1) - 1;
-  return `${place === null ? "" : `${place}: `}${first.message}${more > 0 ? ` (and ${more} more problems)` : ""}`;
-}
-
-/** The files of `--roots FILE|DIR` as one text (a DIR's *.pem, *.crt and *.cer, by name). */
-async function readRootFiles(run: Run, spec: string, origin: string): Promise<CertificateBundleText> {
-  let files: string[];
-  try {
-    const entries = await run.io.ports.files.directoryEntries(spec);
-    files =
-      entries !== null
-        ? entries
-            .filter((file) => /\.(pem|crt|cer)$/i.test(file))
-            .sort()
-            .map((file) => join(spec, file))
-        : [spec];
-  } catch (error) {
-    throw new UsageError(
-      `${origin}cannot read ${spec}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const text = new CertificateBundleText();
-  for (const file of files) text.addFile(await fileBytes(run, file, origin), file);
-  if (text.pem.trim() === "") throw new UsageError(`${origin}${spec} holds no certificate`);
-  return text;
+  const notify = (notice: string) => run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+  const read = await readRootsOnThisMachine(run.io, values.roots, notify, unusable);
+  if (read === undefined || !("invalid" in read)) return read;
+  run.io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${read.invalid}\n`);
+  return { exit: EXIT.invalidInput };
 }
 
 /**

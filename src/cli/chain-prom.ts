@@ -20,9 +20,9 @@ import {
 import { type FileReport, renderCertificateExposition } from "../certificate-watch/exposition.ts";
 import type { RequestOf } from "../contract/operations.ts";
 import type { CertificateChainResult } from "../domain/certificates/chain.ts";
+import { Deadline } from "../local/deadline.ts";
 import type { Run } from "./args.ts";
 import { certificateDecoder } from "./composition-root.ts";
-import { Deadline } from "./deadline.ts";
 import { EXIT } from "./io.ts";
 import { runOperation } from "./run-operation.ts";
 
@@ -69,7 +69,7 @@ export async function printChainSeries(
     let stopped = false;
     let verdict: CertificateChainResult | null = null;
     const judge: ChainJudge = async (pem) => {
-      const deadline = new Deadline(run.timeoutSeconds);
+      const deadline = new Deadline(run.timeoutSeconds, run.io.ports.memory.residentBytes);
       const bounded = await deadline.run(() =>
         runOperation(
           run,

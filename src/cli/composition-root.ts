@@ -16,18 +16,20 @@ import {
 import { NODE_LOCAL_FILES } from "../adapters/files-node/local-files.ts";
 import { NODE_PUBLIC_KEYS } from "../adapters/keys-node/node-public-keys.ts";
 import { OPENSSL_LEGACY_PKCS12 } from "../adapters/openssl/legacy-pkcs12.ts";
+import { PROCESS_RESIDENT_MEMORY } from "../adapters/process-node/resident-memory.ts";
 import { realCertificateDeps } from "../adapters/real-deps.ts";
 import { TLS_SERVER_CERTIFICATES } from "../adapters/tls/tls-certificates.ts";
 import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import type { LocalPorts } from "../local/ports.ts";
 
-/** The ports of a `nettools` process, bound to node:net, node:crypto, node:fs and openssl. */
+/** The ports of a `nettools` process, bound to node:net, node:crypto, node:fs, openssl and the process. */
 export function composeCli(): LocalPorts {
   return {
     serverCertificates: TLS_SERVER_CERTIFICATES,
     publicKeys: NODE_PUBLIC_KEYS,
     files: NODE_LOCAL_FILES,
     legacyPkcs12: OPENSSL_LEGACY_PKCS12,
+    memory: PROCESS_RESIDENT_MEMORY,
   };
 }
 
@@ -74,6 +76,10 @@ export const certificateDecoder = (): DerCertificateDecoder => new DerCertificat
  * certificate decoder's own reading, so a key and a certificate are described alike.
  */
 export const describePublicKey = publicKeyFacts;
+
+/** The process's stdout (`runAsProcess`), and the chunks `match` and `expand` write their bytes in. */
+export { ChunkedOutput } from "../adapters/process-node/chunked-output.ts";
+export { processStdout } from "../adapters/process-node/process-stdout.ts";
 
 /** The strict CRL reader of local runs (nettools crl, chain --crl). */
 export const revocationListDecoder = new DerRevocationListDecoder();

@@ -1,28 +1,14 @@
 /**
  * `--connect HOST[:PORT]` as a source of certificates for `cert` and `chain` (CONTRACT §7.3, §8.3):
- * its options (`--servername`, `--save`, `--starttls`/`--start-tls`, `--identity`), their help
- * text, and the read itself through the ServerCertificateSource port (src/local/ports.ts). A failure is one line on stderr,
- * `error: HOST:PORT: <the observed cause>`, and exit 3; after a read, one line says how many
- * certificates came and how they were read.
+ * its options (`--servername`, `--save`, `--starttls`/`--start-tls`, `--identity`) and their help
+ * text. The read itself is src/local/certificate-source.ts's, through the ServerCertificateSource
+ * port (src/local/ports.ts).
  */
-import { pemBlock } from "../domain/certificates/chain.ts";
 import type { CertificateBundleText } from "../local/certificate-files.ts";
-import type { Run } from "./args.ts";
-import { EXIT, UsageError } from "./io.ts";
+import type { ConnectValues } from "../local/certificate-source.ts";
+import { UsageError } from "./io.ts";
 
-/** The longest quote of a user's word in a usage error, in characters after escaping (as a server's). */
-const MAX_QUOTE_CHARACTERS = 80;
-const quote = (said: Uint8Array) => quoteBytes(said, MAX_QUOTE_CHARACTERS);
-
-import {
-  parseStartTlsProtocol,
-  STARTTLS_DEFAULT_PORTS,
-  type StartTls,
-  type StartTlsProtocol,
-} from "../local/starttls-protocols.ts";
-import { quoteBytes } from "../local/terminal-text.ts";
-
-const PROTOCOLS = Object.keys(STARTTLS_DEFAULT_PORTS).join(", ");
+export type { ConnectValues } from "../local/certificate-source.ts";
 
 export const CONNECT_HELP = `  --connect HOST[:PORT] the list a TLS server sends (port 443 by default), exactly as sent: wire
                         order, extra and repeated certificates kept. Read from a TLS 1.2 handshake
@@ -48,15 +34,6 @@ export const CONNECT_OPTIONS = {
   identity: { type: "string" },
 } as const;
 
-export interface ConnectValues {
-  connect?: string | undefined;
-  servername?: string | undefined;
-  save?: string | undefined;
-  starttls?: string | undefined;
-  "start-tls"?: string | undefined;
-  identity?: string | undefined;
-}
-
 /** Certificates to inspect: from FILE arguments (certificate-source.ts) or from `--connect`. */
 export interface CertificateSource {
   pem: string;
@@ -73,82 +50,4 @@ export function refuseConnectOnlyOptions(values: ConnectValues): void {
   );
   if (given.length > 0)
     throw new UsageError(`${given.map((name) => `--${name}`).join(", ")} go with --connect`);
-}
-
-/** A name that is safe in an SMTP command and an XML attribute: printable ASCII, no space or quote. */
-const SAFE_NAME = /^[!#-%(-;=?-~]+$/;
-
-function startTlsFrom(values: ConnectValues, host: string): StartTls | null {
-  if (values.starttls !== undefined && values["start-tls"] !== undefined)
-    throw new UsageError("give --starttls or --start-tls, not both");
-  const name = values.starttls ?? values["start-tls"];
-  if (name === undefined) {
-    if (values.identity !== undefined) throw new UsageError("--identity goes with --starttls");
-    return null;
-  }
-  const protocol = parseStartTlsProtocol(name);
-  if (protocol === null) {
-    throw new UsageError(`--starttls: ${quote(Buffer.from(name))} is not one of ${PROTOCOLS} (or psql)`);
-  }
-  const identity = values.identity ?? defaultIdentity(protocol, values.servername?.trim() || host);
-  if (!SAFE_NAME.test(identity)) {
-    const origin = values.identity !== undefined ? "--identity" : "the XMPP name (--servername or HOST)";
-    throw new UsageError(
-      `${origin} must be a name without spaces, quotes or <>&, not ${quote(Buffer.from(identity))}`,
-    );
-  }
-  return { protocol, identity };
-}
-
-function defaultIdentity(protocol: StartTlsProtocol, serverName: string): string {
-  return protocol === "xmpp" || protocol === "xmpp-server" ? serverName : "localhost";
-}
-
-/**
- * Reads the certificates a server sends (`--connect`, with `--starttls` when given) and writes
- * `--save`. `deadline` (an absolute time on `Date.now()`'s clock) ends the whole read; by default
- * it is 10 s away. A connection failure is one line on stderr and exit 3.
- */
-export async function readServerCertificates(
-  run: Run,
-  values: ConnectValues & { connect: string },
-  deadline?: number,
-): Promise<CertificateSource | { exit: number }> {
-  const { parseTarget, describeTarget, fetchCertificates } = run.io.ports.serverCertificates;
-  const parsedHost = parseTarget(values.connect, values.servername);
-  if (!parsedHost.ok) throw new UsageError(parsedHost.message);
-  const startTls = startTlsFrom(values, parsedHost.target.host);
-  const parsed =
-    startTls === null
-      ? parsedHost
-      : parseTarget(values.connect, values.servername, STARTTLS_DEFAULT_PORTS[startTls.protocol]);
-  if (!parsed.ok) throw new UsageError(parsed.message);
-  const target = parsed.target;
-  const fetched = await fetchCertificates(target, {
-    ...(deadline === undefined ? {} : { deadline }),
-    ...(startTls === null ? {} : { startTls }),
-  });
-  if (!fetched.ok) {
-    // The line CONTRACT §7.3 and §8.3 write: `HOST:PORT: what was observed` (no prefix).
-    run.io.stderr(`${describeTarget(target)}: ${fetched.message}\n`);
-    return { exit: EXIT.failure };
-  }
-  const pem = fetched.value.ders.map(pemBlock).join("");
-  if (values.save !== undefined) {
-    try {
-      await run.io.ports.files.replace(values.save, pem);
-    } catch (error) {
-      run.io.stderr(`${run.err.red("error")}: cannot write ${values.save}: ${(error as Error).message}\n`);
-      return { exit: EXIT.failure };
-    }
-  }
-  const sent = fetched.value.ders.length;
-  const how =
-    fetched.value.via === "openssl-s_client"
-      ? `with openssl s_client${startTls === null ? "" : ` -starttls ${startTls.protocol}`}`
-      : `from its TLS 1.2 handshake${startTls === null ? "" : ` after STARTTLS (${startTls.protocol})`}`;
-  run.io.stderr(
-    `${describeTarget(target)} sent ${sent === 1 ? "1 certificate" : `${sent} certificates`} (read ${how})\n`,
-  );
-  return { pem, text: null, defaultHostname: values.servername?.trim() || target.host };
 }

@@ -12,12 +12,11 @@
  * A closed stdout (`| head`) ends the output quietly and keeps the command's own exit code; a
  * stdout that cannot be written (a full disk) is one line on stderr and exit 3.
  */
-import { writeSync } from "node:fs";
 import packageJson from "../../package.json" with { type: "json" };
 import { INPUT_LIMITS } from "../local/input-limits.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
 import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
-import { composeCli } from "./composition-root.ts";
+import { composeCli, processStdout } from "./composition-root.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
 import { chooseStyle } from "./style.ts";
 
@@ -80,65 +79,6 @@ export async function main(io: Io): Promise<number | "running"> {
 }
 
 /**
- * The process's stdout as a command writes it. A reader that goes away (`| head`) closes the
- * pipe: from then on output is dropped silently and the command finishes with its own exit code,
- * as grep does. Any other write failure (a full disk) is one line on stderr, and exit 3.
- */
-/** A cell to sleep on (`Atomics.wait`) while a full pipe drains. */
-const PIPE_FULL_PAUSE = new Int32Array(new SharedArrayBuffer(4));
-
-function processStdout(): {
-  write: (text: string) => void;
-  writeBytes: (bytes: Uint8Array) => void;
-  failure: () => number | null;
-} {
-  let closed = false;
-  let failed: string | null = null;
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    closed = true;
-    if (error.code !== "EPIPE" && failed === null) {
-      failed = error.code ?? "an unknown error";
-      process.stderr.write(`nettools: cannot write the output (${failed})\n`);
-    }
-  });
-  return {
-    write: (text) => {
-      if (closed) return;
-      try {
-        process.stdout.write(text);
-      } catch {
-        closed = true;
-      }
-    },
-    // Bytes are written synchronously (the caller reuses its buffer): `match` streams tens of
-    // megabytes, and a synchronous write neither copies them nor queues them in memory.
-    // A pipe whose reader is slower than us is full now and then (EAGAIN on a non-blocking stdout):
-    // wait a millisecond and write the rest, never drop it.
-    writeBytes: (bytes) => {
-      if (closed) return;
-      try {
-        for (let done = 0; done < bytes.length; ) {
-          try {
-            done += writeSync(1, bytes, done, bytes.length - done);
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-            Atomics.wait(PIPE_FULL_PAUSE, 0, 0, 1);
-          }
-        }
-      } catch (error) {
-        closed = true;
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "EPIPE" && failed === null) {
-          failed = code ?? "an unknown error";
-          process.stderr.write(`nettools: cannot write the output (${failed})\n`);
-        }
-      }
-    },
-    failure: () => (failed === null ? null : EXIT.failure),
-  };
-}
-
-/**
  * Runs `nettools` as this process: its arguments, environment, stdin and stdout; sets the exit
  * code. Node's own APIs only (stdin, files; Bun's file mapping when it is there), so the same code
  * runs under Bun (`src/cli/main.ts`, the compiled executable) and under plain Node (the npm
@@ -174,14 +114,13 @@ export async function runAsProcess(): Promise<void> {
   });
   if (code !== "running" && ports.publicKeys.derivationLeftRunning()) {
     // A key derivation stopped at the deadline still runs on a worker thread: do not wait for it.
-    process.exit(stdout.failure() ?? code);
+    process.exit(stdout.failure() === null ? code : EXIT.failure);
   }
   if (code !== "running") {
     process.exitCode = code;
     // A write error is reported asynchronously: decide the exit code once stdout has flushed.
     process.on("beforeExit", () => {
-      const failure = stdout.failure();
-      if (failure !== null) process.exitCode = failure;
+      if (stdout.failure() !== null) process.exitCode = EXIT.failure;
     });
   }
 }

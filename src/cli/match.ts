@@ -1,48 +1,19 @@
 /**
  * `nettools match` (CONTRACT §7.4, §8.5, §8.7; issues 18 and 24): selects exactly the lines Debian
  * 12's grepcidr 2.0 selects, with the same output bytes and exit status, plus `-o` (the matching
- * addresses only) and `-x` (special-purpose addresses are not addresses).
- *
- * How grepcidr finds addresses in a line (its `scan_with_hints`), which src/local/grepcidr/scanner.ts
- * repeats:
- * - it walks the line byte by byte. Where a decimal digit has a `.` one, two or three bytes later
- *   (and IPv4 patterns were given), the run of letters, digits and dots from there is the IPv4
- *   candidate; else where one to four hex digits are followed by `:`, or `::` by a hex digit (and
- *   IPv6 patterns were given), the run of letters, digits, `:` and `.` is the IPv6 candidate;
- * - a candidate is an address when glibc's `inet_pton` accepts all of it (grepcidr.ts): so
- *   `SRC=203.0.113.8`, `203.0.113.5:51234`, `[2001:db8::5]:443` and `"203.0.113.6"` are
- *   addresses, `1.2.3.4.5`, `010.0.0.1` and `203.0.113.5x` are not; whether it is or not, the walk
- *   goes on after the candidate (so `1234.0.113.7` holds the address `234.0.113.7`);
- * - a line is selected at its first address inside a pattern; with `-v`, when it holds an address
- *   and none inside a pattern (a line without address never is);
- * - lines are read as C `fgets` reads them into a buffer of 512 bytes that doubles as long lines
- *   come: a walk starts only before the buffer's size minus 5, a last line without newline is
- *   printed without one (or lost when its length is the buffer's size minus one), and a NUL byte
- *   cuts a line and joins what follows the next read to it. Inputs without NUL take a fast path;
- *   the others are read exactly as `fgets` would.
- *
- * Speed (docs/performance.md): the log is read and written as bytes, never decoded. Every hint
- * needs a `.` or a `:` within four bytes, so the walk jumps from one such mark to the next and
- * applies grepcidr's rules only to the bytes just before each. Candidates are read into numbers
- * in place and looked up in an {@link AddressSet} (an IPv4 lookup starts in the bucket of the
- * address's top 16 bits). Selected lines are copied out as runs of consecutive lines, in chunks of
- * about a megabyte, with `Buffer#copy`.
+ * addresses only) and `-x` (special-purpose addresses are not addresses). This is the command: its
+ * options, its files and its words. How grepcidr finds addresses in a line, and how the walk is
+ * kept fast, is src/local/grepcidr/scanner.ts's; the run over the inputs is match-run.ts's.
  */
-import { Buffer } from "node:buffer";
 import { parseArgs } from "node:util";
 import { AddressSet } from "../domain/ip/address-set.ts";
-import { RangeList } from "../domain/ip/range-list.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
-import { PatternLabels } from "../local/grepcidr/pattern-labels.ts";
-import {
-  type PatternLists,
-  patternWarnings,
-  readPatternFile,
-  readPatternWords,
-} from "../local/grepcidr/patterns.ts";
-import { AddressScanner, type MatchOptions, matchInput } from "../local/grepcidr/scanner.ts";
-import { INPUT_LIMITS, type InputLimit } from "../local/input-limits.ts";
-import { byteIo, ChunkedOutput } from "./byte-output.ts";
+import { matchInputs, readMatchPatterns } from "../local/grepcidr/match-run.ts";
+import { type PatternLists, patternWarnings } from "../local/grepcidr/patterns.ts";
+import { AddressScanner, type MatchOptions } from "../local/grepcidr/scanner.ts";
+import type { InputLimit } from "../local/input-limits.ts";
+import { byteIo } from "./byte-output.ts";
+import { ChunkedOutput } from "./composition-root.ts";
 import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
 
 export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
@@ -126,18 +97,10 @@ export async function match(args: string[], io: Io): Promise<number> {
   if (stdinUses > 1) throw new UsageError('stdin ("-") can be read only once');
 
   const bytes = byteIo(io);
-  const lists: PatternLists = { v4: new RangeList(4), v6: new RangeList(6), warnings: [], skipped: 0 };
-  const labels = values["print-pattern"] ? new PatternLabels() : null;
-  for (const [n, text] of inline.entries()) {
-    readPatternWords(text, inline.length > 1 ? `pattern ${n + 1}` : "pattern", lists);
-    labels?.addWords(text);
-  }
-  for (const file of files) {
-    const data = await readBytes(io, bytes, file, INPUT_LIMITS.patterns);
-    if (data === null) return EXIT.invalidInput;
-    readPatternFile(data, file === "-" ? "stdin" : file, lists);
-    labels?.addFile(new TextDecoder().decode(data));
-  }
+  const read = (name: string, limit: InputLimit) => readBytes(io, bytes, name, limit);
+  const patternsRead = await readMatchPatterns(inline, files, read, values["print-pattern"] === true);
+  if (patternsRead === null) return EXIT.invalidInput;
+  const { lists, labels } = patternsRead;
   reportWarnings(io, lists);
   if (values["skip-invalid"] && lists.skipped > 0) {
     io.stderr(`skipped ${lists.skipped} invalid ${lists.skipped === 1 ? "entry" : "entries"}\n`);
@@ -151,17 +114,9 @@ export async function match(args: string[], io: Io): Promise<number> {
 
   const scanner = new AddressScanner(patterns, values["exclude-reserved"] ? specialExcludedSet() : null);
   const out = options.count ? null : new ChunkedOutput(bytes.stdout);
-  let selected = 0;
-  for (const input of inputs) {
-    const data = await readBytes(io, bytes, input, INPUT_LIMITS.searchedStream);
-    if (data === null) {
-      out?.flush();
-      return EXIT.invalidInput;
-    }
-    const prefix = inputs.length > 1 ? Buffer.from(`${input === "-" ? "(standard input)" : input}:`) : null;
-    selected += matchInput(data, { scanner, options, out, prefix, labels });
-  }
+  const selected = await matchInputs(inputs, read, { scanner, options, out, labels });
   out?.flush();
+  if (selected === null) return EXIT.invalidInput;
   if (options.count) io.stdout(`${selected}\n`);
   return selected > 0 ? EXIT.ok : EXIT.findings;
 }

@@ -78,7 +78,7 @@ function checkLocally(schema: TSchema | null, request: unknown, legacyLocators: 
 }
 
 /**
- * The bound of an in-process run (src/cli/deadline.ts, CONTRACT §7.3): the verifier it wraps and
+ * The bound of an in-process run (src/local/deadline.ts, CONTRACT §7.3): the verifier it wraps and
  * the budget the path search asks.
  */
 export interface LocalWorkBound extends WorkBudget {

@@ -6,7 +6,7 @@
  * src/adapters/http/limits.ts, its admission queue (DEFAULT_ADMISSION) in
  * src/adapters/http/admission.ts, the JSON nesting cap in src/adapters/http/json-body.ts and the
  * rate limiter's window and table size in src/adapters/http/rate-limit.ts; the DER reader's work
- * bounds in src/adapters/crypto/der.ts.
+ * bounds in src/domain/der.ts.
  */
 
 /** Largest request body accepted on any POST endpoint, in bytes (spec §8). */

@@ -20,9 +20,10 @@
  * No Bun or Node API here (bytes in, text out): the web page's file picker reads files with this
  * same module, so the page and the CLI accept exactly the same files.
  */
-import { children, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "../adapters/crypto/der.ts";
+
 import { pemBlock } from "../domain/certificates/chain.ts";
 import { decodeBase64 } from "../domain/certificates/pem.ts";
+import { children, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "../domain/der.ts";
 import { blankKeyMaterial, findKeyMaterial, looksLikeDerKey } from "./key-material.ts";
 
 export { looksLikeDerKey };

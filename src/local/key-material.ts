@@ -21,8 +21,9 @@
  *
  * No Bun, Node or DOM API here: the CLI and the page (bundled by src/web/build-app.ts) import it.
  */
-import { isUniversal, readTlv, sequence, TAG } from "../adapters/crypto/der.ts";
+
 import { PRIVATE_KEY_MESSAGE } from "../domain/certificates/pem.ts";
+import { isUniversal, readTlv, sequence, TAG } from "../domain/der.ts";
 import type { Issue } from "../domain/errors.ts";
 
 /** What a key found in a text was recognised as. */

@@ -2,11 +2,45 @@
  * Input files of `nettools csr` and `nettools key-match` judged so that no byte of a private key
  * can reach an output, an error or a server (CONTRACT §8.2): a DER private key is recognised and
  * refused before it is read any further (never converted into a "certificate" and sent), and
- * binary input is named by its offset only, never shown in hex (it could be a key). The reading
- * itself is the CLI's (src/cli/key-safe-inputs.ts, through the LocalFiles port).
+ * binary input is named by its offset only, never shown in hex (it could be a key). The files are
+ * read as bytes through the LocalFiles port, stdin once however many inputs ask for it.
  */
 import { BinaryInputError, binaryOffset, type CertificateBundleText } from "./certificate-files.ts";
+import { INPUT_LIMITS, type InputLimit, InputTooLarge } from "./input-limits.ts";
+import type { LocalInputs } from "./local-inputs.ts";
 import { looksLikeDerKey } from "./private-keys.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** The bytes of a file, or of stdin for `-` (read once by the caller); an unreadable file is a UsageError. */
+export async function inputBytes(
+  io: LocalInputs,
+  name: string,
+  stdin: () => Promise<Uint8Array>,
+  limit: InputLimit,
+): Promise<Uint8Array> {
+  if (name === "-") return stdin();
+  try {
+    return await io.ports.files.read(name, limit);
+  } catch (error) {
+    if (error instanceof InputTooLarge) throw error;
+    throw new UsageError(`cannot read ${name}: ${(error as { code?: string }).code ?? "unreadable"}`);
+  }
+}
+
+/**
+ * stdin's bytes, once, however many inputs ask (the byte-level reader when there is one), up to
+ * the largest cap of the inputs it may be (a certificate bundle's).
+ */
+export function stdinBytesOnce(io: LocalInputs): () => Promise<Uint8Array> {
+  let bytes: Promise<Uint8Array> | null = null;
+  return () => {
+    bytes ??=
+      io.bytes === undefined
+        ? io.readStdin(INPUT_LIMITS.certificates).then((text) => new TextEncoder().encode(text))
+        : io.bytes.readStdin(INPUT_LIMITS.certificates);
+    return bytes;
+  };
+}
 
 /** The name an input has in messages: the file, or `stdin` for `-`. */
 export const sourceName = (name: string): string => (name === "-" ? "stdin" : name);

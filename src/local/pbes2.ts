@@ -17,7 +17,7 @@ import {
   sequence,
   TAG,
   type Tlv,
-} from "../adapters/crypto/der.ts";
+} from "../domain/der.ts";
 
 export const OID_PBES2 = "1.2.840.113549.1.5.13";
 export const OID_PBKDF2 = "1.2.840.113549.1.5.12";

@@ -21,7 +21,7 @@ import {
   sequence,
   TAG,
   type Tlv,
-} from "../adapters/crypto/der.ts";
+} from "../domain/der.ts";
 import { KDF_CAPS, OID_PBES2, OID_PBKDF2, PBES2_CIPHERS, PBKDF2_HASHES } from "./pbes2.ts";
 
 /** Most iterations of any key derivation in a file (CONTRACT §10.3): more is refused unread; the cap of an encrypted key's PBKDF2 too. */

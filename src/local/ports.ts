@@ -126,7 +126,11 @@ export interface LocalFiles {
     path: string,
     maxBytes: number,
   ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; message: string }>;
-  /** A directory's entry names, or null when `path` is not a directory (the runtime's error when it cannot be read). */
+  /**
+   * A directory's entries, each as a path (the directory joined with the entry's name, as the
+   * runtime writes paths), or null when `path` is not a directory (the runtime's error when it
+   * cannot be read).
+   */
   directoryEntries(path: string): Promise<string[] | null>;
   /**
    * Writes `text` to `path` atomically (CONTRACT §7.1): a reader sees the old file or the new one,
@@ -150,10 +154,38 @@ export interface LegacyPkcs12Reader {
   read(bytes: Uint8Array, source: string, password: string, wantKeys: boolean): Pkcs12Input;
 }
 
+/** Where selected lines and addresses go: bytes appended, in order. */
+export interface ByteSink {
+  /** Appends `source[from, to)`. */
+  copy(source: Uint8Array, from: number, to: number): void;
+  /** Appends one byte. */
+  byte(c: number): void;
+}
+
+/**
+ * Output gathered in chunks that a writer fills in place: `bytes[used, …)` through `view`, after
+ * asking for `room` (src/cli/byte-output.ts's ChunkedOutput).
+ */
+export interface ByteChunks {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  used: number;
+  room(n: number): void;
+}
+
+/**
+ * The memory this process holds (its resident set, in bytes): the second limit of a certificate
+ * command's work budget (src/local/deadline.ts, CONTRACT §7.3), asked at the work's pauses.
+ */
+export interface ResidentMemory {
+  residentBytes(): number;
+}
+
 /** The ports a program on the user's machine is given by its composition root. */
 export interface LocalPorts {
   readonly serverCertificates: ServerCertificateSource;
   readonly publicKeys: PublicKeyReader;
   readonly files: LocalFiles;
   readonly legacyPkcs12: LegacyPkcs12Reader;
+  readonly memory: ResidentMemory;
 }

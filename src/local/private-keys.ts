@@ -7,15 +7,7 @@
  *
  * Privacy: nothing here puts a byte of a key (PEM, base64, DER or hex) into a message.
  */
-import {
-  isContext,
-  isUniversal,
-  readAlgorithm,
-  readOid,
-  readTlv,
-  sequence,
-  TAG,
-} from "../adapters/crypto/der.ts";
+import { isContext, isUniversal, readAlgorithm, readOid, readTlv, sequence, TAG } from "../domain/der.ts";
 import type { PrivateKeyBlock } from "./ports.ts";
 
 export { looksLikeDerKey } from "./key-material.ts";

@@ -10,7 +10,8 @@ import { RangeList } from "../domain/ip/range-list.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
 import { PatternLabels } from "../local/grepcidr/pattern-labels.ts";
 import { type PatternLists, patternWarnings, readPatternFile } from "../local/grepcidr/patterns.ts";
-import { AddressScanner, type ByteSink, matchInput } from "../local/grepcidr/scanner.ts";
+import { AddressScanner, matchInput } from "../local/grepcidr/scanner.ts";
+import type { ByteSink } from "../local/ports.ts";
 
 /** The options of the form, as `match`'s flags. */
 export interface LogMatchOptions {

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readAuthorityInfoAccess } from "../../src/adapters/crypto/authority-info-access.ts";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { readTlv } from "../../src/adapters/crypto/der.ts";
+import { readTlv } from "../../src/domain/der.ts";
 import { certDer, certNames, certPath } from "../fixtures/fixtures.ts";
 
 const tlv = (tag: number, ...content: number[][]) => {

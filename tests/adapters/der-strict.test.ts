@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { decodeOid, MAX_OID_ARCS } from "../../src/adapters/crypto/der.ts";
+import { decodeOid, MAX_OID_ARCS } from "../../src/domain/der.ts";
 import { certDer } from "../fixtures/fixtures.ts";
 import {
   atv,

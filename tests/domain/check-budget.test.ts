@@ -2,7 +2,7 @@
  * The one budgeted verifier (src/domain/check-budget.ts; ADR 49): deadline, count and concurrency,
  * with a clock the test moves and checks that end when the test says. Its two compositions are
  * tested where they live: the server's admission queue (tests/http/admission.test.ts) and the CLI's
- * Deadline (tests/cli/deadline.test.ts).
+ * Deadline (tests/local/deadline.test.ts).
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";

@@ -8,7 +8,7 @@
  * uniformResourceIdentifier locations are kept; other GeneralName forms are checked for shape and
  * skipped (a URL is the only thing a client can fetch).
  */
-import { isUniversal, readOid, readTlv, sequence, TAG, type Tlv } from "./der.ts";
+import { isUniversal, readOid, readTlv, sequence, TAG, type Tlv } from "../../domain/der.ts";
 
 /** extnID of the Authority Information Access extension. */
 export const OID_AUTHORITY_INFO_ACCESS = "1.3.6.1.5.5.7.1.1";

@@ -13,8 +13,6 @@ import type {
   RevocationReason,
   RevokedEntry,
 } from "../../domain/certificates/revocation-list-model.ts";
-import type { RevocationListDecodeResult, RevocationListDecoder } from "../../domain/ports.ts";
-import { Malformed, readAuthorityKeyIdentifier, readExtensions, serialText } from "./decoder.ts";
 import {
   children,
   hexLower,
@@ -28,7 +26,10 @@ import {
   sequence,
   TAG,
   type Tlv,
-} from "./der.ts";
+} from "../../domain/der.ts";
+import type { RevocationListDecodeResult, RevocationListDecoder } from "../../domain/ports.ts";
+import { Malformed, readExtensions } from "./certificate-fields.ts";
+import { readAuthorityKeyIdentifier, serialText } from "./decoder.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 
 const OID_CRL_NUMBER = "2.5.29.20";

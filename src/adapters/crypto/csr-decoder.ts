@@ -13,14 +13,6 @@
  * reason that quotes nothing from the input. Never throws.
  */
 import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
-import type { CertificationRequestDecodeResult } from "../../domain/ports.ts";
-import {
-  lastCommonName,
-  Malformed,
-  OID_SUBJECT_ALT_NAME,
-  readExtensions,
-  readSubjectAltNames,
-} from "./decoder.ts";
 import {
   anyValueOk,
   children,
@@ -34,7 +26,15 @@ import {
   sequence,
   TAG,
   type Tlv,
-} from "./der.ts";
+} from "../../domain/der.ts";
+import type { CertificationRequestDecodeResult } from "../../domain/ports.ts";
+import {
+  lastCommonName,
+  Malformed,
+  OID_SUBJECT_ALT_NAME,
+  readExtensions,
+  readSubjectAltNames,
+} from "./certificate-fields.ts";
 import { formatName, opensslLongName } from "./openssl-names.ts";
 import { publicKeyFacts } from "./public-key-facts.ts";
 

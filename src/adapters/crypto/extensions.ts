@@ -10,7 +10,16 @@
  * in the extension's length.
  */
 import type { NameConstraints, NameSubtrees } from "../../domain/certificates/model.ts";
-import { children, isContext, isUniversal, readOid, readTlv, sequence, TAG, type Tlv } from "./der.ts";
+import {
+  children,
+  isContext,
+  isUniversal,
+  readOid,
+  readTlv,
+  sequence,
+  TAG,
+  type Tlv,
+} from "../../domain/der.ts";
 
 export const OID_EXTENDED_KEY_USAGE = "2.5.29.37";
 export const OID_NAME_CONSTRAINTS = "2.5.29.30";

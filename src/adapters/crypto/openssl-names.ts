@@ -14,7 +14,7 @@ import {
   TAG,
   type Tlv,
   UNIVERSAL,
-} from "./der.ts";
+} from "../../domain/der.ts";
 import { OPENSSL_OBJECTS } from "./openssl-objects.ts";
 
 interface ObjectNames {

@@ -8,7 +8,16 @@
  * OpenSSL could not load (a malformed RSAPublicKey, an Ed25519 key of the wrong length, an unknown
  * curve) still has its type; its size is null.
  */
-import { isBitString, isUniversal, readAlgorithm, readOid, readTlv, sequence, TAG, type Tlv } from "./der.ts";
+import {
+  isBitString,
+  isUniversal,
+  readAlgorithm,
+  readOid,
+  readTlv,
+  sequence,
+  TAG,
+  type Tlv,
+} from "../../domain/der.ts";
 import { opensslShortName } from "./openssl-names.ts";
 
 export interface PublicKeyFacts {

@@ -19,9 +19,18 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { trustStoreCertificates } from "../../domain/certificates/trust-store-file.ts";
+import {
+  children,
+  hexLower,
+  isContext,
+  isUniversal,
+  readOid,
+  readTlv,
+  sequence,
+  TAG,
+} from "../../domain/der.ts";
 import type { ReferenceRootsInfo, RootDistrust, RootStore } from "../../domain/ports.ts";
 import snapshot from "../reference-roots.json" with { type: "json" };
-import { children, hexLower, isContext, isUniversal, readOid, readTlv, sequence, TAG } from "./der.ts";
 
 const OID_SUBJECT_KEY_IDENTIFIER = "2.5.29.14";
 const BEGIN = "-----BEGIN CERTIFICATE-----";

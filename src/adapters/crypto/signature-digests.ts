@@ -2,7 +2,7 @@
  * The digest behind a certificate's signature algorithm, by OID (RFC 3279, RFC 4055, RFC 5758):
  * what the verifier hashes with, and what the chain's SHA1_SIGNATURE rule reads (CONTRACT §8.1).
  */
-import { children, readAlgorithm, readTlv, sequence } from "./der.ts";
+import { children, readAlgorithm, readTlv, sequence } from "../../domain/der.ts";
 
 export type Digest = "SHA-1" | "SHA-224" | "SHA-256" | "SHA-384" | "SHA-512";
 

@@ -9,8 +9,17 @@
  * other curves (secp256k1, brainpool…), SHA-3 and anything unknown. `verify` never throws.
  */
 import type { CertificateData, PublicKeyInfo } from "../../domain/certificates/model.ts";
+import {
+  children,
+  isUniversal,
+  readAlgorithm,
+  readOid,
+  readTlv,
+  sequence,
+  TAG,
+  type Tlv,
+} from "../../domain/der.ts";
 import type { SignatureCheck, SignatureVerifier } from "../../domain/ports.ts";
-import { children, isUniversal, readAlgorithm, readOid, readTlv, sequence, TAG, type Tlv } from "./der.ts";
 import {
   type Digest,
   ECDSA,

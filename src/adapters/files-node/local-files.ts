@@ -6,6 +6,7 @@
  * package; the CLI's composition root binds it.
  */
 import { open, readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { LocalFiles } from "../../local/ports.ts";
 import { replaceFile } from "./atomic-file.ts";
 import { boundedFile, boundedStream } from "./bounded-input.ts";
@@ -23,7 +24,8 @@ export const NODE_LOCAL_FILES: LocalFiles = {
   readWhole: async (path) => new Uint8Array(await readFile(path)),
   readStdin: (limit) => boundedStream(process.stdin, "stdin", limit),
   readCapped: readCappedFile,
-  directoryEntries: async (path) => ((await stat(path)).isDirectory() ? readdir(path) : null),
+  directoryEntries: async (path) =>
+    (await stat(path)).isDirectory() ? (await readdir(path)).map((name) => join(path, name)) : null,
   replace: replaceFile,
 };
 

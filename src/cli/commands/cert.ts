@@ -5,6 +5,7 @@ import {
 } from "../../client/certificate-answers.ts";
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
+import { Deadline } from "../../local/deadline.ts";
 import {
   bundleAddressAnswer,
   bundleNameWords,
@@ -24,7 +25,6 @@ import {
   type SuppliedRoots,
 } from "../certificate-source.ts";
 import { exitCodesHelp } from "../common-help.ts";
-import { Deadline } from "../deadline.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
@@ -77,7 +77,7 @@ export const cert: Command = {
       throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
     }
     const at = atFromOption(values.at);
-    const deadline = new Deadline(run.timeoutSeconds);
+    const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
     deadline.doing({ afterChecks: "before the findings were ready" });
     const bounded = await deadline.run(() => inspect(run, values, positionals, deadline, at));
     if (bounded.done) return bounded.value;

@@ -2,7 +2,15 @@ import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate
 import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
-import { answerFor, readIdentity, sansAt } from "../../local/hostname-answer.ts";
+import { addRevocationProblems } from "../../local/chain-revocation.ts";
+import {
+  chainPasses,
+  countedProblems,
+  type ExitRules,
+  matchedHostnameLine,
+  notWrittenReason,
+} from "../../local/chain-verdict.ts";
+import { Deadline } from "../../local/deadline.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
@@ -12,17 +20,18 @@ import {
   rootsProblem,
   SOURCE_HELP,
   SOURCE_OPTIONS,
+  type SuppliedRoots,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
-import { certificateDecoder } from "../composition-root.ts";
-import { Deadline } from "../deadline.ts";
+import { certificateDecoder, localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
-import { addRevocationProblems } from "../revocation-check.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
+
+export type { ExitRules } from "../../local/chain-verdict.ts";
 
 const HELP = `Usage: nettools chain [options] FILE… | - | --connect HOST[:PORT]
 
@@ -113,7 +122,7 @@ export const chain: Command = {
     if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
     if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
     const request = requestOptions(values);
-    const deadline = new Deadline(run.timeoutSeconds);
+    const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
     deadline.doing({ afterChecks: "while searching for the best path" });
     const bounded = await deadline.run(() => build(run, values, positionals, request, deadline));
     if (bounded.done) return bounded.value;
@@ -134,23 +143,36 @@ async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[
   if (positionals.length === 0 || positionals.includes("-"))
     throw new UsageError("--format prom reads FILE arguments (each file is its own chain), not stdin");
   const request = requestOptions(values);
-  const roots = await readRoots(run, values);
+  const roots = await usableRoots(run, values);
   if (roots !== undefined && "exit" in roots) return roots.exit;
-  if (roots !== undefined) {
-    const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
-    if (bad !== null && !bad.ok)
-      run.io.stderr(
-        `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-      );
-    else request.roots = roots.pem;
-  }
+  if (roots !== undefined) request.roots = roots.pem;
   const { pem: _, ...options } = request;
   const rules: ExitRules = {
     strict: values.strict === true,
     expiringCounts: values["expires-within"] !== undefined,
     written: false,
+    repairedByWriting: REPAIRED_BY_WRITING,
   };
   return printChainSeries(run, positionals, options, (result) => chainExit(result, rules));
+}
+
+/**
+ * The caller's roots this run uses (`--roots`, else NETTOOLS_ROOTS), or the exit code after a bad
+ * flag. A default from the environment is judged first, so that a bad one is skipped with a
+ * notice, not fatal.
+ */
+async function usableRoots(
+  run: Run,
+  values: ChainValues,
+): Promise<SuppliedRoots | undefined | { exit: number }> {
+  const roots = await readRoots(run, values);
+  if (roots === undefined || "exit" in roots) return roots;
+  const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
+  if (bad === null || bad.ok) return roots;
+  run.io.stderr(
+    `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
+  );
+  return undefined;
 }
 
 /** `--expires-within N%`: N from 0 to 100, or null for any other text (days, or a mistake). */
@@ -194,19 +216,11 @@ async function build(
   const texts: InputTexts = {};
   const badReference = applyReferenceRoots(run, values);
   if (badReference !== null) return badReference;
-  const roots = await readRoots(run, values);
+  const roots = await usableRoots(run, values);
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined) {
-    // A default from the environment is judged first, so that a bad one is skipped, not fatal.
-    const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
-    if (bad !== null && !bad.ok) {
-      io.stderr(
-        `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-      );
-    } else {
-      request.roots = roots.pem;
-      texts.roots = roots.text;
-    }
+    request.roots = roots.pem;
+    texts.roots = roots.text;
   }
   const source = await readCertificateSource(run, positionals, values, "chain", deadline);
   if ("exit" in source) return source.exit;
@@ -226,8 +240,18 @@ async function build(
   deadline.check();
   if (!result.ok) return reportInputError(run, result, texts, source.pem);
   if (values.crl !== undefined && values.crl.length > 0) {
-    const revocation = await addRevocationProblems(run, result.value, values.crl, source.pem, request.roots);
-    if (revocation !== null) return revocation;
+    const revocation = await addRevocationProblems(
+      result.value,
+      values.crl,
+      source.pem,
+      request.roots,
+      { certificates: localCertificateDeps(), revocationLists: revocationListDecoder, files: io.ports.files },
+      (notice) => io.stderr(`${run.err.dim("notice")}: ${notice}\n`),
+    );
+    if (revocation !== null) {
+      io.stderr(`${run.err.red("error")}: ${revocation.unreadable}\n`);
+      return EXIT.invalidInput;
+    }
   }
   const percent = expiryPercent(values["expires-within"]);
   if (percent !== null) result.value = withExpiryPercent(result.value, percent);
@@ -235,13 +259,16 @@ async function build(
     strict: values.strict === true,
     expiringCounts: values["expires-within"] !== undefined,
     written: false,
+    repairedByWriting: REPAIRED_BY_WRITING,
   };
   if (run.json) {
     report(result, run, renderChain);
     return chainExit(result.value, rules);
   }
   const hostnameLine =
-    hostname === undefined ? null : await matchedHostnameLine(hostname, result.value, source.pem);
+    hostname === undefined
+      ? null
+      : await matchedHostnameLine(hostname, result.value, source.pem, certificateDecoder());
   const verdict = withLine(renderChain(result.value, values.fix ? run.err : run.out), hostnameLine);
   if (!values.fix) {
     io.stdout(verdict);
@@ -274,56 +301,6 @@ async function build(
   return code;
 }
 
-/** What counts against the exit status (CONTRACT §7.1). */
-export interface ExitRules {
-  /** --strict: every warning counts as an error. */
-  strict: boolean;
-  /** --expires-within: EXPIRING counts. */
-  expiringCounts: boolean;
-  /** --fix wrote the chain: the problems it repairs no longer count. */
-  written: boolean;
-}
-
-/** The problems that count for the exit status, under `rules`. */
-function countedProblems(result: ChainResult, rules: ExitRules): ChainResult["problems"] {
-  return result.problems.filter(
-    (problem) =>
-      !(rules.written && REPAIRED_BY_WRITING.has(problem.code)) &&
-      (problem.severity === "error" ||
-        (rules.strict && problem.severity === "warning") ||
-        (rules.expiringCounts && problem.code === "EXPIRING")),
-  );
-}
-
-/**
- * 0 when the chain is complete and no problem that counts is left; 1 otherwise. Without --fix
- * every error counts; with it, the problems writing repairs do not (the file is judged, not the
- * bundle as sent). `EXPIRING` counts with --expires-within, every warning with --strict.
- */
-export function chainExit(result: ChainResult, rules: ExitRules): number {
-  if (result.status !== "complete") return EXIT.findings;
-  return countedProblems(result, rules).length === 0 ? EXIT.ok : EXIT.findings;
-}
-
-/** Why --fix wrote nothing: what is missing and where its CA publishes it. */
-function notWrittenReason(result: ChainResult): string {
-  if (result.status === "ambiguous") {
-    return "several possible server certificates; choose one with --leaf-index or --hostname";
-  }
-  if (result.status === "no-leaf") return "the bundle holds no server (non-CA) certificate";
-  const last = result.certificates.at(-1);
-  const child =
-    last === undefined
-      ? ""
-      : ` of certificate ${last.index}${last.commonName === null ? "" : ` (CN=${last.commonName})`}`;
-  const urls = result.anchor?.caIssuersUrls ?? [];
-  const where =
-    urls.length > 0
-      ? `; its CA publishes it at ${urls.join(", ")}`
-      : "; the certificate names no place where its CA publishes it (no caIssuers URL)";
-  return `the chain is incomplete: missing issuer ${result.anchor?.subject || "(unnamed)"}${child}${where}. Add it to the bundle (or pass --partial to write the incomplete chain anyway)`;
-}
-
 /** One line for the written chain: where it went and whether it is fit to deploy. */
 function writtenVerdict(
   result: ChainResult,
@@ -347,22 +324,9 @@ function writtenVerdict(
   return `${where} (${size}), ${run.err.red("not fit to deploy as is")}: ${why}.`;
 }
 
-/**
- * `hostname www.example.com: matched (DNS SAN *.example.com)` when the leaf covers the name (the
- * chain result lists only a mismatch), null otherwise.
- */
-async function matchedHostnameLine(
-  hostname: string,
-  result: ChainResult,
-  pem: string,
-): Promise<string | null> {
-  if (result.leafIndex === null) return null;
-  if (result.problems.some((problem) => problem.code === "HOSTNAME_MISMATCH")) return null;
-  const { identity } = readIdentity(hostname);
-  const sans = identity === null ? null : await sansAt(pem, result.leafIndex, certificateDecoder());
-  if (identity === null || sans === null) return null;
-  const answer = answerFor(identity, sans);
-  return answer.matched ? `hostname ${answer.words}` : null;
+/** chain's exit status (CONTRACT §7.1): 0 when the chain passes under `rules` (src/local/chain-verdict.ts), 1 otherwise. */
+export function chainExit(result: ChainResult, rules: ExitRules): number {
+  return chainPasses(result, rules) ? EXIT.ok : EXIT.findings;
 }
 
 /** `text` with `line` after its first line (the verdict). */

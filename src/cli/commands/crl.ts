@@ -1,24 +1,24 @@
-import { readCertificates } from "../../domain/certificates/csr.ts";
-import { rfc3339 } from "../../domain/certificates/findings.ts";
 import type { CertificateData } from "../../domain/certificates/model.ts";
 import {
-  answerRevocationList,
   parseInstant,
   REASON_WORDS,
   type RevocationListResult,
 } from "../../domain/certificates/revocation.ts";
-import type { RevocationListData } from "../../domain/certificates/revocation-list-model.ts";
-import { LOCAL_CERTIFICATE_LIMITS } from "../../domain/limits.ts";
-import { CertificateBundleText } from "../../local/certificate-files.ts";
-import { INPUT_LIMITS } from "../../local/input-limits.ts";
-import { addCertificateFile, sourceName } from "../../local/key-safe-inputs.ts";
-import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "../../local/revocation-list-file.ts";
+import type { Issue } from "../../domain/errors.ts";
+import type { CertificateBundleText } from "../../local/certificate-files.ts";
+import { stdinBytesOnce } from "../../local/key-safe-inputs.ts";
+import {
+  certificatesOfFiles,
+  checkRevocationList,
+  type RevocationListEntry,
+  readRevocationListFile,
+  revocationListEntries,
+} from "../../local/revocation-list-check.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { inputBytes, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { type Style, table } from "../render.ts";
 import { type Command, printHelp } from "./command.ts";
 
@@ -42,13 +42,6 @@ the list is stale; 2 invalid input.
 
 Example: nettools crl --issuer ca.pem -c server.pem ca.crl`;
 
-interface Entry {
-  serialNumber: string;
-  revocationDate: string;
-  reason: string | null;
-  invalidityDate: string | null;
-}
-
 export const crl: Command = {
   name: "crl",
   help: HELP,
@@ -67,50 +60,36 @@ export const crl: Command = {
       throw new UsageError(`--at must be RFC 3339 (2026-12-01T00:00:00Z) or @SECONDS, not "${values.at}"`);
     }
     const path = positionals[0]!;
-    const file = await io.ports.files.readCapped(path, MAX_CRL_FILE_BYTES);
-    if (!file.ok) return inputError(run, file.message);
-    const read = readRevocationListBytes(file.bytes, path, revocationListDecoder);
+    const read = await readRevocationListFile(io.ports.files, path, revocationListDecoder);
     if (!read.ok) return inputError(run, read.message);
     const list = read.list;
 
     const stdin = stdinBytesOnce(io);
-    const certificates = await certificatesOf(run, values.cert ?? [], "certificatePem", stdin);
-    if ("exit" in certificates) return certificates.exit;
-    let issuer: CertificateData | null = null;
-    let signature: "verified" | "failed" | null = null;
+    const decoder = localCertificateDeps().decoder;
+    const certificates = await certificatesOfFiles(io, values.cert ?? [], "certificatePem", stdin, decoder);
+    if (!certificates.ok) return unreadable(run, values.cert ?? [], certificates);
+    let issuers: { file: string; certificates: CertificateData[] } | null = null;
     if (values.issuer !== undefined) {
-      const candidates = await certificatesOf(run, [values.issuer], "issuerPem", stdin);
-      if ("exit" in candidates) return candidates.exit;
-      const named = candidates.certificates.filter((c) => c.subjectNameKey === list.issuerNameKey);
-      if (named.length === 0) {
-        return inputError(
-          run,
-          `${values.issuer} holds no certificate whose subject is the list's issuer (${list.issuer})`,
-        );
-      }
-      // In a file of several (a CA chain), the one whose key verifies the list.
-      for (const candidate of named) {
-        const answer = await answerRevocationList(list, candidate, [], at, localCertificateDeps().verifier);
-        issuer = candidate;
-        signature = answer.signature === "verified" ? "verified" : "failed";
-        if (signature === "verified") break;
-      }
+      const candidates = await certificatesOfFiles(io, [values.issuer], "issuerPem", stdin, decoder);
+      if (!candidates.ok) return unreadable(run, [values.issuer], candidates);
+      issuers = { file: values.issuer, certificates: candidates.certificates };
     }
-    const result = await answerRevocationList(
+    const checked = await checkRevocationList(
       list,
-      null,
       certificates.certificates,
+      issuers,
       at,
       localCertificateDeps().verifier,
     );
-    if (signature !== null) result.signature = signature;
-    const entries = values.entries ? entriesOf(list) : null;
+    if (!checked.ok) return inputError(run, checked.message);
+    const result = checked.result;
+    const entries = values.entries ? revocationListEntries(list) : null;
     if (run.json) {
       io.stdout(
         `${JSON.stringify(entries === null ? result : { ...result, revokedCertificates: entries })}\n`,
       );
     } else {
-      io.stdout(renderRevocationList(result, entries, run.out, issuer !== null));
+      io.stdout(renderRevocationList(result, entries, run.out, issuers !== null));
     }
     const failing =
       result.signature === "failed" || result.stale || result.certificates.some((c) => c.revoked);
@@ -128,51 +107,21 @@ export function parseAt(text: string): Date | null {
   }
 }
 
-function entriesOf(list: RevocationListData): Entry[] {
-  const out: Entry[] = [];
-  for (const entry of list.entries()) {
-    out.push({
-      serialNumber: entry.serialNumber,
-      revocationDate: rfc3339(entry.revocationDate),
-      reason: entry.reason,
-      invalidityDate: entry.invalidityDate === null ? null : rfc3339(entry.invalidityDate),
-    });
-  }
-  return out;
-}
-
-/** Certificates from files (PEM, DER, PKCS#7), decoded here, or the exit code after saying why not. */
-async function certificatesOf(
+/** Certificate files that cannot be read as certificates: one line, or their issues at their places (--json: the envelope). */
+function unreadable(
   run: Run,
   files: readonly string[],
-  field: "certificatePem" | "issuerPem",
-  stdin: () => Promise<Uint8Array>,
-): Promise<{ certificates: CertificateData[] } | { exit: number }> {
-  if (files.length === 0) return { certificates: [] };
-  const text = new CertificateBundleText();
-  for (const file of files) {
-    const problem = addCertificateFile(
-      text,
-      await inputBytes(run.io, file, stdin, INPUT_LIMITS.certificates),
-      sourceName(file),
-    );
-    if (problem !== null) return { exit: inputError(run, problem) };
-  }
-  const read = await readCertificates(
-    text.pem,
-    field,
-    localCertificateDeps().decoder,
-    LOCAL_CERTIFICATE_LIMITS,
-  );
-  if (read.issues.length === 0) return { certificates: read.certificates };
+  read: { message: string } | { issues: Issue[]; text: CertificateBundleText },
+): number {
+  if ("message" in read) return inputError(run, read.message);
   const error = {
     code: "INVALID_INPUT",
     message: `${files.join(", ")}: not readable as certificates`,
     issues: read.issues.map((issue) => ({ ...issue, path: ["certificatePem"] })),
   };
   if (run.json) run.io.stdout(`${JSON.stringify({ error })}\n`);
-  else run.io.stderr(renderCertificateInputError(error, run.err, { certificatePem: text }));
-  return { exit: EXIT.invalidInput };
+  else run.io.stderr(renderCertificateInputError(error, run.err, { certificatePem: read.text }));
+  return EXIT.invalidInput;
 }
 
 /** One line (never a byte of the input), exit 2; the error envelope with --json. */
@@ -185,7 +134,7 @@ function inputError(run: Run, message: string): number {
 /** The list's facts, the lookups, and (with --entries) every entry in `openssl crl -text`'s words. */
 export function renderRevocationList(
   result: RevocationListResult,
-  entries: readonly Entry[] | null,
+  entries: readonly RevocationListEntry[] | null,
   style: Style,
   issuerGiven: boolean,
 ): string {

@@ -5,12 +5,18 @@ import { invalidInput } from "../../domain/errors.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { keyMaterialIssues } from "../../local/key-material.ts";
-import { addCertificateFile, binaryProblem, sourceName, textOf } from "../../local/key-safe-inputs.ts";
+import {
+  addCertificateFile,
+  binaryProblem,
+  inputBytes,
+  sourceName,
+  stdinBytesOnce,
+  textOf,
+} from "../../local/key-safe-inputs.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { inputBytes, stdinBytesOnce } from "../key-safe-inputs.ts";
 import { renderFindings, type Style, table } from "../render.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";

@@ -3,16 +3,14 @@
  * An ITEM is an address, a CIDR (all its addresses, network and broadcast included) or a range
  * `START-END`; `-` reads ITEMs from stdin, one a line (a byte-order mark, blank lines, `#`
  * comments and CRLF accepted, CONTRACT §7.6). Every ITEM is read and checked, and the exact total
- * computed, before anything is printed: over the cap (65536, `--max N` up to 16777216) nothing is
- * printed and the exit status is 2. Text per CONTRACT §2 (RFC 5952, `::ffff:a.b.c.d`), written as
- * bytes straight into the output chunks (src/domain/ip/text.ts's writer).
+ * computed, before anything is printed (src/local/expand.ts): over the cap (65536, `--max N` up
+ * to 16777216) nothing is printed and the exit status is 2.
  */
 import { parseArgs } from "node:util";
-import { type IpAddr, parseAddr } from "../../domain/ip/addr.ts";
-import { parsePrefix } from "../../domain/ip/prefix.ts";
-import { TEXT_WRITE_ROOM, writeText } from "../../domain/ip/text.ts";
-import { linesOf, rangeEndpoints, type Sourced } from "../../local/list-lines.ts";
-import { byteIo, ChunkedOutput } from "../byte-output.ts";
+import { expansionsOf, readItem, writeAddresses } from "../../local/expand.ts";
+import { linesOf, type Sourced } from "../../local/list-lines.ts";
+import { byteIo } from "../byte-output.ts";
+import { ChunkedOutput } from "../composition-root.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { EXIT, type Io, UsageError, usageErrorOf } from "../io.ts";
 import { chooseStyle } from "../style.ts";
@@ -41,63 +39,6 @@ Exit codes: 0 printed, 2 invalid ITEM, over the limit, or usage.
 
 Examples: nettools expand 192.0.2.0/30
           nettools expand 10.0.0.250-10.0.1.5 2001:db8::/126 | xargs -n1 ping -c1 -W1`;
-
-/** The addresses of one ITEM: the first, and how many. */
-interface Expansion {
-  readonly first: IpAddr;
-  readonly count: bigint;
-}
-
-/** The expansion from `first` to `last` (same family, first ≤ last). */
-function between(first: IpAddr, last: IpAddr): Expansion {
-  return { first, count: last.toBigInt() - first.toBigInt() + 1n };
-}
-
-/** One ITEM read: its addresses, or why it is not an ITEM. */
-export function readItem(text: string): Expansion | { problem: string } {
-  const item = text.trim();
-  if (item.includes("-")) {
-    const ends = rangeEndpoints([item]);
-    if (ends === null) return { problem: `${JSON.stringify(item)} is not a range: write it START-END` };
-    const start = parseAddr(ends[0]);
-    if (!start.ok) return { problem: start.message };
-    const end = parseAddr(ends[1]);
-    if (!end.ok) return { problem: end.message };
-    if (start.value.family !== end.value.family) {
-      return {
-        problem: `${JSON.stringify(item)} is not a range: START is IPv${start.value.family} and END is IPv${end.value.family}`,
-      };
-    }
-    if (start.value.compare(end.value) > 0) {
-      return { problem: `${JSON.stringify(item)} is not a range: START is after END` };
-    }
-    return between(start.value, end.value);
-  }
-  const prefix = parsePrefix(item);
-  if (!prefix.ok) return { problem: prefix.message };
-  return between(prefix.value.first, prefix.value.last);
-}
-
-/** Writes the `count` addresses from `first` on, one a line, into `out`. */
-function writeAddresses(out: ChunkedOutput, first: IpAddr, count: number): void {
-  const family = first.family;
-  let { w0, w1, w2, w3 } = first;
-  for (let i = 0; i < count; i++) {
-    out.room(TEXT_WRITE_ROOM + 1);
-    const end = writeText(out.view, out.used, family, w0, w1, w2, w3, undefined);
-    out.bytes[end] = 10;
-    out.used = end + 1;
-    // The next address: add one to the 128-bit value, carrying between words.
-    w3 = (w3 + 1) >>> 0;
-    if (w3 === 0) {
-      w2 = (w2 + 1) >>> 0;
-      if (w2 === 0) {
-        w1 = (w1 + 1) >>> 0;
-        if (w1 === 0) w0 = (w0 + 1) >>> 0;
-      }
-    }
-  }
-}
 
 /** `--max`: a whole number from 1 to {@link EXPAND_MAX_LIMIT}. */
 function readMax(text: string | undefined): number {
@@ -152,20 +93,15 @@ export const expand: Command = {
     );
     const stop = checks.verdict([kept]);
     if (stop !== null) return stop;
-    const expansions: Expansion[] = [];
-    const problems: string[] = [];
-    kept.entries.forEach((entry, i) => {
-      const read = readItem(entry);
-      if ("problem" in read) problems.push(`${kept.origins[i]}: ${read.problem}`);
-      else expansions.push(read);
-    });
-    if (problems.length > 0) {
+    const read = expansionsOf(kept);
+    if (!read.ok) {
+      const problems = read.problems;
       for (const problem of problems.slice(0, 100)) io.stderr(`${err.red("error")}: ${problem}\n`);
       if (problems.length > 100)
         io.stderr(`${err.red("error")}: … and ${problems.length - 100} more invalid ITEMs\n`);
       return EXIT.invalidInput;
     }
-    const total = expansions.reduce((sum, expansion) => sum + expansion.count, 0n);
+    const { expansions, total } = read;
     if (total > BigInt(max)) {
       io.stderr(`${err.red("error")}: would print ${total} addresses, over the limit of ${max} (--max)\n`);
       return EXIT.invalidInput;

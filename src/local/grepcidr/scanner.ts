@@ -29,6 +29,7 @@
  */
 import type { AddressSet } from "../../domain/ip/address-set.ts";
 import { maskWord } from "../../domain/ip/u128.ts";
+import type { ByteSink } from "../ports.ts";
 import type { PatternLabels } from "./pattern-labels.ts";
 import {
   COLON,
@@ -43,14 +44,6 @@ import {
   V6_FIELD,
   V6_TEXT_MAX,
 } from "./patterns.ts";
-
-/** Where selected lines and addresses go: bytes appended, in order. */
-export interface ByteSink {
-  /** Appends `source[from, to)`. */
-  copy(source: Uint8Array, from: number, to: number): void;
-  /** Appends one byte. */
-  byte(c: number): void;
-}
 
 /** What to do with each line. */
 export interface MatchOptions {

@@ -17,7 +17,7 @@
  *   budget is one line saying how far the work got ({@link Deadline.stoppedLine}), exit 3.
  *
  * The budget is time (`--timeout SECONDS`, default 10) and memory: the process's resident size
- * may not pass {@link MEMORY_CEILING_BYTES}, so that no input of the local limits takes more than
+ * (read through the ResidentMemory port, src/local/ports.ts) may not pass {@link MEMORY_CEILING_BYTES}, so that no input of the local limits takes more than
  * 512 MB (a search's memo grows with the time it runs).
  */
 import { CheckBudget } from "../domain/check-budget.ts";
@@ -49,11 +49,6 @@ export type Stage = { doing: string } | { afterChecks: string };
 /** The outcome of {@link Deadline.run}: the work's value, or the line saying where it stopped. */
 export type Bounded<T> = { done: true; value: T } | { done: false; line: string };
 
-/** The resident set size of this process, in bytes (Node and Bun alike). */
-function residentBytes(): number {
-  return process.memoryUsage.rss();
-}
-
 export class Deadline implements WorkBudget {
   private readonly endsAt: number;
   private readonly controller = new AbortController();
@@ -68,13 +63,14 @@ export class Deadline implements WorkBudget {
 
   /**
    * @param seconds the budget (`--timeout`), from now.
+   * @param memory the process's resident size in bytes: the ResidentMemory port of the user's
+   *   machine (src/local/ports.ts), or a test's own.
    * @param now a monotonic clock in milliseconds (tests pass their own).
-   * @param memory the resident size in bytes (tests pass their own).
    */
   constructor(
     readonly seconds: number,
+    memory: () => number,
     private readonly now: () => number = () => performance.now(),
-    memory: () => number = residentBytes,
   ) {
     this.endsAt = now() + seconds * 1000;
     this.checks = new CheckBudget({

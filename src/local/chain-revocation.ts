@@ -4,10 +4,13 @@
  * as its issuer — in the bundle, among the user's roots or in the reference store — verifies its
  * signature; each path member is then looked up in the lists of its issuer (`REVOKED`), and a
  * list past its nextUpdate is `CRL_STALE`. The problems join the chain's, in the contract's order.
+ * The certificate adapters come from the caller (the CLI's composition root), the files through
+ * the LocalFiles port.
  */
 import type { ResultOf } from "../contract/operations.ts";
 import { sortProblems } from "../domain/certificates/chain-problems.ts";
 import { readCertificates } from "../domain/certificates/csr.ts";
+import type { CertificateBundleDeps } from "../domain/certificates/inspect.ts";
 import type { CertificateData } from "../domain/certificates/model.ts";
 import {
   type ChainRevocationList,
@@ -16,25 +19,34 @@ import {
   revocationProblems,
 } from "../domain/certificates/revocation.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
-import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "../local/revocation-list-file.ts";
-import type { Run } from "./args.ts";
-import { localCertificateDeps, revocationListDecoder } from "./composition-root.ts";
-import { EXIT } from "./io.ts";
+import type { RevocationListDecoder } from "../domain/ports.ts";
+import type { Notify } from "./local-inputs.ts";
+import type { LocalFiles } from "./ports.ts";
+import { readRevocationListFile } from "./revocation-list-check.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
 
+/** What the check reads with: the certificate adapters, the CRL reader, the user's files. */
+export interface RevocationCheckDeps {
+  certificates: CertificateBundleDeps;
+  revocationLists: RevocationListDecoder;
+  files: LocalFiles;
+}
+
 /**
- * Adds `REVOKED` and `CRL_STALE` to `result.problems` (in place, sorted). Returns null, or the exit
- * code after one line about a CRL file that cannot be read (2).
+ * Adds `REVOKED` and `CRL_STALE` to `result.problems` (in place, sorted). Returns null, or the one
+ * line about a CRL file that cannot be read (the command's exit 2); `notify` hears of a list that
+ * is not used.
  */
 export async function addRevocationProblems(
-  run: Run,
   result: ChainResult,
   files: readonly string[],
   bundlePem: string,
   rootsPem: string | undefined,
-): Promise<number | null> {
-  const deps = localCertificateDeps();
+  using: RevocationCheckDeps,
+  notify: Notify,
+): Promise<{ unreadable: string } | null> {
+  const deps = using.certificates;
   const bundle = (await readCertificates(bundlePem, "pem", deps.decoder, LOCAL_CERTIFICATE_LIMITS))
     .certificates;
   const roots =
@@ -43,12 +55,8 @@ export async function addRevocationProblems(
       : (await readCertificates(rootsPem, "roots", deps.decoder, LOCAL_CERTIFICATE_LIMITS)).certificates;
   const lists: ChainRevocationList[] = [];
   for (const file of files) {
-    const bytes = await run.io.ports.files.readCapped(file, MAX_CRL_FILE_BYTES);
-    const read = bytes.ok ? readRevocationListBytes(bytes.bytes, file, revocationListDecoder) : bytes;
-    if (!read.ok) {
-      run.io.stderr(`${run.err.red("error")}: ${read.message}\n`);
-      return EXIT.invalidInput;
-    }
+    const read = await readRevocationListFile(using.files, file, using.revocationLists);
+    if (!read.ok) return { unreadable: read.message };
     const list = read.list;
     const named: CertificateData[] = [...bundle, ...roots].filter(
       (c) => c.subjectNameKey === list.issuerNameKey,
@@ -70,7 +78,7 @@ export async function addRevocationProblems(
         named.length === 0
           ? "no certificate of its issuer is in the bundle, --roots or the reference store"
           : "its issuer's key does not verify it";
-      run.io.stderr(`${run.err.dim("notice")}: ${file} is not used: ${why} (${list.issuer})\n`);
+      notify(`${file} is not used: ${why} (${list.issuer})`);
     }
   }
   const members = result.path.flatMap((index) => {

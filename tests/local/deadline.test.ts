@@ -1,11 +1,11 @@
 /**
- * The CLI's work budget (src/cli/deadline.ts, CONTRACT §7.3) with a fake clock and a fake memory
+ * The CLI's work budget (src/local/deadline.ts, CONTRACT §7.3) with a fake clock and a fake memory
  * gauge: the verifier it wraps, the budget the path search asks, and the one line.
  */
 import { describe, expect, test } from "bun:test";
-import { CONCURRENT_CHECKS, Deadline, MEMORY_CEILING_BYTES } from "../../src/cli/deadline.ts";
 import { WorkAbandoned } from "../../src/domain/errors.ts";
 import type { SignatureCheck, SignatureVerifier } from "../../src/domain/ports.ts";
+import { CONCURRENT_CHECKS, Deadline, MEMORY_CEILING_BYTES } from "../../src/local/deadline.ts";
 import { makeCertificate } from "../fakes/certificates.ts";
 
 /** A clock the test moves, and a memory gauge it sets. */
@@ -47,7 +47,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("Deadline.verifier", () => {
   test(`at most ${CONCURRENT_CHECKS} checks at once; every check is answered while the budget lasts`, async () => {
     const { now, memory } = gauges();
-    const deadline = new Deadline(10, now, memory);
+    const deadline = new Deadline(10, memory, now);
     const held = heldVerifier();
     const wrapped = deadline.verifier(held.verifier);
     const answers = Array.from({ length: 50 }, () => wrapped.verify(child, issuer));
@@ -62,7 +62,7 @@ describe("Deadline.verifier", () => {
 
   test("once the time is up no check starts, and the line says how far the checks got", async () => {
     const { state, now, memory } = gauges();
-    const deadline = new Deadline(2, now, memory);
+    const deadline = new Deadline(2, memory, now);
     const held = heldVerifier();
     const wrapped = deadline.verifier(held.verifier);
     for (let k = 0; k < 20; k++) void wrapped.verify(child, issuer);
@@ -82,7 +82,7 @@ describe("Deadline.verifier", () => {
 
   test("memory past the ceiling stops it too", () => {
     const { state, now, memory } = gauges();
-    const deadline = new Deadline(10, now, memory);
+    const deadline = new Deadline(10, memory, now);
     expect(deadline.exhausted()).toBe(false);
     state.memory = MEMORY_CEILING_BYTES + 1;
     expect(deadline.exhausted()).toBe(true);
@@ -97,12 +97,12 @@ describe("Deadline.verifier", () => {
 
 describe("Deadline.run", () => {
   test("the work's value when it ends in time", async () => {
-    const deadline = new Deadline(5);
+    const deadline = new Deadline(5, () => 0);
     expect(await deadline.run(async () => 42)).toEqual({ done: true, value: 42 });
   });
 
   test("the line when the timer fires first, however long the work would go on", async () => {
-    const deadline = new Deadline(0.05);
+    const deadline = new Deadline(0.05, () => 0);
     deadline.doing({ doing: "connecting to example.com:443" });
     const started = performance.now();
     const outcome = await deadline.run(() => new Promise<never>(() => {}));
@@ -116,7 +116,7 @@ describe("Deadline.run", () => {
 
   test("the path search's WorkAbandoned is the same line, with the stage after the checks", async () => {
     const { state, now, memory } = gauges();
-    const deadline = new Deadline(1, now, memory);
+    const deadline = new Deadline(1, memory, now);
     deadline.doing({ afterChecks: "while searching for the best path" });
     const wrapped = deadline.verifier({ verify: async () => ({ outcome: "verified" }) });
     const outcome = await deadline.run(async () => {
@@ -132,7 +132,7 @@ describe("Deadline.run", () => {
   });
 
   test("any other failure is thrown as is", async () => {
-    const deadline = new Deadline(5);
+    const deadline = new Deadline(5, () => 0);
     await expect(deadline.run(async () => Promise.reject(new TypeError("boom")))).rejects.toBeInstanceOf(
       TypeError,
     );

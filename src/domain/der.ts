@@ -1,5 +1,7 @@
 /**
- * A small, strict DER reader: the parts of X.509 this adapter needs, with no exceptions.
+ * A small, strict DER reader: the parts of X.509, PKCS#8 and PKCS#12 that the certificate decoders
+ * (src/adapters/crypto/) and the user's machine (src/local/) read, with no exceptions. It lives in
+ * the domain, below both, so that neither imports the other for it (ADR 0058).
  *
  * asn1js + pkijs cost 1–4 ms per certificate on Bun even when warm, our reader 0.04–0.13 ms
  * (ADR 0007, `bench/der-vs-pkijs.ts`). What is accepted follows OpenSSL 3's `d2i_X509`, minus a

@@ -6,14 +6,12 @@
  * only when asked for (`key-match`), as PKCS#8 PEM that stays in this process.
  */
 import { pemBlock } from "../domain/certificates/pem.ts";
-import { readPkcs12 } from "../local/pkcs12.ts";
-import type { Pkcs12Input } from "../local/ports.ts";
-import type { Io } from "./io.ts";
+import type { LocalInputs } from "./local-inputs.ts";
 import { readPassphrase } from "./passin.ts";
+import { readPkcs12 } from "./pkcs12.ts";
+import type { Pkcs12Input } from "./ports.ts";
 
-export { looksLikePkcs12 } from "../local/pkcs12.ts";
-
-export type { Pkcs12Input } from "../local/ports.ts";
+export { looksLikePkcs12 } from "./pkcs12.ts";
 
 /** Reads one PKCS#12 file's certificates (and keys with `wantKeys`); `source` names it in messages. */
 export async function readPkcs12Input(
@@ -21,7 +19,7 @@ export async function readPkcs12Input(
   source: string,
   passin: string | undefined,
   wantKeys: boolean,
-  io: Io,
+  io: LocalInputs,
 ): Promise<Pkcs12Input> {
   const password = passin === undefined ? undefined : await readPassphrase(passin, io);
   const read = await readPkcs12(bytes, password, wantKeys);

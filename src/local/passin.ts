@@ -3,10 +3,12 @@
  * (CONTRACT §8.2, §10.3): the one way a passphrase or a PKCS#12 password reaches `nettools`, so
  * that it is never on the command line. The value is never printed.
  */
-import { INPUT_LIMITS } from "../local/input-limits.ts";
-import { InputTooLarge, type Io, UsageError } from "./io.ts";
+import { INPUT_LIMITS, InputTooLarge } from "./input-limits.ts";
+import type { LocalInputs } from "./local-inputs.ts";
+import { UsageError } from "./usage-error.ts";
 
-export async function readPassphrase(source: string, io: Io): Promise<string> {
+/** The passphrase `source` names; a source that cannot be read is a UsageError, which never holds it. */
+export async function readPassphrase(source: string, io: LocalInputs): Promise<string> {
   if (source.startsWith("env:")) {
     const name = source.slice(4);
     const value = io.env[name];
@@ -22,7 +24,7 @@ export async function readPassphrase(source: string, io: Io): Promise<string> {
     } catch (error) {
       if (error instanceof InputTooLarge) throw error;
       throw new UsageError(
-        `--passin: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "unreadable"}`,
+        `--passin: cannot read ${path}: ${(error as { code?: string }).code ?? "unreadable"}`,
       );
     }
   }
