@@ -73,7 +73,7 @@ export const diff: Command = {
       ...operand,
       ...checks.list(operand),
     })) as [Operand, Operand];
-    const stop = checks.verdict([{ entries: [...a.entries, ...b.entries], origins: [] }]);
+    const stop = checks.verdict([{ entries: { length: a.entries.length + b.entries.length } }]);
     if (stop !== null) return stop;
     const result = await runOperation(run, "cidrCompare", { a: a.entries, b: b.entries });
     if (!result.ok) {

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { type IpAddr, parseAddr } from "../../domain/ip/addr.ts";
 import { parsePrefix } from "../../domain/ip/prefix.ts";
 import { TEXT_WRITE_ROOM, writeText } from "../../domain/ip/text.ts";
-import { linesOf, rangeEndpoints, type Sourced } from "../../local/list-lines.ts";
+import { emptySourced, linesOf, rangeEndpoints } from "../../local/list-lines.ts";
 import { byteIo, ChunkedOutput } from "../byte-output.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { EXIT, type Io, UsageError, usageErrorOf } from "../io.ts";
@@ -131,13 +131,13 @@ export const expand: Command = {
     if (positionals.filter((item) => item === "-").length > 1)
       throw new UsageError('stdin ("-") can be read only once');
 
-    const items: Sourced = { entries: [], origins: [] };
+    const items = emptySourced();
     for (const [i, item] of positionals.entries()) {
       if (item === "-") {
         linesOf((await io.readStdin()).replace(/^\uFEFF/, ""), "stdin", items);
       } else {
         items.entries.push(item);
-        items.origins.push(`arg ${i + 1}`);
+        items.origins.addText(`arg ${i + 1}`);
       }
     }
     const err = chooseStyle(io.stderrIsTty, io.env);
@@ -156,7 +156,7 @@ export const expand: Command = {
     const problems: string[] = [];
     kept.entries.forEach((entry, i) => {
       const read = readItem(entry);
-      if ("problem" in read) problems.push(`${kept.origins[i]}: ${read.problem}`);
+      if ("problem" in read) problems.push(`${kept.origins.at(i)}: ${read.problem}`);
       else expansions.push(read);
     });
     if (problems.length > 0) {

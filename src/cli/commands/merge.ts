@@ -53,7 +53,7 @@ function specialReasonLines(entries: Sourced, shows: (cidr: string) => boolean):
     if (!parsed.ok || !shows(parsed.value.toString())) return;
     const reason = specialReasonOf(parsed.value);
     if (reason === null) return;
-    const origin = entries.origins[i] ?? "";
+    const origin = entries.origins.at(i) ?? "";
     const place = origin.startsWith("arg ") || origin === "" ? "" : `${origin}: `;
     out += `${place}${specialReasonText(entry.trim(), reason)}\n`;
   });
