@@ -1,0 +1,14 @@
+import { linesOf } from "./src/local/list-lines.ts";
+import { compareCidrs } from "./src/domain/cidr/compare.ts";
+import { LOCAL_CIDR_LIMITS } from "./src/domain/limits.ts";
+const GC = process.env.GC === "1";
+const mb = () => { if (GC) Bun.gc(true); return Math.round(process.memoryUsage().rss / 1048576); };
+let peak = 0; const st = (n: string) => { const r = mb(); console.log(n.padEnd(10), r); };
+st("start");
+const a = linesOf(new TextDecoder().decode(await Bun.file("/tmp/mem/halfA.txt").bytes()), "a");
+const b = linesOf(new TextDecoder().decode(await Bun.file("/tmp/mem/halfB.txt").bytes()), "b");
+st("read");
+const r = compareCidrs(a.entries, b.entries, LOCAL_CIDR_LIMITS);
+st("compare");
+let n = 0; for (const c of r.onlyA.cidrs) n += c.length; for (const c of r.onlyB.cidrs) n += c.length;
+st("texts");
