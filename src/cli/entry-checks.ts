@@ -10,6 +10,7 @@ import { entryBoundsProblem } from "../domain/cidr/entries.ts";
 import { trimAsciiWhitespace } from "../domain/ip/addr.ts";
 import { hostBitsNetwork } from "../domain/ip/host-bits.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
+import { collectGarbageEvery } from "../local/heap.ts";
 import { type Places, PlacesPicked, type Sourced } from "../local/list-lines.ts";
 import { EXIT, type Io } from "./io.ts";
 import { chooseStyle, type Style } from "./style.ts";
@@ -84,6 +85,7 @@ export class EntryChecks {
     if (!this.skipInvalid && placed) {
       if (cidrOf !== null) {
         for (let i = 0; i < entries.length; i++) {
+          collectGarbageEvery(i);
           const cidr = cidrOf(entries[i]!);
           if (cidr !== null) this.hostBits(cidr, origins, i);
         }
@@ -93,6 +95,7 @@ export class EntryChecks {
     const kept: string[] = [];
     const keptAt: number[] = [];
     for (let i = 0; i < entries.length; i++) {
+      collectGarbageEvery(i);
       const entry = entries[i]!;
       if (this.skipInvalid) {
         const problem = problemOf(entry);
