@@ -5,7 +5,7 @@
 import { DomainError, type Issue } from "../errors.ts";
 import { PrefixList } from "../ip/prefix-list.ts";
 import type { PrefixSink } from "../ip/range.ts";
-import { countAddressesOf, RangeList, subtractLists, unionOf } from "../ip/range-list.ts";
+import { countAddressesOf, subtractLists, unionOf } from "../ip/range-list.ts";
 import { API_SUBTRACT_LIMITS, type CidrLimits } from "../limits.ts";
 import { resultWith } from "../list-fields.ts";
 import {
@@ -14,7 +14,9 @@ import {
   invalidEntries,
   listLengthProblem,
   mixedFamilies,
-  type PrefixWords,
+  otherFamilyAt,
+  prefixListOfWords,
+  rangeListOfWords,
   readPrefixWords,
 } from "./entries.ts";
 
@@ -82,7 +84,7 @@ export function subtractCidrs(
     ["include", incPrefixes, include],
     ["exclude", excPrefixes, exclude],
   ] as const) {
-    const index = read.families.subarray(0, read.count).findIndex((other) => other !== family);
+    const index = otherFamilyAt(read, family);
     if (index >= 0) {
       throw mixedFamilies(texts[index]!, family === 4 ? 6 : 4, "the first entry", include[0]!, family, {
         path: [list, index],
@@ -121,24 +123,4 @@ export function subtractCidrs(
     removedAddressCount: (included - left).toString(),
     remainingAddressCount: left.toString(),
   });
-}
-
-/** The ranges of the prefixes read (all of `family`), in order. */
-function rangeListOfWords(family: 4 | 6, read: PrefixWords): RangeList {
-  const list = new RangeList(family, read.count);
-  const { words, lengths } = read;
-  for (let i = 0; i < read.count; i++) {
-    list.pushPrefix(words[4 * i]!, words[4 * i + 1]!, words[4 * i + 2]!, words[4 * i + 3]!, lengths[i]!);
-  }
-  return list;
-}
-
-/** The prefixes read (all of `family`) as canonical CIDRs, in order, made when read. */
-function prefixListOfWords(family: 4 | 6, read: PrefixWords): PrefixList {
-  const list = new PrefixList(read.count);
-  const { words, lengths } = read;
-  for (let i = 0; i < read.count; i++) {
-    list.add(family, words[4 * i]!, words[4 * i + 1]!, words[4 * i + 2]!, words[4 * i + 3]!, lengths[i]!);
-  }
-  return list;
 }
