@@ -98,7 +98,13 @@ export function subtractCidrs(
   const excludeList = rangeListOfWords(family, excPrefixes);
   const includeUnion = unionOf(includeList);
   const excludeUnion = unionOf(excludeList);
+  // Each list is released once it is used, so a large run holds only what it still needs.
+  includeList.release();
+  excludeList.release();
   const remaining = subtractLists(includeUnion, excludeUnion);
+  const included = countAddressesOf(includeUnion);
+  includeUnion.release();
+  excludeUnion.release();
   const cidrs = new PrefixList();
   const collect: PrefixSink = (w0, w1, w2, w3, bits) => {
     if (cidrs.length === maxResultCidrs) return false;
@@ -111,9 +117,8 @@ export function subtractCidrs(
       `The result would have more than ${maxResultCidrs} CIDRs, the limit; subtract fewer scattered ranges or split the request.`,
     );
   }
-  const included = countAddressesOf(includeUnion);
   const left = countAddressesOf(remaining);
-  for (const list of [includeList, excludeList, includeUnion, excludeUnion, remaining]) list.release();
+  remaining.release();
   return resultWith<CidrSubtractResult>({
     family: familyName(family),
     normalizedInclude: prefixListOfWords(family, incPrefixes),
