@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "../local/deadline.ts";
-import { linesOf, type Sourced, withoutBom } from "../local/list-lines.ts";
+import { emptySourced, linesOf, type Sourced, withoutBom } from "../local/list-lines.ts";
 import { argOrigins } from "./input.ts";
 import { InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";
@@ -164,12 +164,12 @@ export async function collectEntries(
   io: Io,
   stdin: () => Promise<string>,
 ): Promise<Sourced> {
-  const out: Sourced = { entries: [], origins: [] };
+  const out = emptySourced();
   for (let i = 0; i < values.length; i++) {
     if (values[i] === "-") linesOf(await stdin(), "stdin", out);
     else {
       out.entries.push(values[i]!);
-      out.origins.push(origins[i] ?? `arg ${i + 1}`);
+      out.origins.addText(origins[i] ?? `arg ${i + 1}`);
     }
   }
   for (const file of files) linesOf(await readSource(file, io, stdin), file === "-" ? "stdin" : file, out);

@@ -10,7 +10,8 @@ import { entryBoundsProblem } from "../domain/cidr/entries.ts";
 import { trimAsciiWhitespace } from "../domain/ip/addr.ts";
 import { hostBitsNetwork } from "../domain/ip/host-bits.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
-import type { Sourced } from "../local/list-lines.ts";
+import { collectGarbageEvery } from "../local/heap.ts";
+import { type Places, PlacesPicked, type Sourced } from "../local/list-lines.ts";
 import { EXIT, type Io } from "./io.ts";
 import { chooseStyle, type Style } from "./style.ts";
 
@@ -78,23 +79,38 @@ export class EntryChecks {
     problemOf: (entry: string) => string | null = prefixEntryProblem,
     cidrOf: ((entry: string) => string | null) | null = (entry) => entry,
   ): Sourced {
-    const kept: Sourced = { entries: [], origins: [] };
-    for (let i = 0; i < list.entries.length; i++) {
-      const entry = list.entries[i]!;
-      const origin = list.origins[i];
+    const { entries, origins } = list;
+    const placed = origins.length >= entries.length;
+    // Nothing to drop: the list itself, not a copy (a million entries are read once, issue 30).
+    if (!this.skipInvalid && placed) {
+      if (cidrOf !== null) {
+        for (let i = 0; i < entries.length; i++) {
+          collectGarbageEvery(i);
+          const cidr = cidrOf(entries[i]!);
+          if (cidr !== null) this.hostBits(cidr, origins, i);
+        }
+      }
+      return list;
+    }
+    const kept: string[] = [];
+    const keptAt: number[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      collectGarbageEvery(i);
+      const entry = entries[i]!;
       if (this.skipInvalid) {
         const problem = problemOf(entry);
         if (problem !== null) {
-          this.skip(origin, problem);
+          this.skip(origins.at(i), problem);
           continue;
         }
       }
       const cidr = cidrOf === null ? null : cidrOf(entry);
-      if (cidr !== null) this.hostBits(cidr, origin);
-      kept.entries.push(entry);
-      kept.origins.push(origin ?? `entry ${i + 1}`);
+      if (cidr !== null) this.hostBits(cidr, origins, i);
+      kept.push(entry);
+      keptAt.push(i);
     }
-    return kept;
+    if (kept.length === entries.length && placed) return list;
+    return { entries: kept, origins: new PlacesPicked(origins, keptAt) };
   }
 
   /** Says that the entry at `origin` was skipped, for `problem`. */
@@ -103,14 +119,18 @@ export class EntryChecks {
     this.io.stderr(`${placeOf(origin)}${problem}\n`);
   }
 
-  /** Says once that `cidr` (at `origin`) has host bits set, naming the network used. */
-  hostBits(cidr: string, origin?: string): void {
+  /**
+   * Says once that `cidr` has host bits set, naming the network used; it is at `origin`, or at
+   * place `index` of `origins` (written only when said).
+   */
+  hostBits(cidr: string, origin?: string | Places, index = 0): void {
     const network = hostBitsNetwork(cidr);
     if (network === null) return;
     this.hostBitEntries++;
     const label = this.strict ? `${this.err.red("error")}: ` : "";
+    const place = typeof origin === "object" ? origin.at(index) : origin;
     this.io.stderr(
-      `${placeOf(origin)}${label}${trimAsciiWhitespace(cidr)} has host bits set: using ${network}\n`,
+      `${placeOf(place)}${label}${trimAsciiWhitespace(cidr)} has host bits set: using ${network}\n`,
     );
   }
 
@@ -119,7 +139,7 @@ export class EntryChecks {
    * (2 under `--strict` with host bits said, or when a `required` list was emptied by skipping),
    * or null to go on.
    */
-  verdict(required: readonly Sourced[] = []): number | null {
+  verdict(required: readonly { readonly entries: { readonly length: number } }[] = []): number | null {
     if (this.skipped > 0) {
       this.io.stderr(`skipped ${this.skipped} invalid ${this.skipped === 1 ? "entry" : "entries"}\n`);
     }

@@ -9,6 +9,7 @@
  */
 import type { ErrorIssue } from "../client/index.ts";
 import { MORE_ISSUES_OMITTED } from "../contract/envelope.ts";
+import type { Places } from "../local/list-lines.ts";
 import type { Style } from "./render.ts";
 
 /** One list of the request as the user gave it: what to call it and where each entry came from. */
@@ -16,7 +17,7 @@ export interface GivenList {
   /** How the list is named in a sentence: `the address list`, `the exclusion list`. */
   noun: string;
   entries: readonly string[];
-  origins: readonly string[];
+  origins: Places;
 }
 
 /** The lists of one command, by their name in the request body (`inputs`, `include`, `exclude`). */
@@ -48,7 +49,7 @@ function plainSchemaPhrase(phrase: string, list: GivenList | undefined, remote: 
 function describeIssue(issue: ErrorIssue, lists: GivenLists, remote: boolean): string {
   const [head, position] = issue.path ?? [];
   const list = typeof head === "string" ? lists[head] : undefined;
-  const where = list && typeof position === "number" ? list.origins[position] : undefined;
+  const where = list && typeof position === "number" ? list.origins.at(position) : undefined;
   let message = issue.message;
   const schema = /^"[^"]*": (Expected .*?)\.?$/.exec(message);
   if (schema) message = plainSchemaPhrase(schema[1]!, list, remote) ?? message;
@@ -57,7 +58,7 @@ function describeIssue(issue: ErrorIssue, lists: GivenLists, remote: boolean): s
   for (const [name, given] of Object.entries(lists)) {
     if (message.startsWith(`${name} must `)) message = `${given.noun}${message.slice(name.length)}`;
   }
-  const first = Object.values(lists)[0]?.origins[0];
+  const first = Object.values(lists)[0]?.origins.at(0);
   if (first !== undefined) {
     message = message.replace(
       /the first entry ("(?:[^"\\]|\\.)*")/,

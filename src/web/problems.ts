@@ -28,7 +28,7 @@ export function listInput(id: string, field: string): ListInput {
     field,
     label: document.querySelector(`label[for="${id}"]`)?.textContent ?? field,
     entries: entries.map((entry) => entry.trim()),
-    lines: origins.map((origin) => Number(origin.slice(1))),
+    lines: entries.map((_, i) => Number(origins.at(i)?.slice(1))),
   };
 }
 

@@ -1,3 +1,4 @@
+import { PlacesJoined } from "../../local/list-lines.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
@@ -52,14 +53,15 @@ export const common: Command = {
       ...operand,
       ...checks.list(operand),
     }));
-    const stop = checks.verdict([{ entries: operands.flatMap((operand) => operand.entries), origins: [] }]);
+    const total = operands.reduce((sum, operand) => sum + operand.entries.length, 0);
+    const stop = checks.verdict([{ entries: { length: total } }]);
     if (stop !== null) return stop;
     if (operands.length > 2) {
       // Every entry of every list is checked first, so every bad line is reported at once.
       const all: Operand = {
         name: "the lists",
         entries: operands.flatMap((operand) => operand.entries),
-        origins: operands.flatMap((operand) => operand.origins),
+        origins: new PlacesJoined(operands.map((operand) => operand.origins)),
       };
       const checked = await runOperation(run, "cidrCompare", { a: all.entries, b: [] });
       if (!checked.ok) return report(checked, run, () => "", { lists: { a: givenList(all, "the lists") } });

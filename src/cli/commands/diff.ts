@@ -1,4 +1,4 @@
-import { parsePrefix } from "../../domain/ip/prefix.ts";
+import { scanPrefixWords } from "../../domain/ip/prefix.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
@@ -26,31 +26,43 @@ ${exitCodesHelp("0 the lists are equal; 1 they differ (diff(1)'s)")}
 
 Example: nettools diff yesterday.txt today.txt`;
 
-/** The network address of a canonical CIDR, for ordering: IPv4 before IPv6, then by address. */
-function orderKey(cidr: string): { family: number; value: bigint } {
-  const parsed = parsePrefix(cidr);
-  if (!parsed.ok) throw new Error(`not a canonical CIDR: ${cidr}`);
-  return { family: parsed.value.family, value: parsed.value.first.toBigInt() };
-}
+/** The words of the two CIDRs being ordered (network address in 0–3, family in 4). */
+const wordsA = new Uint32Array(5);
+const wordsB = new Uint32Array(5);
 
 /**
- * `-` lines for `onlyA` and `+` lines for `onlyB`, merged in address order, IPv4 first. Each list
- * is sorted that way already and the two are disjoint, so no two lines share a network address.
+ * Whether canonical CIDR `a`'s network address comes before `b`'s: IPv4 before IPv6, then by
+ * address. Read into words, never into objects (a diff of a million entries, issue 30).
  */
-export function diffLines(onlyA: readonly string[], onlyB: readonly string[]): string {
-  let out = "";
+function comesFirst(a: string, b: string): boolean {
+  if (scanPrefixWords(a, wordsA) < 0) throw new Error(`not a canonical CIDR: ${a}`);
+  if (scanPrefixWords(b, wordsB) < 0) throw new Error(`not a canonical CIDR: ${b}`);
+  if (wordsA[4] !== wordsB[4]) return wordsA[4]! < wordsB[4]!;
+  for (let k = 0; k < 4; k++) if (wordsA[k] !== wordsB[k]) return wordsA[k]! < wordsB[k]!;
+  return false;
+}
+
+/** Lines a chunk of the diff holds ({@link diffChunks}). */
+const LINES_PER_CHUNK = 4096;
+
+/**
+ * `-` lines for `onlyA` and `+` lines for `onlyB`, merged in address order, IPv4 first, in chunks
+ * of a few thousand lines (to write as they are made). Each list is sorted that way already and
+ * the two are disjoint, so no two lines share a network address.
+ */
+function* diffChunks(onlyA: readonly string[], onlyB: readonly string[]): Generator<string> {
+  let lines: string[] = [];
   let i = 0;
   let j = 0;
   while (i < onlyA.length || j < onlyB.length) {
-    let takeA = j === onlyB.length;
-    if (i < onlyA.length && j < onlyB.length) {
-      const a = orderKey(onlyA[i]!);
-      const b = orderKey(onlyB[j]!);
-      takeA = a.family !== b.family ? a.family < b.family : a.value < b.value;
+    const takeA = j === onlyB.length || (i < onlyA.length && comesFirst(onlyA[i]!, onlyB[j]!));
+    lines.push(takeA ? `-${onlyA[i++]}` : `+${onlyB[j++]}`);
+    if (lines.length === LINES_PER_CHUNK) {
+      yield `${lines.join("\n")}\n`;
+      lines = [];
     }
-    out += takeA ? `-${onlyA[i++]}\n` : `+${onlyB[j++]}\n`;
   }
-  return out;
+  if (lines.length > 0) yield `${lines.join("\n")}\n`;
 }
 
 export const diff: Command = {
@@ -73,7 +85,7 @@ export const diff: Command = {
       ...operand,
       ...checks.list(operand),
     })) as [Operand, Operand];
-    const stop = checks.verdict([{ entries: [...a.entries, ...b.entries], origins: [] }]);
+    const stop = checks.verdict([{ entries: { length: a.entries.length + b.entries.length } }]);
     if (stop !== null) return stop;
     const result = await runOperation(run, "cidrCompare", { a: a.entries, b: b.entries });
     if (!result.ok) {
@@ -83,7 +95,7 @@ export const diff: Command = {
     }
     const { onlyA, onlyB, equal } = result.value;
     if (run.json) io.stdout(`${JSON.stringify(result.value)}\n`);
-    else if (!values.quiet) io.stdout(diffLines(onlyA.cidrs, onlyB.cidrs));
+    else if (!values.quiet) for (const chunk of diffChunks(onlyA.cidrs, onlyB.cidrs)) io.stdout(chunk);
     return equal ? EXIT.ok : EXIT.findings;
   },
 };

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { expansionsOf, readItem, writeAddresses } from "../../local/expand.ts";
-import { linesOf, type Sourced } from "../../local/list-lines.ts";
+import { emptySourced, linesOf } from "../../local/list-lines.ts";
 import { byteIo } from "../byte-output.ts";
 import { ChunkedOutput } from "../composition-root.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
@@ -72,13 +72,13 @@ export const expand: Command = {
     if (positionals.filter((item) => item === "-").length > 1)
       throw new UsageError('stdin ("-") can be read only once');
 
-    const items: Sourced = { entries: [], origins: [] };
+    const items = emptySourced();
     for (const [i, item] of positionals.entries()) {
       if (item === "-") {
         linesOf((await io.readStdin()).replace(/^\uFEFF/, ""), "stdin", items);
       } else {
         items.entries.push(item);
-        items.origins.push(`arg ${i + 1}`);
+        items.origins.addText(`arg ${i + 1}`);
       }
     }
     const err = chooseStyle(io.stderrIsTty, io.env);

@@ -98,7 +98,7 @@ export const rdns: Command = {
       // The API places the issue at ["cidr"]; on a terminal it is said at this argument's place.
       const issues = (result.error.issues ?? []).map((issue) => ({ ...issue, path: ["cidr", 0] }));
       const given = {
-        cidr: { noun: "the block", entries: [cidrs[i]!], origins: [origins[i] ?? `arg ${i + 1}`] },
+        cidr: { noun: "the block", entries: [cidrs[i]!], origins: [origins.at(i) ?? `arg ${i + 1}`] },
       };
       io.stderr(renderInputError({ ...result.error, issues }, given, run.err, run.client !== null));
     });

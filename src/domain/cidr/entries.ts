@@ -5,7 +5,8 @@
 import { DomainError, type Issue, invalidInput } from "../errors.ts";
 import { type IpFamily, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
 import { IpPrefix, parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
-import type { RangeList } from "../ip/range-list.ts";
+import { PrefixList } from "../ip/prefix-list.ts";
+import { RangeList } from "../ip/range-list.ts";
 import { MAX_ENTRY_LENGTH, MAX_VALIDATION_PROBLEMS, MIN_ENTRY_LENGTH } from "../limits.ts";
 
 /** The family as the results spell it. */
@@ -129,6 +130,31 @@ export function readPrefixWords(
     count++;
   }
   return { count, words, families, lengths };
+}
+
+/** Position of the first prefix read whose family is not `family`, or -1 when all are. */
+export function otherFamilyAt(read: PrefixWords, family: IpFamily): number {
+  for (let i = 0; i < read.count; i++) if (read.families[i] !== family) return i;
+  return -1;
+}
+/** The ranges of the prefixes read (all of `family`), in order. */
+export function rangeListOfWords(family: 4 | 6, read: PrefixWords): RangeList {
+  const list = new RangeList(family, read.count);
+  const { words, lengths } = read;
+  for (let i = 0; i < read.count; i++) {
+    list.pushPrefix(words[4 * i]!, words[4 * i + 1]!, words[4 * i + 2]!, words[4 * i + 3]!, lengths[i]!);
+  }
+  return list;
+}
+
+/** The prefixes read (all of `family`) as canonical CIDRs, in order, made when read. */
+export function prefixListOfWords(family: 4 | 6, read: PrefixWords): PrefixList {
+  const list = new PrefixList(read.count);
+  const { words, lengths } = read;
+  for (let i = 0; i < read.count; i++) {
+    list.add(family, words[4 * i]!, words[4 * i + 1]!, words[4 * i + 2]!, words[4 * i + 3]!, lengths[i]!);
+  }
+  return list;
 }
 
 /**

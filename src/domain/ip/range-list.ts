@@ -36,9 +36,11 @@ export class RangeList {
    * almost nothing on its next call.
    */
   release(): void {
-    if (this.words.length <= KEEP_WORDS && spare.length < SPARE_COUNT) spare.push(this.words);
+    const words = this.words;
     this.words = new Uint32Array(STRIDE);
     this.length = 0;
+    if (words.length > KEEP_WORDS) freeNow(words);
+    else if (spare.length < SPARE_COUNT) spare.push(words);
   }
 
   /** Appends the range from the address `f0`–`f3` to the address `l0`–`l3` (first ≤ last). */
@@ -48,6 +50,7 @@ export class RangeList {
     if (at === w.length) {
       const bigger = takeWords(w.length * 2);
       bigger.set(w);
+      if (w.length > KEEP_WORDS) freeNow(w);
       this.words = w = bigger;
     }
     w[at] = f0;
@@ -125,6 +128,23 @@ export class RangeList {
 const spare: Uint32Array[] = [];
 const SPARE_COUNT = 8;
 const KEEP_WORDS = 1 << 16;
+
+/**
+ * Hands a large list's space back to the allocator now rather than at the next collection
+ * (detaching its buffer), where the runtime can: a local run over a million entries (CONTRACT
+ * §7.3's 384 MB, issue 30) then holds the lists it still uses, not every list it made. Lists of
+ * the API's sizes never come here (they go to the spare space above).
+ */
+function freeNow(words: Uint32Array): void {
+  const buffer = words.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+  if (
+    typeof buffer.transfer === "function" &&
+    words.byteOffset === 0 &&
+    words.byteLength === buffer.byteLength
+  ) {
+    buffer.transfer(0);
+  }
+}
 
 /** Space for at least `size` words: a released buffer that is large enough, or a new one. */
 function takeWords(size: number): Uint32Array {
