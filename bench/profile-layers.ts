@@ -81,7 +81,10 @@ const stackOf = (id: number): CallFrame[] => {
 // Sample times, and the start of the measured rounds.
 const times: number[] = [];
 let t = 0;
-for (const delta of profile.timeDeltas) times.push((t += delta));
+for (const delta of profile.timeDeltas) {
+  t += delta;
+  times.push(t);
+}
 let loopStart = Number.NaN;
 for (let i = 0; i < profile.samples.length; i++) {
   if (stackOf(profile.samples[i] ?? -1).some((frame) => frame.functionName === "timeFor")) {
