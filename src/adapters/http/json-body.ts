@@ -66,12 +66,21 @@ const notYet: Promise<typeof NOT_YET> = Promise.resolve(NOT_YET);
  */
 async function readCapped(request: Request, declared: boolean, timeLimitMs: number): Promise<Uint8Array> {
   if (declared) {
-    const bytes = request.bytes().catch(() => Promise.reject(cutShort()));
-    // Both settled already: the race takes the body's value, the first in its list.
-    const early = await Promise.race([bytes, notYet]);
+    const bytes = request.bytes();
+    let early: Uint8Array | typeof NOT_YET;
+    try {
+      // Both settled already: the race takes the body's, the first in its list. (The body's own
+      // promise: one derived from it, by `catch`, would settle a turn of microtasks later.)
+      early = await Promise.race([bytes, notYet]);
+    } catch {
+      throw cutShort();
+    }
     if (early !== NOT_YET) return early;
     // read on after a timeout only to be dropped with the connection
-    return await withinTimeLimit(bytes, timeLimitMs);
+    return await withinTimeLimit(
+      bytes.catch(() => Promise.reject(cutShort())),
+      timeLimitMs,
+    );
   }
   return await withinTimeLimit(readChunked(request), timeLimitMs);
 }
