@@ -190,6 +190,7 @@ export const OPERATIONS = {
     policy: METERED_JSON_ANSWER,
     legacyLocators: true,
     cost: COSTS.rangeToCidrs,
+    encoder: "deferredLists",
   },
   certificateBundle: {
     id: "certificateBundle",
