@@ -55,6 +55,30 @@ describe("the deferredLists encoder: JSON.stringify's output, the lists written 
     for (const result of results) expect(jsonOf(result)).toBe(JSON.stringify(result));
   });
 
+  test("random ranges, short lists (made as texts) and long ones (kept as prefixes) alike", () => {
+    const v4 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
+    let long = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: 2 ** 32 - 1 }), fc.nat({ max: 2 ** 32 - 1 }), (a, b) => {
+        const result = rangeToCidrs(v4(Math.min(a, b)), v4(Math.max(a, b)));
+        if (result.cidrCount > 32) long++;
+        expect(jsonOf(result)).toBe(JSON.stringify(result));
+        expect(result.cidrs.length).toBe(result.cidrCount);
+      }),
+      { numRuns: 300, seed: 20261129 },
+    );
+    expect(long).toBeGreaterThan(0); // both kinds of answer were checked
+    for (const [start, end] of [
+      ["10.0.0.5", "10.0.0.77"],
+      ["0.0.0.1", "255.255.255.254"],
+      ["::", "::"],
+      ["::1", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe"],
+    ] as const) {
+      const result = rangeToCidrs(start, end);
+      expect(jsonOf(result)).toBe(JSON.stringify(result));
+    }
+  });
+
   test("random merges and splits, and values that are not such results", () => {
     fc.assert(
       fc.property(
@@ -99,6 +123,7 @@ describe("the encoders a row names", () => {
         "cidrSplit",
         "cidrSubnets",
         "cidrSubtract",
+        "rangeToCidrs",
         "reverseZones",
       ].sort(),
     );

@@ -50,24 +50,50 @@ const cutShort = (): HttpError =>
   // nobody is left to read the answer. Reported as the truncated body it is.
   new HttpError("INVALID_JSON", "The request body ended before it was complete.");
 
+/** What {@link readCapped}'s first look finds when the body has not arrived yet. */
+const NOT_YET: unique symbol = Symbol("not yet");
+const notYet: Promise<typeof NOT_YET> = Promise.resolve(NOT_YET);
+
 /**
  * The body's bytes, at most MAX_BODY_BYTES of them, arrived within `timeLimitMs` of the call.
  * With a declared Content-Length (already checked against the limit, and enforced by the HTTP
  * server's framing) the body is read in one call, which is several times cheaper than pulling a
  * stream; a chunked body is pulled and counted, and reading stops as soon as it passes the limit.
+ *
+ * A body that has already arrived whole (a small POST comes with its headers: the usual case)
+ * is taken at once, without a timer: only a body still on its way is raced against its time
+ * limit (ADR 60; a timer, a promise and a race per request were 5–8 % of a small POST's CPU).
  */
 async function readCapped(request: Request, declared: boolean, timeLimitMs: number): Promise<Uint8Array> {
+  if (declared) {
+    const bytes = request.bytes();
+    let early: Uint8Array | typeof NOT_YET;
+    try {
+      // Both settled already: the race takes the body's, the first in its list. (The body's own
+      // promise: one derived from it, by `catch`, would settle a turn of microtasks later.)
+      early = await Promise.race([bytes, notYet]);
+    } catch {
+      throw cutShort();
+    }
+    if (early !== NOT_YET) return early;
+    // read on after a timeout only to be dropped with the connection
+    return await withinTimeLimit(
+      bytes.catch(() => Promise.reject(cutShort())),
+      timeLimitMs,
+    );
+  }
+  return await withinTimeLimit(readChunked(request), timeLimitMs);
+}
+
+/** `reading`, or the body's timeout once `timeLimitMs` have passed, whichever comes first. */
+async function withinTimeLimit(reading: Promise<Uint8Array>, timeLimitMs: number): Promise<Uint8Array> {
+  if (!Number.isFinite(timeLimitMs)) return await reading;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    if (Number.isFinite(timeLimitMs)) timer = setTimeout(() => reject(bodyTimeout(timeLimitMs)), timeLimitMs);
+    timer = setTimeout(() => reject(bodyTimeout(timeLimitMs)), timeLimitMs);
   });
   try {
-    if (declared) {
-      const bytes = request.bytes();
-      bytes.catch(() => {}); // read on after a timeout only to be dropped with the connection
-      return await Promise.race([bytes.catch(() => Promise.reject(cutShort())), late]);
-    }
-    return await Promise.race([readChunked(request), late]);
+    return await Promise.race([reading, late]);
   } finally {
     clearTimeout(timer);
   }

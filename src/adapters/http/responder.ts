@@ -17,6 +17,12 @@ export type CorsPolicy = { kind: "any" } | { kind: "list"; origins: ReadonlySet<
 
 type Headers = Record<string, string>;
 
+/** Where a request's decided id is kept, on the request (see {@link Responder.requestIdOf}). */
+const REQUEST_ID: unique symbol = Symbol("requestId");
+interface IdHolder {
+  [REQUEST_ID]?: string;
+}
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 const JSON_TYPE = "application/json";
 const TEXT_TYPE = "text/plain; charset=utf-8";
@@ -53,23 +59,26 @@ export class Responder {
     this.newRequestId = newRequestId;
   }
 
-  /** Ids already decided, so that every part of one request's handling uses the same one. */
-  private readonly ids = new WeakMap<Request, string>();
-
-  /** The caller's `X-Request-Id` when well-formed, otherwise a new one (CONTRACT §1.2); decided once per request. */
+  /**
+   * The caller's `X-Request-Id` when well-formed, otherwise a new one (CONTRACT §1.2); decided once
+   * per request, so that every part of one request's handling uses the same one. The id is kept on
+   * the request itself, under a symbol of this module (ADR 60: a property read, where a `WeakMap`
+   * cost a set and two look-ups per request).
+   */
   requestIdOf(request: Request): string {
-    let id = this.ids.get(request);
+    const held = request as Request & IdHolder;
+    let id = held[REQUEST_ID];
     if (id === undefined) {
       const given = request.headers.get("x-request-id");
       id = given !== null && REQUEST_ID_PATTERN.test(given) ? given : this.newRequestId();
-      this.ids.set(request, id);
+      held[REQUEST_ID] = id;
     }
     return id;
   }
 
   /** Gives `to` (a request rebuilt from `from`) the id already decided for `from`. */
   shareRequestId(from: Request, to: Request): void {
-    this.ids.set(to, this.requestIdOf(from));
+    (to as Request & IdHolder)[REQUEST_ID] = this.requestIdOf(from);
   }
 
   private staticHeaders(template: ResponseTemplate, contentType: string | null): Headers {

@@ -4,8 +4,9 @@
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpAddr, parseAddr, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
+import { PrefixList } from "../ip/prefix-list.ts";
 import { IpRange, splitRange } from "../ip/range.ts";
-import { TextBatch } from "../ip/text.ts";
+import { resultWith } from "../list-fields.ts";
 import {
   entryBoundsProblem,
   type FamilyName,
@@ -50,20 +51,26 @@ export function rangeToCidrs(start: string, end: string): RangeToCidrsResult {
     throw new DomainError("INVALID_INPUT", message, [issueAt(message, { path: ["start"], field: "start" })]);
   }
   const range = IpRange.of(first, last);
-  const batch = new TextBatch();
+  const family = familyName(first.family);
+  const ends = { first: first.toString(), last: last.toString() };
+  const addressCount = range.addressCount().toString();
+  const prefixes = new PrefixList(first.family === 6 ? 254 : 62);
   splitRange(range, (w0, w1, w2, w3, bits) => {
-    batch.add(first.family, w0, w1, w2, w3, bits);
+    prefixes.add(first.family, w0, w1, w2, w3, bits);
     return true;
   });
-  const cidrs = batch.toStrings();
-  return {
-    family: familyName(first.family),
-    range: { first: first.toString(), last: last.toString() },
-    cidrs,
-    cidrCount: cidrs.length,
-    addressCount: range.addressCount().toString(),
-  };
+  const cidrCount = prefixes.length;
+  // A long list stays the prefixes' words until read (list-fields.ts): a writer of JSON writes
+  // them straight as bytes. A short one is made into its texts now: for a few CIDRs the deferred
+  // field costs more than the strings it saves (docs/performance.md, "Where the time goes").
+  if (cidrCount <= DEFERRED_FROM) {
+    return { family, range: ends, cidrs: prefixes.toArray(), cidrCount, addressCount };
+  }
+  return resultWith<RangeToCidrsResult>({ family, range: ends, cidrs: prefixes, cidrCount, addressCount });
 }
+
+/** Lists longer than this are returned deferred (a {@link PrefixList}), shorter ones as texts. */
+const DEFERRED_FROM = 32;
 
 function parseEndpoint(raw: string, field: "start" | "end", issues: Issue[]): IpAddr | null {
   const at = { path: [field], field };

@@ -13,4 +13,6 @@ export const row = {
   legacyLocators: true,
   // At most 2 × 128 CIDRs whatever the range.
   cost: (_input: Static<typeof RangeToCidrsRequest>) => 1,
+  // Lists of more than 32 CIDRs stay prefix words and are written as bytes at the edge (ADR 60).
+  encoder: "deferredLists",
 } as const satisfies Operation<"rangeToCidrs">;
