@@ -4,7 +4,7 @@
  */
 import { DomainError, type Issue, invalidInput } from "../errors.ts";
 import { type IpFamily, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
-import { IpPrefix, parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
+import { parsePrefix, scanPrefixWords } from "../ip/prefix.ts";
 import { PrefixList } from "../ip/prefix-list.ts";
 import { RangeList } from "../ip/range-list.ts";
 import { MAX_ENTRY_LENGTH, MAX_VALIDATION_PROBLEMS, MIN_ENTRY_LENGTH } from "../limits.ts";
@@ -158,26 +158,6 @@ export function prefixListOfWords(family: 4 | 6, read: PrefixWords): PrefixList 
 }
 
 /**
- * Parses a list of address-or-CIDR entries, adding an issue located by `locate(i)` for each invalid
- * one, until `issues` holds MAX_VALIDATION_PROBLEMS. Returns the valid entries' prefixes in input
- * order: one per entry when no issue was added.
- */
-export function parsePrefixList(
-  entries: readonly string[],
-  locate: (index: number) => Locator,
-  issues: Issue[],
-): IpPrefix[] {
-  const out: IpPrefix[] = [];
-  const w = entryWords;
-  for (let i = 0; i < entries.length; i++) {
-    if (issues.length >= MAX_VALIDATION_PROBLEMS) break;
-    const bits = readEntry(entries[i], i, locate, issues);
-    if (bits >= 0) out.push(IpPrefix.ofNetworkWords(w[4] === 4 ? 4 : 6, w[0]!, w[1]!, w[2]!, w[3]!, bits));
-  }
-  return out;
-}
-
-/**
  * `INVALID_INPUT` for the invalid entries found. Issue-finding may stop early (the wire
  * contract lists at most 100 and says when more exist); the envelope owns that sentence.
  */
@@ -185,15 +165,6 @@ export function invalidEntries(issues: Issue[]): DomainError {
   return invalidInput(
     issues.length > MAX_VALIDATION_PROBLEMS ? issues.slice(0, MAX_VALIDATION_PROBLEMS) : issues,
   );
-}
-
-/** Position of the first value whose family differs from `values[0]`'s, or -1 when all agree. */
-export function firstOtherFamily(values: readonly { readonly family: IpFamily }[]): number {
-  const family = values[0]?.family;
-  for (let i = 1; i < values.length; i++) {
-    if (values[i]!.family !== family) return i;
-  }
-  return -1;
 }
 
 /**

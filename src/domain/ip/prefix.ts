@@ -17,7 +17,6 @@ import {
   scanAddrWords,
   trimAsciiWhitespace,
 } from "./addr.ts";
-import { PrefixList } from "./prefix-list.ts";
 import { formatWords } from "./text.ts";
 import { maskWord } from "./u128.ts";
 
@@ -108,20 +107,6 @@ export class IpPrefix {
     const a = this.addr;
     return formatWords(a.family, a.w0, a.w1, a.w2, a.w3, this.bits);
   }
-}
-
-/**
- * The prefixes as a {@link PrefixList}: read, their canonical texts, `prefixes.map(String)`
- * several times faster (one decoding step); as a result field (see `resultWith`), written from
- * their words by whoever sends them.
- */
-export function formatPrefixes(prefixes: readonly IpPrefix[]): PrefixList {
-  const batch = new PrefixList(prefixes.length);
-  for (const p of prefixes) {
-    const a = p.addr;
-    batch.add(a.family, a.w0, a.w1, a.w2, a.w3, p.bits);
-  }
-  return batch;
 }
 
 /** True when `prefix` contains `addr` (same family, inside the block). See {@link IpPrefix.contains}. */

@@ -8,7 +8,6 @@
  * operation costs the same for a /0 as for a /32.
  */
 import type { IpFamily } from "./addr.ts";
-import type { IpPrefix } from "./prefix.ts";
 import { countRangePrefixesAt, type PrefixSink, splitRangeWords } from "./range.ts";
 import { maskWord, WORD_MAX } from "./u128.ts";
 
@@ -259,13 +258,6 @@ export function intersectLists(a: RangeList, b: RangeList): RangeList {
     return true;
   });
   return out;
-}
-
-/** The ranges of `prefixes` (all of `family`), in order. */
-export function rangeListOf(family: IpFamily, prefixes: readonly IpPrefix[]): RangeList {
-  const list = new RangeList(family, prefixes.length);
-  for (const { first: a, bits } of prefixes) list.pushPrefix(a.w0, a.w1, a.w2, a.w3, bits);
-  return list;
 }
 
 /** Compares the address at `a[i … i+3]` with the one at `b[j … j+3]`: negative, zero or positive. */
