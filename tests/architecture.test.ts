@@ -300,7 +300,7 @@ const relativeToSrc = (path: string) => path.slice(SRC.length + 1);
  * Issue 32 asks for under 4,000: the logic that is not the CLI's moved to src/local/ and the
  * adapters (ADR 0058), and this ceiling only goes down as more of it moves.
  */
-const CLI_LINE_CEILING = 4_855;
+const CLI_LINE_CEILING = 4_731;
 
 /** The modules of src/local/ an adapter may import: the ports, and the words they speak (ports.ts imports them). */
 const PORT_WORDS: readonly string[] = [

@@ -7,9 +7,10 @@ import { parseArgs } from "node:util";
 import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "../local/deadline.ts";
-import { emptySourced, linesOf, type Sourced, withoutBom } from "../local/list-lines.ts";
+import type { Sourced } from "../local/list-lines.ts";
+import { collectEntries, stdinOnce } from "../local/list-sources.ts";
 import { argOrigins } from "./input.ts";
-import { InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
+import { type Io, UsageError, usageErrorOf } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";
 
 export { COMMON_HELP } from "./common-help.ts";
@@ -130,50 +131,6 @@ function parseTimeout(text: string): number {
     );
   }
   return seconds;
-}
-
-/** Reads stdin once, however many inputs name "-" (a byte-order mark at its start dropped). */
-export function stdinOnce(io: Io): () => Promise<string> {
-  let text: Promise<string> | null = null;
-  return () => {
-    text ??= io.readStdin().then(withoutBom);
-    return text;
-  };
-}
-
-/**
- * The text of a file, or of stdin for "-", without a UTF-8 byte-order mark at its start (CONTRACT
- * §7.6); an unreadable file is a UsageError naming it.
- */
-export async function readSource(name: string, io: Io, stdin: () => Promise<string>): Promise<string> {
-  if (name === "-") return stdin();
-  try {
-    return withoutBom(await io.readFile(name));
-  } catch (error) {
-    if (error instanceof InputTooLarge) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`cannot read ${name}: ${reason}`);
-  }
-}
-
-/** Entries from arguments (`-` = stdin) and files, each with its place (`arg 2`, `FILE:LINE`, `stdin:LINE`). */
-export async function collectEntries(
-  values: readonly string[],
-  origins: readonly string[],
-  files: readonly string[],
-  io: Io,
-  stdin: () => Promise<string>,
-): Promise<Sourced> {
-  const out = emptySourced();
-  for (let i = 0; i < values.length; i++) {
-    if (values[i] === "-") linesOf(await stdin(), "stdin", out);
-    else {
-      out.entries.push(values[i]!);
-      out.origins.addText(origins[i] ?? `arg ${i + 1}`);
-    }
-  }
-  for (const file of files) linesOf(await readSource(file, io, stdin), file === "-" ? "stdin" : file, out);
-  return out;
 }
 
 /**

@@ -5,8 +5,6 @@
  * the options, keeps the read within the command's budget, and prints what it says: notices go to
  * stderr, one line each, never key text or binary bytes.
  */
-import { isIP } from "node:net";
-import { addressFormProblem } from "../domain/certificates/hostname.ts";
 import {
   readCertificateFiles,
   readRoots as readRootsOnThisMachine,
@@ -26,7 +24,7 @@ import { EXIT, UsageError } from "./io.ts";
 import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";
 
 export type { SuppliedRoots } from "../local/certificate-source.ts";
-export { rootsProblem } from "../local/certificate-source.ts";
+export { hostnameFor, rootsProblem } from "../local/certificate-source.ts";
 export type { CertificateSource } from "./connect-source.ts";
 
 export const SOURCE_HELP = `Where the certificates come from:
@@ -125,37 +123,4 @@ export async function readRoots(
   if (read === undefined || !("invalid" in read)) return read;
   run.io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${read.invalid}\n`);
   return { exit: EXIT.invalidInput };
-}
-
-/**
- * The hostname to check: the option, else the connection's default. With `bundleOnly` (cert: the
- * bundle operation takes DNS names only) an address is left out of the request: the CLI checks it
- * itself against the leaf's IP SANs (src/local/hostname-answer.ts).
- */
-export function hostnameFor(
-  given: string | undefined,
-  source: CertificateSource,
-  bundleOnly: boolean,
-): { request?: string; address?: string } {
-  const name = given ?? source.defaultHostname ?? undefined;
-  if (name === undefined) return {};
-  // `cert` checks an address given with -H against the leaf's IP SANs (CONTRACT §7.6); a
-  // `--connect` HOST that is an address is no hostname to check (§7.3: skipped by `cert`).
-  if (bundleOnly && looksLikeAddress(name)) return given === undefined ? {} : { address: name };
-  return { request: name };
-}
-
-/**
- * Text the chain would read as an address, or as an address in a form it refuses (brackets, a
- * zone, a prefix length): `cert` answers these itself instead of sending them to the bundle
- * operation, which takes DNS names only.
- */
-function looksLikeAddress(text: string): boolean {
-  const trimmed = text.trim();
-  return (
-    isIP(trimmed) !== 0 ||
-    /^[0-9.]+$/.test(trimmed) ||
-    addressFormProblem(trimmed) !== null ||
-    trimmed.split(":").length > 2
-  );
 }

@@ -1,19 +1,10 @@
 /**
- * What every list-reading command does with entries before it runs its operation (CONTRACT §12):
- * `--skip-invalid` drops an unreadable entry with one stderr line at its place (`FILE:LINE: …`,
- * the words its error would have had) and a final `skipped N invalid entries`, the exit status
- * then being what it would be without those entries; and an entry whose host bits are set
- * (`192.0.2.0/22`) is said once on stderr (`192.0.2.0/22 has host bits set: using 192.0.0.0/22`),
- * `--strict` making that exit 2. The API keeps CONTRACT §2: it normalises in silence.
+ * The entry-check options of the list-reading commands (`--skip-invalid`, `--strict`) and their
+ * help; what they do is src/local/entry-checks.ts (CONTRACT §12), said here on stderr.
  */
-import { entryBoundsProblem } from "../domain/cidr/entries.ts";
-import { trimAsciiWhitespace } from "../domain/ip/addr.ts";
-import { hostBitsNetwork } from "../domain/ip/host-bits.ts";
-import { parsePrefix } from "../domain/ip/prefix.ts";
-import { collectGarbageEvery } from "../local/heap.ts";
-import { type Places, PlacesPicked, type Sourced } from "../local/list-lines.ts";
+import { ListEntryChecks } from "../local/entry-checks.ts";
 import { EXIT, type Io } from "./io.ts";
-import { chooseStyle, type Style } from "./style.ts";
+import { chooseStyle } from "./style.ts";
 
 /** The options, for `parse`. */
 export const ENTRY_CHECK_OPTIONS = {
@@ -38,100 +29,10 @@ export const STRICT_HELP = `  --strict        a CIDR with host bits set (192.0.2
                   it is used as its network and said once on stderr:
                   "192.0.2.0/22 has host bits set: using 192.0.0.0/22"`;
 
-/** Why `entry` is not an address or CIDR (the words the operation's error would use), or null. */
-export function prefixEntryProblem(entry: string): string | null {
-  const bounds = entryBoundsProblem(entry, "entry");
-  if (bounds !== null) return bounds;
-  const parsed = parsePrefix(entry);
-  return parsed.ok ? null : parsed.message;
-}
-
-/** The place prefix of a stderr line: `FILE:LINE: ` for a line of a file or stdin, nothing for an argument. */
-function placeOf(origin: string | undefined): string {
-  return origin === undefined || origin.startsWith("arg ") ? "" : `${origin}: `;
-}
-
-/** The entry checks of one command run: what was skipped and what host bits were said. */
-export class EntryChecks {
-  private skipped = 0;
-  private hostBitEntries = 0;
-  private readonly err: Style;
-  readonly skipInvalid: boolean;
-  readonly strict: boolean;
-
-  constructor(
-    private readonly io: Io,
-    values: { "skip-invalid"?: boolean | undefined; strict?: boolean | undefined },
-  ) {
-    this.skipInvalid = values["skip-invalid"] === true;
-    this.strict = values.strict === true;
-    this.err = chooseStyle(io.stderrIsTty, io.env);
-  }
-
-  /**
-   * `list` without the entries `--skip-invalid` drops (each said at its place), host bits said for
-   * every CIDR entry. `problemOf` says why an entry cannot be read (an address or CIDR by default);
-   * `cidrOf` gives the CIDR text an entry holds, for the host-bits check (the entry by default;
-   * null for entries that hold none, such as ranges).
-   */
-  list(
-    list: Sourced,
-    problemOf: (entry: string) => string | null = prefixEntryProblem,
-    cidrOf: ((entry: string) => string | null) | null = (entry) => entry,
-  ): Sourced {
-    const { entries, origins } = list;
-    const placed = origins.length >= entries.length;
-    // Nothing to drop: the list itself, not a copy (a million entries are read once, issue 30).
-    if (!this.skipInvalid && placed) {
-      if (cidrOf !== null) {
-        for (let i = 0; i < entries.length; i++) {
-          collectGarbageEvery(i);
-          const cidr = cidrOf(entries[i]!);
-          if (cidr !== null) this.hostBits(cidr, origins, i);
-        }
-      }
-      return list;
-    }
-    const kept: string[] = [];
-    const keptAt: number[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      collectGarbageEvery(i);
-      const entry = entries[i]!;
-      if (this.skipInvalid) {
-        const problem = problemOf(entry);
-        if (problem !== null) {
-          this.skip(origins.at(i), problem);
-          continue;
-        }
-      }
-      const cidr = cidrOf === null ? null : cidrOf(entry);
-      if (cidr !== null) this.hostBits(cidr, origins, i);
-      kept.push(entry);
-      keptAt.push(i);
-    }
-    if (kept.length === entries.length && placed) return list;
-    return { entries: kept, origins: new PlacesPicked(origins, keptAt) };
-  }
-
-  /** Says that the entry at `origin` was skipped, for `problem`. */
-  skip(origin: string | undefined, problem: string): void {
-    this.skipped++;
-    this.io.stderr(`${placeOf(origin)}${problem}\n`);
-  }
-
-  /**
-   * Says once that `cidr` has host bits set, naming the network used; it is at `origin`, or at
-   * place `index` of `origins` (written only when said).
-   */
-  hostBits(cidr: string, origin?: string | Places, index = 0): void {
-    const network = hostBitsNetwork(cidr);
-    if (network === null) return;
-    this.hostBitEntries++;
-    const label = this.strict ? `${this.err.red("error")}: ` : "";
-    const place = typeof origin === "object" ? origin.at(index) : origin;
-    this.io.stderr(
-      `${placeOf(place)}${label}${trimAsciiWhitespace(cidr)} has host bits set: using ${network}\n`,
-    );
+/** The entry checks of one command run (src/local/entry-checks.ts), saying on stderr, stopping with exit 2. */
+export class EntryChecks extends ListEntryChecks {
+  constructor(io: Io, values: { "skip-invalid"?: boolean | undefined; strict?: boolean | undefined }) {
+    super((line) => io.stderr(line), chooseStyle(io.stderrIsTty, io.env).red("error"), values);
   }
 
   /**
@@ -140,14 +41,6 @@ export class EntryChecks {
    * or null to go on.
    */
   verdict(required: readonly { readonly entries: { readonly length: number } }[] = []): number | null {
-    if (this.skipped > 0) {
-      this.io.stderr(`skipped ${this.skipped} invalid ${this.skipped === 1 ? "entry" : "entries"}\n`);
-    }
-    if (this.strict && this.hostBitEntries > 0) return EXIT.invalidInput;
-    if (this.skipped > 0 && required.some((list) => list.entries.length === 0)) {
-      this.io.stderr(`${this.err.red("error")}: no valid entry left\n`);
-      return EXIT.invalidInput;
-    }
-    return null;
+    return this.mustStop(required) ? EXIT.invalidInput : null;
   }
 }

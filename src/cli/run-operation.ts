@@ -23,6 +23,7 @@ import { RequestRootStore, readSuppliedRoots } from "../domain/certificates/trus
 import { DomainError } from "../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import type { SignatureVerifier, WorkBudget } from "../domain/ports.ts";
+import { withLocalBounds } from "../local/local-bounds.ts";
 import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
 import type { Run } from "./args.ts";
 import { localCertificateDeps as deps, revocationListDecoder } from "./composition-root.ts";
@@ -63,9 +64,9 @@ const LOCAL_CONTEXT: UseCaseContext = {
 
 /**
  * The request checked as the server checks it, with the API's size bounds lifted (list lengths,
- * the length of a whole text field): a local run has the larger limits of src/domain/limits.ts,
- * which the use cases enforce. Every other rule of the schema applies, with or without --json, so
- * the same bad entry always gets the same error.
+ * the length of a whole text field; src/local/local-bounds.ts): a local run has the larger limits
+ * of src/domain/limits.ts, which the use cases enforce. Every other rule of the schema applies,
+ * with or without --json, so the same bad entry always gets the same error.
  */
 function checkLocally(schema: TSchema | null, request: unknown, legacyLocators: boolean): void {
   if (schema === null) return;
@@ -77,44 +78,6 @@ function checkLocally(schema: TSchema | null, request: unknown, legacyLocators: 
       !(failure.type === ValueErrorType.StringMaxLength && failure.path.lastIndexOf("/") === 0),
   );
   if (failures.length > 0) throw schemaRejection(failures, legacyLocators);
-}
-
-const localSchemas = new WeakMap<TSchema, TSchema>();
-
-/**
- * `schema` without the bounds a local run lifts (issue 30): `maxItems` of its arrays and
- * `maxLength` of the request's own string fields, reached through `properties` and `items` only
- * (a union's members stay whole, so a union fails as it did). Checking a million-entry list
- * against the API's schema failed on its length and then walked every entry again for the errors
- * to filter (2 s and 170 MB); this schema passes it in one walk. What it reports is what the
- * filtered errors were, since TypeBox reports each keyword on its own.
- */
-function withLocalBounds(schema: TSchema): TSchema {
-  let local = localSchemas.get(schema);
-  if (local === undefined) {
-    local = liftBounds(schema, true);
-    localSchemas.set(schema, local);
-  }
-  return local;
-}
-
-function liftBounds(schema: TSchema, isRequest: boolean): TSchema {
-  const lifted: TSchema = { ...schema };
-  if (schema.type === "array") {
-    delete lifted.maxItems;
-    if (schema.items !== undefined && !Array.isArray(schema.items))
-      lifted.items = liftBounds(schema.items, false);
-  }
-  if (schema.type === "object" && schema.properties !== undefined) {
-    const properties: Record<string, TSchema> = {};
-    for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
-      const field = isRequest && property.type === "string" ? { ...property } : liftBounds(property, false);
-      if (isRequest && property.type === "string") delete field.maxLength;
-      properties[name] = field;
-    }
-    lifted.properties = properties;
-  }
-  return lifted;
 }
 
 /**

@@ -8,6 +8,7 @@
  * binary bytes.
  */
 import { pemBlock } from "../domain/certificates/chain.ts";
+import { addressFormProblem } from "../domain/certificates/hostname.ts";
 import { readTrustStoreText, skippedNotice } from "../domain/certificates/trust-store-file.ts";
 import { BinaryInputError, CertificateBundleText } from "./certificate-files.ts";
 import { INPUT_LIMITS, InputTooLarge } from "./input-limits.ts";
@@ -252,4 +253,33 @@ export async function readServerCertificates(
     defaultHostname: values.servername?.trim() || target.host,
     line: `${describeTarget(target)} sent ${sent === 1 ? "1 certificate" : `${sent} certificates`} (read ${how})`,
   };
+}
+
+/**
+ * The hostname to check: the option, else the `--connect` default of `source`. With `bundleOnly`
+ * (cert: the bundle operation takes DNS names only) an address is left out of the request: the CLI
+ * checks it itself against the leaf's IP SANs (src/local/hostname-answer.ts).
+ */
+export function hostnameFor(
+  given: string | undefined,
+  source: { readonly defaultHostname: string | null },
+  bundleOnly: boolean,
+): { request?: string; address?: string } {
+  const name = given ?? source.defaultHostname ?? undefined;
+  if (name === undefined) return {};
+  // `cert` checks an address given with -H against the leaf's IP SANs (CONTRACT §7.6); a
+  // `--connect` HOST that is an address is no hostname to check (§7.3: skipped by `cert`).
+  if (bundleOnly && looksLikeAddress(name)) return given === undefined ? {} : { address: name };
+  return { request: name };
+}
+
+/**
+ * Text the chain would read as an address, or as an address in a form it refuses (brackets, a
+ * zone, a prefix length): `cert` answers these itself instead of sending them to the bundle
+ * operation, which takes DNS names only.
+ */
+function looksLikeAddress(text: string): boolean {
+  const trimmed = text.trim();
+  // Every IPv4 address is digits and dots, every IPv6 address has two colons or more.
+  return /^[0-9.]+$/.test(trimmed) || addressFormProblem(trimmed) !== null || trimmed.split(":").length > 2;
 }

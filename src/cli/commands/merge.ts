@@ -4,7 +4,8 @@ import { specialReasonOf, specialReasonText } from "../../domain/ip/special-reas
 import { maskWord } from "../../domain/ip/u128.ts";
 import { collectGarbageEvery } from "../../local/heap.ts";
 import type { Sourced } from "../../local/list-lines.ts";
-import { CIDR_HELP, COMMON_HELP, collectEntries, PLAIN_OPTION, parse, stdinOnce } from "../args.ts";
+import { collectEntries, stdinOnce } from "../../local/list-sources.ts";
+import { CIDR_HELP, COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";

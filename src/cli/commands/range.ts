@@ -1,6 +1,7 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
 import { rangeEndpoints } from "../../local/list-lines.ts";
-import { COMMON_HELP, PLAIN_OPTION, parse, type Run, readSource, stdinOnce } from "../args.ts";
+import { readSource, stdinOnce } from "../../local/list-sources.ts";
+import { COMMON_HELP, PLAIN_OPTION, parse, type Run } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { renderInputError } from "../input-errors.ts";
