@@ -24,7 +24,7 @@ import { DomainError } from "../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import type { SignatureVerifier, WorkBudget } from "../domain/ports.ts";
 import { withLocalBounds } from "../local/local-bounds.ts";
-import { bindUseCases, type UseCaseContext, type UseCases } from "../use-cases.ts";
+import { bindUseCases, type UseCaseContext, type UseCases } from "../operations/use-cases.ts";
 import type { Run } from "./args.ts";
 import { localCertificateDeps as deps, revocationListDecoder } from "./composition-root.ts";
 import { type GivenLists, renderInputError } from "./input-errors.ts";

@@ -33,7 +33,6 @@ describe("the command catalog", () => {
     for (const unwanted of [
       "src/client/index.ts",
       "@sinclair/typebox",
-      "src/use-cases.ts",
       "src/operations/use-cases.ts",
       "src/server.ts",
     ]) {

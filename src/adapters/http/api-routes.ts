@@ -16,7 +16,7 @@ import { Value } from "@sinclair/typebox/value";
 import { schemaRejection } from "../../contract/envelope.ts";
 import { OPERATION_LIST, type Operation, type OperationId } from "../../contract/operations.ts";
 import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.ts";
-import type { UseCaseContext, UseCases } from "../../use-cases.ts";
+import type { UseCaseContext, UseCases } from "../../operations/use-cases.ts";
 import { negotiate } from "./accept.ts";
 import type { CertificateLanes, LoopBudget } from "./admission.ts";
 import { encoderNamed } from "./encoders/index.ts";
