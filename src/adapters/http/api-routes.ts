@@ -195,7 +195,8 @@ function handlerFor<Id extends OperationId>(
   const metered = operation.policy.admission === "metered";
   const queued = operation.policy.admission === "queued";
   const admitted = async (request: Request, promised: number, turn: number): Promise<Response> => {
-    const arrival = performance.now();
+    // Only a queued job's lane needs its arrival time (how long it has waited already).
+    const arrival = queued ? performance.now() : 0;
     try {
       const bytes = await readBodyBytes(request, timeLimitMs);
       const usedBefore = meter.read(bytes.byteLength, promised, turn);
