@@ -3,6 +3,7 @@ import type { ServerError } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { invalidInput } from "../../domain/errors.ts";
 import { CertificateBundleText } from "../../local/certificate-files.ts";
+import { withRefusingClients } from "../../local/client-names.ts";
 import { INPUT_LIMITS } from "../../local/input-limits.ts";
 import { keyMaterialIssues } from "../../local/key-material.ts";
 import {
@@ -113,15 +114,6 @@ function keyMaterialRefusal(text: string): ServerError | null {
   };
 }
 
-/** How the clients of CONTRACT §8.1's vocabulary are named in a sentence. */
-const CLIENT_NAMES: Readonly<Record<string, string>> = {
-  chrome: "Chrome",
-  firefox: "Firefox",
-  apple: "Apple (Safari, macOS, iOS)",
-  go: "Go",
-  openssl: "OpenSSL",
-};
-
 /** The request's fields, its problems (with the clients that refuse each), and the key match. */
 export function renderCsr(result: CsrResult, style: Style): string {
   const names = [
@@ -145,10 +137,7 @@ export function renderCsr(result: CsrResult, style: Style): string {
   const problems = renderFindings(
     result.problems.map((problem) => ({
       ...problem,
-      observed:
-        problem.clients.length === 0
-          ? problem.observed
-          : `${problem.observed} Refused by: ${problem.clients.map((client) => CLIENT_NAMES[client] ?? client).join(", ")}.`,
+      observed: withRefusingClients(problem.clients, problem.observed),
     })),
     style,
     "No problems.",

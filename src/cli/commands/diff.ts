@@ -4,7 +4,7 @@ import { COMMON_HELP, makeRun, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { givenList } from "../operands.ts";
+import { givenList } from "../../local/input-issue-words.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 
