@@ -12,7 +12,7 @@
  * A file that holds only a private key is skipped with a notice. Nothing of a file's content is
  * printed but the series, which hold no key material.
  */
-import type { ChainJudge } from "../certificate-watch/certificate-file.ts";
+import { type ChainJudge, problemsAt } from "../certificate-watch/certificate-file.ts";
 import { exposeChainFiles } from "../certificate-watch/chain-files.ts";
 import type { RequestOf } from "../contract/operations.ts";
 import type { CertificateChainResult } from "../domain/certificates/chain.ts";
@@ -51,10 +51,9 @@ export async function printChainSeries(
     const answer = bounded.value;
     if (answer.ok) return { ok: true, result: answer.value };
     const issues = (answer.error as { issues?: { location?: { line: number } }[] }).issues ?? [];
-    const line = issues.find((issue) => issue.location !== undefined)?.location?.line;
     return {
       ok: false,
-      reason: `${answer.error.code}: not a certificate bundle the chain can read (${issues.length === 1 ? "1 problem" : `${issues.length} problems`}${line === undefined ? "" : `, the first at line ${line}`})`,
+      reason: `${answer.error.code}: not a certificate bundle the chain can read (${problemsAt(issues)})`,
     };
   };
   const exposition = await exposeChainFiles({
