@@ -1,7 +1,8 @@
 /**
  * The words of `nettools info` (src/cli/info.ts) for an address or block's facts
  * (src/domain/ip/facts.ts), shared with the web page's subnet calculator so both say the same
- * thing; and the span of a block in the CIDR tables of the list commands. Pure functions: no Bun or Node APIs, so the page bundles it.
+ * thing; and the span of a block in the CIDR tables of the list commands. Pure functions: no Bun
+ * or Node APIs, so the page bundles it.
  */
 import { type AddressFacts, type AddressType, addressFacts } from "../domain/ip/facts.ts";
 
