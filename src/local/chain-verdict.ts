@@ -1,14 +1,27 @@
 /**
  * The verdict of `nettools chain` on a chain the use case built (CONTRACT §7.1, §10.1): which
  * problems count against the exit status under the command's rules (--strict, --expires-within,
- * --fix), what --fix says of the chain it wrote or why it writes nothing, and the line for a hostname the leaf covers. Shared by the
- * command and its `--format prom` series; words only, nothing printed.
+ * --fix), the anchor in words, what --fix says of the chain it wrote or why it writes nothing,
+ * and the line for a hostname the leaf covers. Shared by the command and its `--format prom`
+ * series; words only, nothing printed.
  */
 import type { ResultOf } from "../contract/operations.ts";
 import type { CertificateDecoder } from "../domain/ports.ts";
 import { answerFor, readIdentity, sansAt } from "./hostname-answer.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
+
+/** What each kind of anchor is, in words; a missing issuer is no anchor (CONTRACT §7.6). */
+const ANCHOR_TEXT = {
+  "in-bundle": "a self-signed root in the bundle",
+  "known-root": "a root of the shipped root store",
+  "supplied-root": "your own root",
+} as const;
+
+/** The anchor of a chain in words (`nettools chain`'s verdict and its anchor row). */
+export function anchorText(kind: NonNullable<ChainResult["anchor"]>["kind"]): string {
+  return kind === "missing" ? "no anchor: an issuer is missing" : ANCHOR_TEXT[kind];
+}
 
 /** What counts against the exit status (CONTRACT §7.1). */
 export interface ExitRules {
