@@ -1,9 +1,9 @@
 /**
  * `runOperation(run, id, request)`: the one way a `nettools` command runs an operation of the
- * wire contract — in this process, through the same use cases the server binds (with the local
- * limits of a run on the user's own machine), or with `--server` through the typed client. Either
- * way the answer has the client's shape, so a command prints it the same way; and `report` prints
- * it, choosing the exit code.
+ * wire contract — in this process, through the same use cases the server binds with the local
+ * limits of a run on the user's own machine (src/operations/local-runner.ts), or with `--server`
+ * through the typed client. Either way the answer has the client's shape, so a command prints it
+ * the same way; and `report` prints it, choosing the exit code.
  */
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { OPERATIONS, type OperationId, type RequestOf, type ResultOf } from "../contract/operations.ts";

@@ -139,7 +139,7 @@ export class LocalOperationRunner {
   /** The use cases, bound on the first run with ports read only when a use case runs. */
   #bound(): UseCases {
     const { ports } = this;
-    const runner = this;
+    const rootStore = () => this.#rootStore();
     this.#useCases ??= bindUseCases(
       {
         get clock() {
@@ -152,7 +152,7 @@ export class LocalOperationRunner {
           return ports.revocationLists;
         },
         get roots() {
-          return runner.#rootStore();
+          return rootStore();
         },
       },
       "local",
