@@ -76,7 +76,9 @@ export function printCloudSplit(result: ResultOf<"cidrSplit">, provider: CloudPr
   if (!subnets.ok) return reportInvalidEntry(run.io, run.json, `--cloud ${provider}`, subnets.message);
   const { usablePerSubnet } = subnets.value;
   run.io.stdout(
-    run.json ? `${JSON.stringify({ ...result, cloud: { provider, usablePerSubnet } })}\n` : subnets.value.lines(),
+    run.json
+      ? `${JSON.stringify({ ...result, cloud: { provider, usablePerSubnet } })}\n`
+      : subnets.value.lines(),
   );
   return EXIT.ok;
 }

@@ -7,10 +7,10 @@
  */
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
 import { OPERATIONS, type OperationId, type RequestOf, type ResultOf } from "../contract/operations.ts";
+import type { GivenLists } from "../local/input-issue-words.ts";
 import { LocalOperationRunner, type LocalWorkBound } from "../operations/local-runner.ts";
 import type { Run } from "./args.ts";
 import { localCertificateDeps, revocationListDecoder } from "./composition-root.ts";
-import type { GivenLists } from "../local/input-issue-words.ts";
 import { renderInputError } from "./input-errors.ts";
 import { EXIT } from "./io.ts";
 import { renderError, type Style } from "./render.ts";

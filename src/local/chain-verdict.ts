@@ -72,10 +72,18 @@ export function writtenChainWords(
     const repaired = [...new Set(result.problems.map((problem) => problem.code))].filter((code) =>
       rules.repairedByWriting.has(code),
     );
-    return { where, size, detail: repaired.length > 0 ? ` (repaired by writing: ${repaired.join(", ")})` : "" };
+    return {
+      where,
+      size,
+      detail: repaired.length > 0 ? ` (repaired by writing: ${repaired.join(", ")})` : "",
+    };
   }
   const left = [...new Set(countedProblems(result, rules).map((problem) => problem.code))];
-  return { where, size, detail: result.status === "complete" ? `${left.join(", ")} remains` : "the chain is incomplete" };
+  return {
+    where,
+    size,
+    detail: result.status === "complete" ? `${left.join(", ")} remains` : "the chain is incomplete",
+  };
 }
 
 /** Why --fix wrote nothing: what is missing and where its CA publishes it. */

@@ -7,8 +7,8 @@
  */
 import { readCertificates, readCertificationRequest } from "../domain/certificates/csr.ts";
 import type { CertificateData } from "../domain/certificates/model.ts";
-import { certificateName, listSome } from "../domain/certificates/wording.ts";
 import type { CertificationRequestData } from "../domain/certificates/request-model.ts";
+import { certificateName, listSome } from "../domain/certificates/wording.ts";
 import type { Issue } from "../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import type { CertificateDecoder } from "../domain/ports.ts";
@@ -276,7 +276,10 @@ export async function compareKeyMatchInputs(
  * (`Match: the request is for this key; certificate #0 (CN=…) holds the key.`), for a terminal
  * to print, the verdict coloured.
  */
-export function keyMatchWords(answer: KeyMatchAnswer, inputs: KeyMatchInputs): { lines: string[]; verdict: string } {
+export function keyMatchWords(
+  answer: KeyMatchAnswer,
+  inputs: KeyMatchInputs,
+): { lines: string[]; verdict: string } {
   const lines: string[] = [];
   if (answer.key !== null) {
     const size =

@@ -230,7 +230,8 @@ export function rangeLinesOf(text: string, source: string): RangeLine[] {
   const ranges: RangeLine[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i]!.split("#")[0] ?? "").trim();
-    if (line !== "") ranges.push({ origin: `${source}:${i + 1}`, text: line, endpoints: rangeOrAddress([line]) });
+    if (line !== "")
+      ranges.push({ origin: `${source}:${i + 1}`, text: line, endpoints: rangeOrAddress([line]) });
   }
   return ranges;
 }

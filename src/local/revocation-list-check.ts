@@ -156,13 +156,24 @@ export async function judgeRevocationListFiles(
   let issuers: { file: string; certificates: CertificateData[] } | null = null;
   if (request.issuer !== undefined) {
     const candidates = await certificatesOfFiles(io, [request.issuer], "issuerPem", stdin, decoder);
-    if (!candidates.ok) return "message" in candidates ? candidates : { ...candidates, files: [request.issuer] };
+    if (!candidates.ok)
+      return "message" in candidates ? candidates : { ...candidates, files: [request.issuer] };
     issuers = { file: request.issuer, certificates: candidates.certificates };
   }
   const verifier = ports.certificates().verifier;
-  const checked = await checkRevocationList(read.list, certificates.certificates, issuers, request.at, verifier);
+  const checked = await checkRevocationList(
+    read.list,
+    certificates.certificates,
+    issuers,
+    request.at,
+    verifier,
+  );
   if (!checked.ok) return checked;
-  return { ok: true, result: checked.result, entries: request.entries ? revocationListEntries(read.list) : null };
+  return {
+    ok: true,
+    result: checked.result,
+    entries: request.entries ? revocationListEntries(read.list) : null,
+  };
 }
 
 /** Whether the list passes (`crl`'s exit 0): its signature not failed, not stale, no given certificate revoked. */

@@ -163,6 +163,8 @@ export class LocalOperationRunner {
   /** The reference roots, with the caller's own added when there are any. */
   #rootStore() {
     const reference = this.ports.certificates().roots;
-    return this.#suppliedRoots.length === 0 ? reference : new RequestRootStore(reference, this.#suppliedRoots);
+    return this.#suppliedRoots.length === 0
+      ? reference
+      : new RequestRootStore(reference, this.#suppliedRoots);
   }
 }

@@ -45,8 +45,7 @@ describe("exposeChainFiles", () => {
       judge,
       decoder: new DerCertificateDecoder(),
       now: () => 1_700_000_000,
-      tell: (file, outcome) =>
-        told.push([file, outcome.kind, "reason" in outcome ? outcome.reason : ""]),
+      tell: (file, outcome) => told.push([file, outcome.kind, "reason" in outcome ? outcome.reason : ""]),
     });
     expect(told).toEqual([
       ["good.pem", "judged", ""],
@@ -58,11 +57,12 @@ describe("exposeChainFiles", () => {
     // Only the certificate files reach the judge.
     expect(judged.length).toBe(2);
     const errors = text.split("\n").filter((line) => line.startsWith("x509_read_errors{"));
+    // The exposition lists its files by path.
     expect(errors).toEqual([
+      'x509_read_errors{filepath="binary.bin"} 1',
       'x509_read_errors{filepath="good.pem"} 0',
       'x509_read_errors{filepath="missing.pem"} 1',
       'x509_read_errors{filepath="refused.pem"} 1',
-      'x509_read_errors{filepath="binary.bin"} 1',
     ]);
     expect(text).toContain('network_tools_chain_status{filepath="good.pem",status="complete"} 1');
     expect(text).not.toContain("key.pem");

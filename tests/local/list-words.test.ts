@@ -14,14 +14,16 @@ import { rangeLinesOf, rangeOrAddress } from "../../src/local/list-lines.ts";
 import { writeSpecialReasons } from "../../src/local/special-reason-lines.ts";
 
 /** A canonical CIDR of either family. */
-const cidr = fc.oneof(
-  fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })),
-  fc.tuple(fc.ipV6(), fc.integer({ min: 0, max: 128 })),
-).map(([address, bits]) => {
-  // parsePrefix takes host bits and answers the block: its network address makes the CIDR canonical.
-  const parsed = parsePrefix(`${address}/${bits}`);
-  return parsed.ok ? `${parsed.value.first}/${bits}` : `${address}/${bits}`;
-});
+const cidr = fc
+  .oneof(
+    fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })),
+    fc.tuple(fc.ipV6(), fc.integer({ min: 0, max: 128 })),
+  )
+  .map(([address, bits]) => {
+    // parsePrefix takes host bits and answers the block: its network address makes the CIDR canonical.
+    const parsed = parsePrefix(`${address}/${bits}`);
+    return parsed.ok ? `${parsed.value.first}/${bits}` : `${address}/${bits}`;
+  });
 
 /** The model's order: IPv4 first, then by network address. */
 function sortKey(text: string): [number, bigint] {
@@ -75,7 +77,15 @@ describe("writeSpecialReasons", () => {
     });
 
   test("one line per entry that meets special space, at its file's place (model: every entry parsed)", () => {
-    const special = fc.constantFrom("10.1.0.0/16", "10.0.0.0/7", "127.0.0.1", "fe80::/10", "2001:db8::/32", "192.0.2.0/24", "not an address");
+    const special = fc.constantFrom(
+      "10.1.0.0/16",
+      "10.0.0.0/7",
+      "127.0.0.1",
+      "fe80::/10",
+      "2001:db8::/32",
+      "192.0.2.0/24",
+      "not an address",
+    );
     fc.assert(
       fc.property(
         fc.array(fc.oneof(special, cidr), { maxLength: 40 }),
@@ -97,7 +107,8 @@ describe("writeSpecialReasons", () => {
 
 describe("rangeLinesOf", () => {
   test("every range or address of a file at its line; comments, blank lines and CRLF skipped", () => {
-    const text = "# ranges\r\n192.0.2.10 - 192.0.2.20\n\n  10.0.0.1  # one\nnot a range\r2001:db8::1-2001:db8::9\n";
+    const text =
+      "# ranges\r\n192.0.2.10 - 192.0.2.20\n\n  10.0.0.1  # one\nnot a range\r2001:db8::1-2001:db8::9\n";
     expect(rangeLinesOf(text, "r.txt")).toEqual([
       { origin: "r.txt:2", text: "192.0.2.10 - 192.0.2.20", endpoints: ["192.0.2.10", "192.0.2.20"] },
       { origin: "r.txt:4", text: "10.0.0.1", endpoints: ["10.0.0.1", "10.0.0.1"] },

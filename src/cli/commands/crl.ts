@@ -57,7 +57,13 @@ export const crl: Command = {
     }
     const judged = await judgeRevocationListFiles(
       io,
-      { list: positionals[0]!, certificates: values.cert ?? [], issuer: values.issuer, at, entries: values.entries === true },
+      {
+        list: positionals[0]!,
+        certificates: values.cert ?? [],
+        issuer: values.issuer,
+        at,
+        entries: values.entries === true,
+      },
       { certificates: localCertificateDeps, revocationLists: revocationListDecoder },
     );
     if (!judged.ok) return "message" in judged ? inputError(run, judged.message) : unreadable(run, judged);
@@ -84,7 +90,10 @@ export function parseAt(text: string): Date | null {
 }
 
 /** Certificate files that cannot be read as certificates: their issues at their places (--json: the envelope). */
-function unreadable(run: Run, read: { files: readonly string[]; issues: Issue[]; text: CertificateBundleText }): number {
+function unreadable(
+  run: Run,
+  read: { files: readonly string[]; issues: Issue[]; text: CertificateBundleText },
+): number {
   const error = {
     code: "INVALID_INPUT",
     message: `${read.files.join(", ")}: not readable as certificates`,

@@ -1,6 +1,6 @@
 import type { ServerError } from "../../client/index.ts";
 import type { ResultOf } from "../../contract/operations.ts";
-import { invalidInput, type Issue } from "../../domain/errors.ts";
+import { type Issue, invalidInput } from "../../domain/errors.ts";
 import { withRefusingClients } from "../../local/client-names.ts";
 import { readRequestInputs } from "../../local/request-inputs.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";

@@ -1,10 +1,10 @@
 import { diffChunks } from "../../local/diff-lines.ts";
+import { givenList } from "../../local/input-issue-words.ts";
 import { type Operand, readOperands } from "../../local/list-sources.ts";
 import { COMMON_HELP, makeRun, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { givenList } from "../../local/input-issue-words.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";
 

@@ -200,7 +200,8 @@ export function cloudSplitText(
 ): ParseResult<{ usablePerSubnet: string; lines(): string }> {
   const first = split.cidrs[0];
   const parsed = first === undefined ? null : parsePrefix(first);
-  if (parsed === null || !parsed.ok) throw new Error(`cidr-split answered a subnet that is not a CIDR: ${first}`);
+  if (parsed === null || !parsed.ok)
+    throw new Error(`cidr-split answered a subnet that is not a CIDR: ${first}`);
   const problem = cloudSubnetProblem(provider, parsed.value);
   if (problem !== null) return { ok: false, message: problem };
   const usable = String(usablePerSubnet(provider, split.prefixLength));
