@@ -297,10 +297,12 @@ const relativeToSrc = (path: string) => path.slice(SRC.length + 1);
 
 /**
  * The most lines src/cli/ may hold (every line of its .ts files, counted as `wc -l` counts them).
- * Issue 32 asks for under 4,000: the logic that is not the CLI's moved to src/local/ and the
- * adapters (ADR 0058), and this ceiling only goes down as more of it moves.
+ * Issue 32 asks for under 4,000: the logic that is not the CLI's moved to src/local/, the
+ * operations' local runner, the certificate watch and the adapters (ADR 0058), and this ceiling
+ * is where that left the CLI; it only goes down as more moves. What remains is the commands
+ * (their help texts are about 800 lines), their options and the terminal's rendering.
  */
-const CLI_LINE_CEILING = 4_731;
+const CLI_LINE_CEILING = 4_298;
 
 /** The modules of src/local/ an adapter may import: the ports, and the words they speak (ports.ts imports them). */
 const PORT_WORDS: readonly string[] = [

@@ -37,6 +37,14 @@ export type ChainJudge = (
 
 export type FileJudgement = { ok: true; report: FileReport } | { ok: false; reason: string };
 
+/** `2 problems, the first at line 7`: how many issues, and the line of the first that has one. */
+export function problemsAt(issues: readonly { location?: { line: number } | undefined }[]): string {
+  const count = issues.length;
+  const line = issues.find((issue) => issue.location !== undefined)?.location?.line;
+  const problems = count === 1 ? "1 problem" : `${count} problems`;
+  return `${problems}${line === undefined ? "" : `, the first at line ${line}`}`;
+}
+
 /** The BEGIN line of a certificate block (not of a request, a key or parameters). */
 const CERTIFICATE_BEGIN = /-----BEGIN (?:X509 |TRUSTED )?CERTIFICATE-----/;
 

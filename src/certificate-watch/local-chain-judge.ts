@@ -11,7 +11,7 @@ import type { RealCertificateDeps } from "../adapters/real-deps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { Deadline } from "../local/deadline.ts";
 import { bindUseCases } from "../operations/use-cases.ts";
-import type { ChainJudge } from "./certificate-file.ts";
+import { type ChainJudge, problemsAt } from "./certificate-file.ts";
 
 /** The time one file's verdict may take; past it the file counts as not read this time. */
 export const FILE_BUDGET_SECONDS = 10;
@@ -48,8 +48,5 @@ export function localChainJudge(deps: RealCertificateDeps, budgetSeconds = FILE_
  * of the file (a block's label), and nothing of a file reaches a log line.
  */
 export function rejectionReason(error: DomainError): string {
-  const count = error.issues.length;
-  const line = error.issues.find((issue) => issue.location !== undefined)?.location?.line;
-  const problems = count === 1 ? "1 problem" : `${count} problems`;
-  return `not a certificate bundle the chain can read: ${problems}${line === undefined ? "" : `, the first at line ${line}`}`;
+  return `not a certificate bundle the chain can read: ${problemsAt(error.issues)}`;
 }

@@ -12,12 +12,8 @@
  * A file that holds only a private key is skipped with a notice. Nothing of a file's content is
  * printed but the series, which hold no key material.
  */
-import {
-  type ChainJudge,
-  certificateTextOf,
-  judgeCertificateText,
-} from "../certificate-watch/certificate-file.ts";
-import { type FileReport, renderCertificateExposition } from "../certificate-watch/exposition.ts";
+import { type ChainJudge, problemsAt } from "../certificate-watch/certificate-file.ts";
+import { exposeChainFiles } from "../certificate-watch/chain-files.ts";
 import type { RequestOf } from "../contract/operations.ts";
 import type { CertificateChainResult } from "../domain/certificates/chain.ts";
 import { Deadline } from "../local/deadline.ts";
@@ -30,8 +26,9 @@ import { runOperation } from "./run-operation.ts";
 export type FileExit = (result: CertificateChainResult) => number;
 
 /**
- * Prints the series of `files` (each its own chain, judged with `request`'s options) and returns
- * the exit status. `exitOf` is chain's exit rule for one verdict.
+ * Prints the series of `files` (each its own chain, judged with `request`'s options; the reading
+ * and judging are src/certificate-watch/chain-files.ts's) and returns the exit status. `exitOf` is
+ * chain's exit rule for one verdict.
  */
 export async function printChainSeries(
   run: Run,
@@ -39,70 +36,51 @@ export async function printChainSeries(
   request: Omit<RequestOf<"certificateChain">, "pem">,
   exitOf: FileExit,
 ): Promise<number> {
-  const decoder = certificateDecoder();
-  const reports: FileReport[] = [];
-  const readErrors = new Map<string, number>();
   let exit: number = EXIT.ok;
-  const fail = (file: string, reason: string, code: number): void => {
-    run.io.stderr(`${run.err.red("error")}: ${file}: ${reason}\n`);
-    readErrors.set(file, 1);
-    exit = Math.max(exit, code);
-  };
-  for (const file of files) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await run.io.ports.files.readWhole(file);
-    } catch (error) {
-      fail(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}`, EXIT.invalidInput);
-      continue;
+  /** Whether the time limit stopped the file being judged (exit 3, not 2). */
+  let stopped = false;
+  const judge: ChainJudge = async (pem) => {
+    const deadline = new Deadline(run.timeoutSeconds, run.io.ports.memory.residentBytes);
+    const bounded = await deadline.run(() =>
+      runOperation(run, "certificateChain", { ...request, pem }, run.client === null ? deadline : undefined),
+    );
+    if (!bounded.done) {
+      stopped = true;
+      return { ok: false, reason: bounded.line };
     }
-    const text = certificateTextOf(bytes, file);
-    bytes.fill(0);
-    if (text.kind === "key-only") {
-      run.io.stderr(`${run.err.dim("notice")}: ${file} holds only a private key: skipped (no certificate)\n`);
-      continue;
-    }
-    if (text.kind === "unreadable") {
-      fail(file, text.reason, EXIT.invalidInput);
-      continue;
-    }
-    let stopped = false;
-    let verdict: CertificateChainResult | null = null;
-    const judge: ChainJudge = async (pem) => {
-      const deadline = new Deadline(run.timeoutSeconds, run.io.ports.memory.residentBytes);
-      const bounded = await deadline.run(() =>
-        runOperation(
-          run,
-          "certificateChain",
-          { ...request, pem },
-          run.client === null ? deadline : undefined,
-        ),
-      );
-      if (!bounded.done) {
-        stopped = true;
-        return { ok: false, reason: bounded.line };
-      }
-      const answer = bounded.value;
-      if (answer.ok) {
-        verdict = answer.value;
-        return { ok: true, result: answer.value };
-      }
-      const issues = (answer.error as { issues?: { location?: { line: number } }[] }).issues ?? [];
-      const line = issues.find((issue) => issue.location !== undefined)?.location?.line;
-      return {
-        ok: false,
-        reason: `${answer.error.code}: not a certificate bundle the chain can read (${issues.length === 1 ? "1 problem" : `${issues.length} problems`}${line === undefined ? "" : `, the first at line ${line}`})`,
-      };
+    const answer = bounded.value;
+    if (answer.ok) return { ok: true, result: answer.value };
+    const issues = (answer.error as { issues?: { location?: { line: number } }[] }).issues ?? [];
+    return {
+      ok: false,
+      reason: `${answer.error.code}: not a certificate bundle the chain can read (${problemsAt(issues)})`,
     };
-    const judged = await judgeCertificateText(text.pem, file, judge, decoder);
-    if (!judged.ok) {
-      fail(file, judged.reason, stopped ? EXIT.failure : EXIT.invalidInput);
-      continue;
-    }
-    reports.push(judged.report);
-    readErrors.set(file, 0);
-    if (verdict !== null) exit = Math.max(exit, exitOf(verdict));
-  }
-  run.io.stdout(renderCertificateExposition(reports, readErrors, Math.floor(Date.now() / 1000)));
+  };
+  const exposition = await exposeChainFiles({
+    files,
+    read: async (file) => {
+      try {
+        return await run.io.ports.files.readWhole(file);
+      } catch (error) {
+        return { reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? "error"}` };
+      }
+    },
+    judge,
+    decoder: certificateDecoder(),
+    now: () => Math.floor(Date.now() / 1000),
+    tell: (file, outcome) => {
+      if (outcome.kind === "judged") exit = Math.max(exit, exitOf(outcome.result));
+      else if (outcome.kind === "key-only")
+        run.io.stderr(
+          `${run.err.dim("notice")}: ${file} holds only a private key: skipped (no certificate)\n`,
+        );
+      else {
+        run.io.stderr(`${run.err.red("error")}: ${file}: ${outcome.reason}\n`);
+        exit = Math.max(exit, outcome.kind === "unjudged" && stopped ? EXIT.failure : EXIT.invalidInput);
+      }
+      stopped = false;
+    },
+  });
+  run.io.stdout(exposition);
   return exit;
 }

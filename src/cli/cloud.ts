@@ -10,12 +10,9 @@ import {
   CLOUD_PROVIDERS,
   type CloudProvider,
   type CloudReservation,
-  cloudSubnetProblem,
+  cloudSplitText,
   isCloudProvider,
-  usablePerSubnet,
-  usableRange,
 } from "../domain/ip/cloud-reserved.ts";
-import { parsePrefix } from "../domain/ip/prefix.ts";
 import type { Run } from "./args.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
@@ -71,28 +68,17 @@ export function renderCloud(cloud: CloudReservation, style: Style): string {
 
 /**
  * Prints a cidr-split result with `--cloud`: one `CIDR<TAB>USABLE<TAB>FIRST<TAB>LAST` line per
- * subnet (usable count, first and last usable address), or with `--json` the result plus
- * `cloud: { provider, usablePerSubnet }`. Subnets IPv6 or outside the provider's sizes: exit 2.
+ * subnet (the domain's `cloudSplitText`), or with `--json` the result plus `cloud: { provider,
+ * usablePerSubnet }`. Subnets IPv6 or outside the provider's sizes: exit 2.
  */
 export function printCloudSplit(result: ResultOf<"cidrSplit">, provider: CloudProvider, run: Run): number {
-  const first = result.cidrs[0];
-  const parsed = first === undefined ? null : parsePrefix(first);
-  if (parsed === null || !parsed.ok)
-    throw new Error(`cidr-split answered a subnet that is not a CIDR: ${first}`);
-  const problem = cloudSubnetProblem(provider, parsed.value);
-  if (problem !== null) return reportInvalidEntry(run.io, run.json, `--cloud ${provider}`, problem);
-  const usable = String(usablePerSubnet(provider, result.prefixLength));
-  if (run.json) {
-    run.io.stdout(`${JSON.stringify({ ...result, cloud: { provider, usablePerSubnet: usable } })}\n`);
-    return EXIT.ok;
-  }
-  let out = "";
-  for (const cidr of result.cidrs) {
-    const subnet = parsePrefix(cidr);
-    if (!subnet.ok) throw new Error(`cidr-split answered a subnet that is not a CIDR: ${cidr}`);
-    const range = usableRange(provider, subnet.value);
-    out += `${cidr}\t${usable}\t${range.first}\t${range.last}\n`;
-  }
-  run.io.stdout(out);
+  const subnets = cloudSplitText(provider, result);
+  if (!subnets.ok) return reportInvalidEntry(run.io, run.json, `--cloud ${provider}`, subnets.message);
+  const { usablePerSubnet } = subnets.value;
+  run.io.stdout(
+    run.json
+      ? `${JSON.stringify({ ...result, cloud: { provider, usablePerSubnet } })}\n`
+      : subnets.value.lines(),
+  );
   return EXIT.ok;
 }

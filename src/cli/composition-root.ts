@@ -35,7 +35,7 @@ export function composeCli(): LocalPorts {
 
 // ---------------------------------------------------------------------------------------------
 // The certificate adapters of in-process runs (the server's own, src/adapters/real-deps.ts), which
-// run-operation.ts binds to the use cases as src/operations/use-cases.ts does for the server.
+// run-operation.ts hands to the operations' local runner (src/operations/local-runner.ts).
 
 /** The real outbound adapters, made on first use: a CIDR command never builds the root index. */
 let realDeps: CertificateBundleDeps | null = null;

@@ -5,22 +5,12 @@
  */
 
 import type { ResultOf } from "../contract/operations.ts";
+import { anchorText } from "../local/chain-verdict.ts";
 import { withClients } from "../local/client-names.ts";
 import { escapeForTerminal } from "../local/terminal-text.ts";
 import { renderFindings, type Style, table } from "./render.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
-
-/** What each kind of anchor is, in words; a missing issuer is no anchor (CONTRACT §7.6). */
-const ANCHOR_TEXT = {
-  "in-bundle": "a self-signed root in the bundle",
-  "known-root": "a root of the shipped root store",
-  "supplied-root": "your own root",
-} as const;
-
-function anchorText(kind: NonNullable<ChainResult["anchor"]>["kind"]): string {
-  return kind === "missing" ? "no anchor: an issuer is missing" : ANCHOR_TEXT[kind];
-}
 
 /** One line: the status and what it means. */
 export function renderChainVerdict(result: ChainResult, style: Style): string {

@@ -12,7 +12,7 @@ import type {
   RangeToCidrsResultType,
 } from "../client/index.ts";
 import { locateLine } from "../client/text-location.ts";
-import { addressFacts } from "../domain/ip/facts.ts";
+import { cidrSpanRow } from "../local/address-facts.ts";
 import { escapeForTerminal } from "../local/terminal-text.ts";
 import type { Style } from "./style.ts";
 
@@ -39,16 +39,9 @@ export function table(header: string[] | null, rows: string[][], style: Style, i
   return `${out.join("\n")}\n`;
 }
 
-/** First address, last address and size of one canonical CIDR, from the domain's address facts. */
-function describeCidr(cidr: string): [string, string, string, string] {
-  const facts = addressFacts(cidr);
-  if (!facts.ok) return [cidr, "", "", ""];
-  return [cidr, facts.value.network, facts.value.lastAddress, facts.value.addressCount];
-}
-
 function cidrTable(cidrs: readonly string[], style: Style): string {
   if (cidrs.length === 0) return `${style.dim("(no CIDRs: nothing remains)")}\n`;
-  return table(["CIDR", "FIRST", "LAST", "ADDRESSES"], cidrs.map(describeCidr), style);
+  return table(["CIDR", "FIRST", "LAST", "ADDRESSES"], cidrs.map(cidrSpanRow), style);
 }
 
 export function renderCover(result: CidrCoverResultType, style: Style): string {

@@ -1,92 +1,32 @@
 /**
  * `runOperation(run, id, request)`: the one way a `nettools` command runs an operation of the
- * wire contract — in this process, through the same use cases the server binds (with the local
- * limits of a run on the user's own machine), or with `--server` through the typed client. Either
- * way the answer has the client's shape, so a command prints it the same way; and `report` prints
- * it, choosing the exit code.
+ * wire contract — in this process, through the same use cases the server binds with the local
+ * limits of a run on the user's own machine (src/operations/local-runner.ts), or with `--server`
+ * through the typed client. Either way the answer has the client's shape, so a command prints it
+ * the same way; and `report` prints it, choosing the exit code.
  */
-import type { TSchema } from "@sinclair/typebox";
-import { ValueErrorType } from "@sinclair/typebox/errors";
-import { Value } from "@sinclair/typebox/value";
 import { type ApiResult, type ErrorIssue, isClientError } from "../client/index.ts";
-import { envelopeOf, schemaRejection } from "../contract/envelope.ts";
-import { STATUS_OF } from "../contract/errors.ts";
-import {
-  OPERATIONS,
-  type Operation,
-  type OperationId,
-  type RequestOf,
-  type ResultOf,
-} from "../contract/operations.ts";
-import type { CertificateData } from "../domain/certificates/model.ts";
-import { RequestRootStore, readSuppliedRoots } from "../domain/certificates/trust-anchors.ts";
-import { DomainError } from "../domain/errors.ts";
-import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
-import type { SignatureVerifier, WorkBudget } from "../domain/ports.ts";
-import { withLocalBounds } from "../local/local-bounds.ts";
-import { bindUseCases, type UseCaseContext, type UseCases } from "../operations/use-cases.ts";
+import { OPERATIONS, type OperationId, type RequestOf, type ResultOf } from "../contract/operations.ts";
+import type { GivenLists } from "../local/input-issue-words.ts";
+import { LocalOperationRunner, type LocalWorkBound } from "../operations/local-runner.ts";
 import type { Run } from "./args.ts";
-import { localCertificateDeps as deps, revocationListDecoder } from "./composition-root.ts";
-import { type GivenLists, renderInputError } from "./input-errors.ts";
+import { localCertificateDeps, revocationListDecoder } from "./composition-root.ts";
+import { renderInputError } from "./input-errors.ts";
 import { EXIT } from "./io.ts";
 import { renderError, type Style } from "./render.ts";
 
-let localUseCases: UseCases | null = null;
-/** The caller's own roots for this run (`cert --roots`), composed with the shipped ones. */
-let suppliedRoots: CertificateData[] = [];
+/** The in-process runs of this process (src/operations/local-runner.ts), on the composition root's adapters. */
+const local = new LocalOperationRunner({
+  certificates: localCertificateDeps,
+  revocationLists: revocationListDecoder,
+});
 
 /**
- * Adds the caller's roots (PEM text) to the reference root store of in-process runs (CONTRACT
- * §7.2: the bundle operation has no `roots` field, so only a local `cert` run can apply them).
- * Returns the error envelope of bad roots text (issues with path ["roots"]), or null. With
- * `checkOnly` the roots are read and judged but not applied (a default that may be skipped).
+ * Adds the caller's roots (PEM text) to the reference root store of in-process runs (`cert
+ * --roots`); the error envelope of bad roots text, or null. With `checkOnly` they are only judged.
  */
-export async function supplyRoots(pem: string, checkOnly = false): Promise<ApiResult<never> | null> {
-  const read = await readSuppliedRoots(pem, deps().decoder, LOCAL_CERTIFICATE_LIMITS);
-  if (read.issues.length > 0) {
-    const error = new DomainError("INVALID_INPUT", read.issues[0]!.message, read.issues);
-    if (read.issues.length > 1)
-      Object.assign(error, { message: `The roots have ${read.issues.length} problems.` });
-    return { ok: false, status: 400, error: envelopeOf(error).error };
-  }
-  if (!checkOnly) suppliedRoots = read.roots;
-  return null;
-}
-const LOCAL_CONTEXT: UseCaseContext = {
-  observeClient: () => ({
-    ok: false,
-    reason: "nettools runs in this process, with no connection to observe; pass --server URL",
-  }),
-  get verifier() {
-    return deps().verifier;
-  },
-};
-
-/**
- * The request checked as the server checks it, with the API's size bounds lifted (list lengths,
- * the length of a whole text field; src/local/local-bounds.ts): a local run has the larger limits
- * of src/domain/limits.ts, which the use cases enforce. Every other rule of the schema applies,
- * with or without --json, so the same bad entry always gets the same error.
- */
-function checkLocally(schema: TSchema | null, request: unknown, legacyLocators: boolean): void {
-  if (schema === null) return;
-  const local = withLocalBounds(schema);
-  if (Value.Check(local, request)) return;
-  const failures = [...Value.Errors(local, request)].filter(
-    (failure) =>
-      failure.type !== ValueErrorType.ArrayMaxItems &&
-      !(failure.type === ValueErrorType.StringMaxLength && failure.path.lastIndexOf("/") === 0),
-  );
-  if (failures.length > 0) throw schemaRejection(failures, legacyLocators);
-}
-
-/**
- * The bound of an in-process run (src/local/deadline.ts, CONTRACT §7.3): the verifier it wraps and
- * the budget the path search asks.
- */
-export interface LocalWorkBound extends WorkBudget {
-  verifier(inner: SignatureVerifier): SignatureVerifier;
-}
+export const supplyRoots = (pem: string, checkOnly = false): Promise<ApiResult<never> | null> =>
+  local.supplyRoots(pem, checkOnly);
 
 /**
  * Runs operation `id` with `request`: in this process, or through the client with --server.
@@ -99,46 +39,9 @@ export async function runOperation<Id extends OperationId>(
   request: RequestOf<Id>,
   bound?: LocalWorkBound,
 ): Promise<ApiResult<ResultOf<Id>>> {
-  if (run.client !== null) {
-    const call = run.client[id] as (...args: unknown[]) => Promise<ApiResult<ResultOf<Id>>>;
-    return OPERATIONS[id].request === null ? call() : call(request);
-  }
-  try {
-    const row: Operation<OperationId> = OPERATIONS[id];
-    checkLocally(row.request, request, row.legacyLocators === true);
-    localUseCases ??= bindUseCases(
-      {
-        get clock() {
-          return deps().clock;
-        },
-        get decoder() {
-          return deps().decoder;
-        },
-        get revocationLists() {
-          return revocationListDecoder;
-        },
-        get roots() {
-          return suppliedRoots.length === 0
-            ? deps().roots
-            : new RequestRootStore(deps().roots, suppliedRoots);
-        },
-      },
-      "local",
-    );
-    const useCase = localUseCases[id] as (input: RequestOf<Id>, context: UseCaseContext) => unknown;
-    const context: UseCaseContext =
-      bound === undefined
-        ? LOCAL_CONTEXT
-        : {
-            observeClient: LOCAL_CONTEXT.observeClient,
-            verifier: bound.verifier(deps().verifier),
-            budget: bound,
-          };
-    return { ok: true, status: 200, value: (await useCase(request, context)) as ResultOf<Id> };
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return { ok: false, status: STATUS_OF[error.code], error: envelopeOf(error).error };
-  }
+  if (run.client === null) return local.run(id, request, bound);
+  const call = run.client[id] as (...args: unknown[]) => Promise<ApiResult<ResultOf<Id>>>;
+  return OPERATIONS[id].request === null ? call() : call(request);
 }
 
 /** Exit code of a failed call: 2 when the input was rejected, 3 for anything else. */

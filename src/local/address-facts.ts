@@ -1,9 +1,10 @@
 /**
  * The words of `nettools info` (src/cli/info.ts) for an address or block's facts
  * (src/domain/ip/facts.ts), shared with the web page's subnet calculator so both say the same
- * thing. Pure functions: no Bun or Node APIs, so the page bundles it.
+ * thing; and the span of a block in the CIDR tables of the list commands. Pure functions: no Bun
+ * or Node APIs, so the page bundles it.
  */
-import type { AddressFacts, AddressType } from "../domain/ip/facts.ts";
+import { type AddressFacts, type AddressType, addressFacts } from "../domain/ip/facts.ts";
 
 /** `Private-Use, RFC 1918 (10.0.0.0/8)`: a special-purpose type, or the family's fallback. */
 export function describeAddressType(type: AddressType): string {
@@ -41,4 +42,14 @@ export function addressFactRows(facts: AddressFacts): [string, string][] {
     ],
   ];
   return rows.filter((row): row is [string, string] => row[1] !== null);
+}
+
+/**
+ * A row of the CLI's CIDR tables: the block, its first and last address and its address count
+ * (the domain's facts); the block alone when it is not one.
+ */
+export function cidrSpanRow(cidr: string): [string, string, string, string] {
+  const facts = addressFacts(cidr);
+  if (!facts.ok) return [cidr, "", "", ""];
+  return [cidr, facts.value.network, facts.value.lastAddress, facts.value.addressCount];
 }

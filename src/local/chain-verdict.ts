@@ -1,14 +1,27 @@
 /**
  * The verdict of `nettools chain` on a chain the use case built (CONTRACT §7.1, §10.1): which
  * problems count against the exit status under the command's rules (--strict, --expires-within,
- * --fix), why --fix writes nothing, and the line for a hostname the leaf covers. Shared by the
- * command and its `--format prom` series; words only, nothing printed.
+ * --fix), the anchor in words, what --fix says of the chain it wrote or why it writes nothing,
+ * and the line for a hostname the leaf covers. Shared by the command and its `--format prom`
+ * series; words only, nothing printed.
  */
 import type { ResultOf } from "../contract/operations.ts";
 import type { CertificateDecoder } from "../domain/ports.ts";
 import { answerFor, readIdentity, sansAt } from "./hostname-answer.ts";
 
 type ChainResult = ResultOf<"certificateChain">;
+
+/** What each kind of anchor is, in words; a missing issuer is no anchor (CONTRACT §7.6). */
+const ANCHOR_TEXT = {
+  "in-bundle": "a self-signed root in the bundle",
+  "known-root": "a root of the shipped root store",
+  "supplied-root": "your own root",
+} as const;
+
+/** The anchor of a chain in words (`nettools chain`'s verdict and its anchor row). */
+export function anchorText(kind: NonNullable<ChainResult["anchor"]>["kind"]): string {
+  return kind === "missing" ? "no anchor: an issuer is missing" : ANCHOR_TEXT[kind];
+}
 
 /** What counts against the exit status (CONTRACT §7.1). */
 export interface ExitRules {
@@ -40,6 +53,37 @@ export function countedProblems(result: ChainResult, rules: ExitRules): ChainRes
  */
 export function chainPasses(result: ChainResult, rules: ExitRules): boolean {
   return result.status === "complete" && countedProblems(result, rules).length === 0;
+}
+
+/**
+ * What `chain --fix` says of the chain it wrote, around its verdict: where it went and its size,
+ * and (`passes`: fit to deploy) the problems writing repaired, or else why it is not fit.
+ */
+export function writtenChainWords(
+  result: ChainResult,
+  rules: ExitRules,
+  passes: boolean,
+  output: string | undefined,
+): { where: string; size: string; detail: string } {
+  const where = output === undefined ? "Wrote the chain to stdout" : `Wrote ${output}`;
+  const blocks = result.fullchainPem.split("-----BEGIN CERTIFICATE-----").length - 1;
+  const size = blocks === 1 ? "1 certificate" : `${blocks} certificates`;
+  if (passes) {
+    const repaired = [...new Set(result.problems.map((problem) => problem.code))].filter((code) =>
+      rules.repairedByWriting.has(code),
+    );
+    return {
+      where,
+      size,
+      detail: repaired.length > 0 ? ` (repaired by writing: ${repaired.join(", ")})` : "",
+    };
+  }
+  const left = [...new Set(countedProblems(result, rules).map((problem) => problem.code))];
+  return {
+    where,
+    size,
+    detail: result.status === "complete" ? `${left.join(", ")} remains` : "the chain is incomplete",
+  };
 }
 
 /** Why --fix wrote nothing: what is missing and where its CA publishes it. */

@@ -1,7 +1,8 @@
 /**
  * How the clients of a chain problem (CONTRACT §8.1: `chrome`, `firefox`, `apple`, `go`,
  * `openssl`) are named to people, shared by `nettools chain` (src/cli/render-chain.ts) and the
- * web page so both say "Safari and macOS refuse this: …" alike. Pure: the page bundles it.
+ * web page so both say "Safari and macOS refuse this: …" alike; and those of a signing request
+ * (`nettools csr`). Pure: the page bundles it.
  */
 import type { ResultOf } from "../contract/operations.ts";
 
@@ -31,4 +32,19 @@ export function refusingClients(clients: readonly ChainClient[]): string | null 
 export function withClients(clients: readonly ChainClient[], observed: string): string {
   const refusal = refusingClients(clients);
   return refusal === null ? observed : `${refusal}: ${observed}`;
+}
+
+/** How the clients of a signing request's problem are named (`nettools csr`): Apple with its platforms. */
+const REQUEST_CLIENT_NAMES: Readonly<Record<string, string>> = {
+  chrome: "Chrome",
+  firefox: "Firefox",
+  apple: "Apple (Safari, macOS, iOS)",
+  go: "Go",
+  openssl: "OpenSSL",
+};
+
+/** `<observed> Refused by: Chrome, Apple (Safari, macOS, iOS).`; the observation alone when no client is named. */
+export function withRefusingClients(clients: readonly string[], observed: string): string {
+  if (clients.length === 0) return observed;
+  return `${observed} Refused by: ${clients.map((client) => REQUEST_CLIENT_NAMES[client] ?? client).join(", ")}.`;
 }

@@ -3,11 +3,12 @@
  * a file or stdin, no byte of a key ever in a message), the key's public half taken through the
  * PublicKeyReader port, and the comparison by the SHA-256 of each SubjectPublicKeyInfo
  * (src/local/key-match.ts, which the page's key panel uses too). The command (src/cli/commands/
- * key-match.ts) parses the options and prints the answer.
+ * key-match.ts) parses the options and prints the answer in {@link keyMatchWords}'s words.
  */
 import { readCertificates, readCertificationRequest } from "../domain/certificates/csr.ts";
 import type { CertificateData } from "../domain/certificates/model.ts";
 import type { CertificationRequestData } from "../domain/certificates/request-model.ts";
+import { certificateName, listSome } from "../domain/certificates/wording.ts";
 import type { Issue } from "../domain/errors.ts";
 import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import type { CertificateDecoder } from "../domain/ports.ts";
@@ -268,4 +269,48 @@ export async function compareKeyMatchInputs(
     certificates,
     matchingCertificateIndexes: inputs.certificatesGiven ? matching : [],
   };
+}
+
+/**
+ * `key-match`'s answer in words: one line per input (its publicKeySha256) and the verdict
+ * (`Match: the request is for this key; certificate #0 (CN=…) holds the key.`), for a terminal
+ * to print, the verdict coloured.
+ */
+export function keyMatchWords(
+  answer: KeyMatchAnswer,
+  inputs: KeyMatchInputs,
+): { lines: string[]; verdict: string } {
+  const lines: string[] = [];
+  if (answer.key !== null) {
+    const size =
+      answer.key.keyBits === null ? answer.key.keyType : `${answer.key.keyType} ${answer.key.keyBits} bits`;
+    lines.push(`key ${inputs.key!.origin} (${size}): publicKeySha256 ${answer.key.publicKeySha256}`);
+  }
+  if (answer.csr !== null) {
+    lines.push(
+      `request (${answer.csr.subject || "empty subject"}): publicKeySha256 ${answer.csr.publicKeySha256}`,
+    );
+  }
+  const names = inputs.certificates.map((certificate, index) => certificateName(certificate, index));
+  for (const entry of answer.certificates) {
+    lines.push(`${names[entry.index]}: publicKeySha256 ${entry.publicKeySha256}`);
+  }
+  const clauses: string[] = [];
+  if (answer.key !== null && answer.csr !== null) {
+    clauses.push(
+      answer.key.publicKeySha256 === answer.csr.publicKeySha256
+        ? "the request is for this key"
+        : "the request is for another key",
+    );
+  }
+  if (inputs.certificatesGiven) {
+    const what = answer.key === null ? "the request's key" : "the key";
+    const holders = answer.matchingCertificateIndexes.map((index) => names[index]!);
+    clauses.push(
+      holders.length === 0
+        ? `no certificate holds ${what}`
+        : `${listSome(holders, holders.length)} ${holders.length === 1 ? "holds" : "hold"} ${what}`,
+    );
+  }
+  return { lines, verdict: `${answer.match ? "Match" : "No match"}: ${clauses.join("; ")}.` };
 }

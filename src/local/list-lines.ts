@@ -205,3 +205,33 @@ export function rangeEndpoints(words: readonly string[]): [string, string] | nul
   if (parts.length !== 2 || parts.some((part) => part === "" || /\s/.test(part))) return null;
   return [parts[0]!, parts[1]!];
 }
+
+/** The endpoints words stand for: a range ({@link rangeEndpoints}), or one address as a one-address range. */
+export function rangeOrAddress(words: readonly string[]): [string, string] | null {
+  const pair = rangeEndpoints(words);
+  if (pair !== null) return pair;
+  const text = words.join(" ").trim();
+  return text !== "" && !/[\s-]/.test(text) ? [text, text] : null;
+}
+
+/** One line of a file of ranges: its place, its text, and its endpoints (null: no range or address). */
+export interface RangeLine {
+  origin: string;
+  text: string;
+  endpoints: [string, string] | null;
+}
+
+/**
+ * The ranges of `text` read from `source`, one a line in any form {@link rangeOrAddress} takes;
+ * blank lines and `# comments` skipped, each line with its place (`ranges.txt:3`).
+ */
+export function rangeLinesOf(text: string, source: string): RangeLine[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  const ranges: RangeLine[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i]!.split("#")[0] ?? "").trim();
+    if (line !== "")
+      ranges.push({ origin: `${source}:${i + 1}`, text: line, endpoints: rangeOrAddress([line]) });
+  }
+  return ranges;
+}

@@ -15,7 +15,7 @@ import { LOCAL_CERTIFICATE_LIMITS } from "../domain/limits.ts";
 import type { CertificateDecoder, RevocationListDecoder, SignatureVerifier } from "../domain/ports.ts";
 import { CertificateBundleText } from "./certificate-files.ts";
 import { INPUT_LIMITS } from "./input-limits.ts";
-import { addCertificateFile, inputBytes, sourceName } from "./key-safe-inputs.ts";
+import { addCertificateFile, inputBytes, sourceName, stdinBytesOnce } from "./key-safe-inputs.ts";
 import type { LocalInputs } from "./local-inputs.ts";
 import type { LocalFiles } from "./ports.ts";
 import { MAX_CRL_FILE_BYTES, readRevocationListBytes } from "./revocation-list-file.ts";
@@ -111,4 +111,72 @@ export async function checkRevocationList(
   const result = await answerRevocationList(list, null, certificates, at, verifier);
   if (signature !== null) result.signature = signature;
   return { ok: true, result };
+}
+
+/** What `nettools crl` asks: the list's file, the certificate files to look up, the issuer's file, when, and whether every entry is listed. */
+export interface RevocationListRequest {
+  list: string;
+  certificates: readonly string[];
+  issuer?: string | undefined;
+  at: Date;
+  entries: boolean;
+}
+
+/** The certificate adapters (made on first use) and the CRL reader a check runs with. */
+export interface RevocationListPorts {
+  certificates(): { decoder: CertificateDecoder; verifier: SignatureVerifier };
+  readonly revocationLists: RevocationListDecoder;
+}
+
+/**
+ * The judgement of a request: the list's facts and lookups (with `--entries` every entry), or one
+ * line, or certificate files that are not readable as certificates (`files`), with their issues.
+ */
+export type RevocationListJudgement =
+  | { ok: true; result: RevocationListResult; entries: RevocationListEntry[] | null }
+  | { ok: false; message: string }
+  | { ok: false; files: readonly string[]; issues: Issue[]; text: CertificateBundleText };
+
+/**
+ * `nettools crl`'s run: the CRL file read, the certificates and the issuer read from their files
+ * (stdin once for "-"), and the list judged at `request.at` ({@link checkRevocationList}).
+ */
+export async function judgeRevocationListFiles(
+  io: LocalInputs,
+  request: RevocationListRequest,
+  ports: RevocationListPorts,
+): Promise<RevocationListJudgement> {
+  const read = await readRevocationListFile(io.ports.files, request.list, ports.revocationLists);
+  if (!read.ok) return read;
+  const stdin = stdinBytesOnce(io);
+  const decoder = ports.certificates().decoder;
+  const certificates = await certificatesOfFiles(io, request.certificates, "certificatePem", stdin, decoder);
+  if (!certificates.ok)
+    return "message" in certificates ? certificates : { ...certificates, files: request.certificates };
+  let issuers: { file: string; certificates: CertificateData[] } | null = null;
+  if (request.issuer !== undefined) {
+    const candidates = await certificatesOfFiles(io, [request.issuer], "issuerPem", stdin, decoder);
+    if (!candidates.ok)
+      return "message" in candidates ? candidates : { ...candidates, files: [request.issuer] };
+    issuers = { file: request.issuer, certificates: candidates.certificates };
+  }
+  const verifier = ports.certificates().verifier;
+  const checked = await checkRevocationList(
+    read.list,
+    certificates.certificates,
+    issuers,
+    request.at,
+    verifier,
+  );
+  if (!checked.ok) return checked;
+  return {
+    ok: true,
+    result: checked.result,
+    entries: request.entries ? revocationListEntries(read.list) : null,
+  };
+}
+
+/** Whether the list passes (`crl`'s exit 0): its signature not failed, not stale, no given certificate revoked. */
+export function revocationListPasses(result: RevocationListResult): boolean {
+  return !(result.signature === "failed" || result.stale || result.certificates.some((c) => c.revoked));
 }

@@ -5,10 +5,10 @@ import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
 import { addRevocationProblems } from "../../local/chain-revocation.ts";
 import {
   chainPasses,
-  countedProblems,
   type ExitRules,
   matchedHostnameLine,
   notWrittenReason,
+  writtenChainWords,
 } from "../../local/chain-verdict.ts";
 import { Deadline } from "../../local/deadline.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
@@ -301,7 +301,7 @@ async function build(
   return code;
 }
 
-/** One line for the written chain: where it went and whether it is fit to deploy. */
+/** One line for the written chain: where it went and whether it is fit to deploy (src/local/chain-verdict.ts's words). */
 function writtenVerdict(
   result: ChainResult,
   rules: ExitRules,
@@ -309,19 +309,10 @@ function writtenVerdict(
   output: string | undefined,
   run: Run,
 ): string {
-  const where = output === undefined ? "Wrote the chain to stdout" : `Wrote ${output}`;
-  const blocks = result.fullchainPem.split("-----BEGIN CERTIFICATE-----").length - 1;
-  const size = blocks === 1 ? "1 certificate" : `${blocks} certificates`;
-  if (code === EXIT.ok) {
-    const repaired = [...new Set(result.problems.map((problem) => problem.code))].filter((problem) =>
-      REPAIRED_BY_WRITING.has(problem),
-    );
-    const fixed = repaired.length > 0 ? ` (repaired by writing: ${repaired.join(", ")})` : "";
-    return `${run.err.green("Deployable")}: ${where.toLowerCase()} (${size}), complete with no error left${fixed}.`;
-  }
-  const left = [...new Set(countedProblems(result, rules).map((problem) => problem.code))];
-  const why = result.status === "complete" ? `${left.join(", ")} remains` : "the chain is incomplete";
-  return `${where} (${size}), ${run.err.red("not fit to deploy as is")}: ${why}.`;
+  const { where, size, detail } = writtenChainWords(result, rules, code === EXIT.ok, output);
+  if (code === EXIT.ok)
+    return `${run.err.green("Deployable")}: ${where.toLowerCase()} (${size}), complete with no error left${detail}.`;
+  return `${where} (${size}), ${run.err.red("not fit to deploy as is")}: ${detail}.`;
 }
 
 /** chain's exit status (CONTRACT §7.1): 0 when the chain passes under `rules` (src/local/chain-verdict.ts), 1 otherwise. */

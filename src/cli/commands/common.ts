@@ -1,12 +1,11 @@
+import { type GivenLists, givenList } from "../../local/input-issue-words.ts";
 import { PlacesJoined } from "../../local/list-lines.ts";
 import { type Operand, readOperands } from "../../local/list-sources.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
-import type { GivenLists } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
-import { givenList } from "../operands.ts";
 import { cidrLines, renderMixedMerge } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { type Command, printHelp } from "./command.ts";

@@ -1,4 +1,3 @@
-import type { CertificateData } from "../../domain/certificates/model.ts";
 import {
   parseInstant,
   REASON_WORDS,
@@ -6,13 +5,10 @@ import {
 } from "../../domain/certificates/revocation.ts";
 import type { Issue } from "../../domain/errors.ts";
 import type { CertificateBundleText } from "../../local/certificate-files.ts";
-import { stdinBytesOnce } from "../../local/key-safe-inputs.ts";
 import {
-  certificatesOfFiles,
-  checkRevocationList,
+  judgeRevocationListFiles,
   type RevocationListEntry,
-  readRevocationListFile,
-  revocationListEntries,
+  revocationListPasses,
 } from "../../local/revocation-list-check.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
@@ -59,41 +55,27 @@ export const crl: Command = {
     if (at === null) {
       throw new UsageError(`--at must be RFC 3339 (2026-12-01T00:00:00Z) or @SECONDS, not "${values.at}"`);
     }
-    const path = positionals[0]!;
-    const read = await readRevocationListFile(io.ports.files, path, revocationListDecoder);
-    if (!read.ok) return inputError(run, read.message);
-    const list = read.list;
-
-    const stdin = stdinBytesOnce(io);
-    const decoder = localCertificateDeps().decoder;
-    const certificates = await certificatesOfFiles(io, values.cert ?? [], "certificatePem", stdin, decoder);
-    if (!certificates.ok) return unreadable(run, values.cert ?? [], certificates);
-    let issuers: { file: string; certificates: CertificateData[] } | null = null;
-    if (values.issuer !== undefined) {
-      const candidates = await certificatesOfFiles(io, [values.issuer], "issuerPem", stdin, decoder);
-      if (!candidates.ok) return unreadable(run, [values.issuer], candidates);
-      issuers = { file: values.issuer, certificates: candidates.certificates };
-    }
-    const checked = await checkRevocationList(
-      list,
-      certificates.certificates,
-      issuers,
-      at,
-      localCertificateDeps().verifier,
+    const judged = await judgeRevocationListFiles(
+      io,
+      {
+        list: positionals[0]!,
+        certificates: values.cert ?? [],
+        issuer: values.issuer,
+        at,
+        entries: values.entries === true,
+      },
+      { certificates: localCertificateDeps, revocationLists: revocationListDecoder },
     );
-    if (!checked.ok) return inputError(run, checked.message);
-    const result = checked.result;
-    const entries = values.entries ? revocationListEntries(list) : null;
+    if (!judged.ok) return "message" in judged ? inputError(run, judged.message) : unreadable(run, judged);
+    const { result, entries } = judged;
     if (run.json) {
       io.stdout(
         `${JSON.stringify(entries === null ? result : { ...result, revokedCertificates: entries })}\n`,
       );
     } else {
-      io.stdout(renderRevocationList(result, entries, run.out, issuers !== null));
+      io.stdout(renderRevocationList(result, entries, run.out, values.issuer !== undefined));
     }
-    const failing =
-      result.signature === "failed" || result.stale || result.certificates.some((c) => c.revoked);
-    return failing ? EXIT.findings : EXIT.ok;
+    return revocationListPasses(result) ? EXIT.ok : EXIT.findings;
   },
 };
 
@@ -107,16 +89,14 @@ export function parseAt(text: string): Date | null {
   }
 }
 
-/** Certificate files that cannot be read as certificates: one line, or their issues at their places (--json: the envelope). */
+/** Certificate files that cannot be read as certificates: their issues at their places (--json: the envelope). */
 function unreadable(
   run: Run,
-  files: readonly string[],
-  read: { message: string } | { issues: Issue[]; text: CertificateBundleText },
+  read: { files: readonly string[]; issues: Issue[]; text: CertificateBundleText },
 ): number {
-  if ("message" in read) return inputError(run, read.message);
   const error = {
     code: "INVALID_INPUT",
-    message: `${files.join(", ")}: not readable as certificates`,
+    message: `${read.files.join(", ")}: not readable as certificates`,
     issues: read.issues.map((issue) => ({ ...issue, path: ["certificatePem"] })),
   };
   if (run.json) run.io.stdout(`${JSON.stringify({ error })}\n`);

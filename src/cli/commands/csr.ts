@@ -1,18 +1,8 @@
-import { privateKeyRefusal } from "../../client/certificate-answers.ts";
 import type { ServerError } from "../../client/index.ts";
-import type { RequestOf, ResultOf } from "../../contract/operations.ts";
-import { invalidInput } from "../../domain/errors.ts";
-import { CertificateBundleText } from "../../local/certificate-files.ts";
-import { INPUT_LIMITS } from "../../local/input-limits.ts";
-import { keyMaterialIssues } from "../../local/key-material.ts";
-import {
-  addCertificateFile,
-  binaryProblem,
-  inputBytes,
-  sourceName,
-  stdinBytesOnce,
-  textOf,
-} from "../../local/key-safe-inputs.ts";
+import type { ResultOf } from "../../contract/operations.ts";
+import { type Issue, invalidInput } from "../../domain/errors.ts";
+import { withRefusingClients } from "../../local/client-names.ts";
+import { readRequestInputs } from "../../local/request-inputs.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
@@ -55,31 +45,14 @@ export const csr: Command = {
     if ([positionals[0], ...certFiles].filter((name) => name === "-").length > 1) {
       throw new UsageError('stdin ("-") can be read only once');
     }
-    const stdin = stdinBytesOnce(io);
-    const name = positionals[0]!;
-    const source = sourceName(name);
-    const bytes = await inputBytes(io, name, stdin, INPUT_LIMITS.request);
-    const binary = binaryProblem(bytes, source, "a PEM certificate request", DER_REQUEST_ADVICE);
-    if (binary !== null) return inputError(run, binary);
-    const text = textOf(bytes);
+    const read = await readRequestInputs(io, positionals[0]!, certFiles, (notice) =>
+      io.stderr(`${run.err.dim("notice")}: ${notice}\n`),
+    );
     // A key pasted with the request is refused here, before any request, and never shown.
-    const refusal = privateKeyRefusal(text) ?? keyMaterialRefusal(text);
-    if (refusal !== null) return report({ ok: false, status: 400, error: refusal }, run, renderCsr);
-    const texts = { pem: new CertificateBundleText(), certificatePem: new CertificateBundleText() };
-    texts.pem.addText(text, source);
-    const request: RequestOf<"csr"> = { pem: texts.pem.pem };
-    if (certFiles.length > 0) {
-      for (const certFile of certFiles) {
-        const problem = addCertificateFile(
-          texts.certificatePem,
-          await inputBytes(io, certFile, stdin, INPUT_LIMITS.certificates),
-          sourceName(certFile),
-        );
-        if (problem !== null) return inputError(run, problem);
-      }
-      for (const notice of texts.certificatePem.notices) io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
-      request.certificatePem = texts.certificatePem.pem;
-    }
+    if (!read.ok && "keyIssues" in read)
+      return report({ ok: false, status: 400, error: keyRefusal(read.keyIssues) }, run, renderCsr);
+    if (!read.ok) return inputError(run, read.message);
+    const { request, texts } = read;
     const result = await runOperation(run, "csr", request);
     if (!result.ok) {
       if (run.json) return report(result, run, renderCsr);
@@ -94,33 +67,19 @@ export const csr: Command = {
   },
 };
 
-const DER_REQUEST_ADVICE =
-  "a DER request converts with openssl req -inform DER -in request.der -out request.pem";
-
 /** An input that cannot be read: one line (never any byte of it), exit 2; the envelope with --json. */
 function inputError(run: Run, message: string): number {
   return report({ ok: false, status: 400, error: { code: "INVALID_INPUT", message } }, run, renderCsr);
 }
 
-/** The refusal for a key found by content alone (its armour damaged): the words of an intact one. */
-function keyMaterialRefusal(text: string): ServerError | null {
-  const issues = keyMaterialIssues(text);
-  if (issues.length === 0) return null;
+/** The refusal of private-key material in the request's text: its issues located, no line of it shown. */
+function keyRefusal(issues: Issue[]): ServerError {
   return {
     code: "INVALID_INPUT",
     message: invalidInput(issues).message,
     issues: issues.map((issue) => ({ message: issue.message, path: issue.path, location: issue.location! })),
   };
 }
-
-/** How the clients of CONTRACT §8.1's vocabulary are named in a sentence. */
-const CLIENT_NAMES: Readonly<Record<string, string>> = {
-  chrome: "Chrome",
-  firefox: "Firefox",
-  apple: "Apple (Safari, macOS, iOS)",
-  go: "Go",
-  openssl: "OpenSSL",
-};
 
 /** The request's fields, its problems (with the clients that refuse each), and the key match. */
 export function renderCsr(result: CsrResult, style: Style): string {
@@ -145,10 +104,7 @@ export function renderCsr(result: CsrResult, style: Style): string {
   const problems = renderFindings(
     result.problems.map((problem) => ({
       ...problem,
-      observed:
-        problem.clients.length === 0
-          ? problem.observed
-          : `${problem.observed} Refused by: ${problem.clients.map((client) => CLIENT_NAMES[client] ?? client).join(", ")}.`,
+      observed: withRefusingClients(problem.clients, problem.observed),
     })),
     style,
     "No problems.",

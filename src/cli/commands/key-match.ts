@@ -1,9 +1,9 @@
-import { certificateName, listSome } from "../../domain/certificates/wording.ts";
 import {
   compareKeyMatchInputs,
   InputProblem,
   type KeyMatchAnswer,
   type KeyMatchInputs,
+  keyMatchWords,
   readKeyMatchInputs,
   Stopped,
 } from "../../local/key-match-inputs.ts";
@@ -101,41 +101,8 @@ export const keyMatch: Command = {
   },
 };
 
+/** The answer's words (src/local/key-match-inputs.ts), the verdict green or red. */
 function renderAnswer(answer: KeyMatchAnswer, inputs: KeyMatchInputs, run: Run): string {
-  const style = run.out;
-  const lines: string[] = [];
-  if (answer.key !== null) {
-    const size =
-      answer.key.keyBits === null ? answer.key.keyType : `${answer.key.keyType} ${answer.key.keyBits} bits`;
-    lines.push(`key ${inputs.key!.origin} (${size}): publicKeySha256 ${answer.key.publicKeySha256}`);
-  }
-  if (answer.csr !== null) {
-    lines.push(
-      `request (${answer.csr.subject || "empty subject"}): publicKeySha256 ${answer.csr.publicKeySha256}`,
-    );
-  }
-  const names = inputs.certificates.map((certificate, index) => certificateName(certificate, index));
-  for (const entry of answer.certificates) {
-    lines.push(`${names[entry.index]}: publicKeySha256 ${entry.publicKeySha256}`);
-  }
-  const clauses: string[] = [];
-  if (answer.key !== null && answer.csr !== null) {
-    clauses.push(
-      answer.key.publicKeySha256 === answer.csr.publicKeySha256
-        ? "the request is for this key"
-        : "the request is for another key",
-    );
-  }
-  if (inputs.certificatesGiven) {
-    const what = answer.key === null ? "the request's key" : "the key";
-    const holders = answer.matchingCertificateIndexes.map((index) => names[index]!);
-    clauses.push(
-      holders.length === 0
-        ? `no certificate holds ${what}`
-        : `${listSome(holders, holders.length)} ${holders.length === 1 ? "holds" : "hold"} ${what}`,
-    );
-  }
-  const verdict = `${answer.match ? "Match" : "No match"}: ${clauses.join("; ")}.`;
-  lines.push(answer.match ? style.green(verdict) : style.red(verdict));
-  return `${lines.join("\n")}\n`;
+  const { lines, verdict } = keyMatchWords(answer, inputs);
+  return `${[...lines, answer.match ? run.out.green(verdict) : run.out.red(verdict)].join("\n")}\n`;
 }

@@ -1,10 +1,5 @@
-import { parsePrefix, scanPrefixWords } from "../../domain/ip/prefix.ts";
-import { touchesExcludedSpecial } from "../../domain/ip/special.ts";
-import { specialReasonOf, specialReasonText } from "../../domain/ip/special-reasons.ts";
-import { maskWord } from "../../domain/ip/u128.ts";
-import { collectGarbageEvery } from "../../local/heap.ts";
-import type { Sourced } from "../../local/list-lines.ts";
 import { collectEntries, stdinOnce } from "../../local/list-sources.ts";
+import { writeSpecialReasons } from "../../local/special-reason-lines.ts";
 import { CIDR_HELP, COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
@@ -45,60 +40,6 @@ ${exitCodesHelp("0 the merged list is printed")}
 
 Examples: nettools merge -f blocklist.txt > merged.txt
           nettools merge -x --format nft --set-name blocklist -f feed.txt > blocklist.nft`;
-
-/** The block of the entry being looked at: network in 0–3, family in 4; then first and last address. */
-const scanned = new Uint32Array(5);
-const block = new Uint32Array(8);
-
-/**
- * Whether `entry` may touch the excluded special-purpose space: false only for a CIDR or address
- * read without objects ({@link scanPrefixWords}) whose block misses every excluded row, so that
- * most entries of a long list cost no objects (issue 30); true also when it could not be read so.
- */
-function mayTouchSpecial(entry: string): boolean {
-  const bits = scanPrefixWords(entry, scanned);
-  if (bits < 0) return true;
-  const family = scanned[4] === 4 ? 4 : 6;
-  const length = family === 4 ? bits + 96 : bits;
-  for (let k = 0; k < 4; k++) {
-    block[k] = scanned[k]!;
-    block[4 + k] = (scanned[k]! | ~maskWord(length, k)) >>> 0;
-  }
-  return touchesExcludedSpecial(family, block);
-}
-
-/** Lines of `-x` said at once ({@link writeSpecialReasons}). */
-const REASONS_PER_WRITE = 4096;
-
-/**
- * The `-x` lines (CONTRACT §12): one per input entry that excluding the special-purpose space
- * dropped or cut, at its place for a line of a file, naming the most general excluded block met;
- * written a few thousand lines at a time (a million entries may say hundreds of thousands).
- */
-function writeSpecialReasons(
-  entries: Sourced,
-  only: "ipv4" | "ipv6" | null,
-  write: (text: string) => void,
-): void {
-  let lines: string[] = [];
-  const flush = () => {
-    if (lines.length > 0) write(`${lines.join("\n")}\n`);
-    lines = [];
-  };
-  entries.entries.forEach((entry, i) => {
-    collectGarbageEvery(i);
-    if (!mayTouchSpecial(entry)) return;
-    const parsed = parsePrefix(entry);
-    if (!parsed.ok || (only !== null && (parsed.value.family === 6) !== (only === "ipv6"))) return;
-    const reason = specialReasonOf(parsed.value);
-    if (reason === null) return;
-    const origin = entries.origins.at(i) ?? "";
-    const place = origin.startsWith("arg ") || origin === "" ? "" : `${origin}: `;
-    lines.push(`${place}${specialReasonText(entry.trim(), reason)}`);
-    if (lines.length === REASONS_PER_WRITE) flush();
-  });
-  flush();
-}
 
 export const merge: Command = {
   name: "merge",

@@ -1,5 +1,5 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
-import { rangeEndpoints } from "../../local/list-lines.ts";
+import { rangeLinesOf, rangeOrAddress } from "../../local/list-lines.ts";
 import { readSource, stdinOnce } from "../../local/list-sources.ts";
 import { COMMON_HELP, PLAIN_OPTION, parse, type Run } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
@@ -40,14 +40,6 @@ const FORMS = 'two addresses (START END, START-END or "START - END"), one ADDRES
 /** Words that can only be addresses and dashes (hex digits, `:`, `.`, `-`): a range, not a file name. */
 const ADDRESS_WORDS = /^[0-9A-Fa-f:.\s-]+$/;
 
-/** The endpoints a line or an argument stands for: a range, or one address as a one-address range. */
-function endpointsOf(words: readonly string[]): [string, string] | null {
-  const pair = rangeEndpoints(words);
-  if (pair !== null) return pair;
-  const text = words.join(" ").trim();
-  return text !== "" && !/[\s-]/.test(text) ? [text, text] : null;
-}
-
 export const range: Command = {
   name: "range",
   help: HELP,
@@ -62,7 +54,7 @@ export const range: Command = {
     const isFile =
       positionals.length === 1 && (positionals[0] === "-" || !ADDRESS_WORDS.test(positionals[0]!));
     if (!isFile) {
-      const endpoints = endpointsOf(positionals);
+      const endpoints = rangeOrAddress(positionals);
       if (endpoints === null) throw new UsageError(`range needs ${FORMS}`);
       const result = await runOperation(run, "rangeToCidrs", { start: endpoints[0], end: endpoints[1] });
       return printList(
@@ -108,12 +100,7 @@ async function rangesOfText(
 ): Promise<number> {
   const results: RangeToCidrsResultType[] = [];
   const bad: BadLine[] = [];
-  const lines = text.split(/\r\n|\r|\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i]!.split("#")[0] ?? "").trim();
-    if (line === "") continue;
-    const origin = `${source}:${i + 1}`;
-    const endpoints = endpointsOf([line]);
+  for (const { origin, text: line, endpoints } of rangeLinesOf(text, source)) {
     if (endpoints === null) {
       const message = `expected a range (START END, START-END or "START - END") or one address, not "${line.slice(0, 100)}"`;
       if (checks.skipInvalid) checks.skip(origin, message);

@@ -186,3 +186,34 @@ export function cloudPlanText(provider: CloudProvider, cidrs: readonly string[])
   }
   return { ok: true, value: text };
 }
+
+/**
+ * The subnets of one split as `nettools split --cloud` prints them (CONTRACT §8.9): the lines of
+ * {@link cloudPlanText}, made for subnets of one length (up to a million of them), so the length is
+ * judged once, from the first subnet, and each line needs only its usable range. `usablePerSubnet`
+ * is the usable count of every subnet, `lines()` writes the lines (not needed for JSON); the
+ * failure says why the length is not a subnet of `provider` (IPv6, or outside its sizes).
+ */
+export function cloudSplitText(
+  provider: CloudProvider,
+  split: { cidrs: readonly string[]; prefixLength: number },
+): ParseResult<{ usablePerSubnet: string; lines(): string }> {
+  const first = split.cidrs[0];
+  const parsed = first === undefined ? null : parsePrefix(first);
+  if (parsed === null || !parsed.ok)
+    throw new Error(`cidr-split answered a subnet that is not a CIDR: ${first}`);
+  const problem = cloudSubnetProblem(provider, parsed.value);
+  if (problem !== null) return { ok: false, message: problem };
+  const usable = String(usablePerSubnet(provider, split.prefixLength));
+  const lines = () => {
+    let text = "";
+    for (const cidr of split.cidrs) {
+      const subnet = parsePrefix(cidr);
+      if (!subnet.ok) throw new Error(`cidr-split answered a subnet that is not a CIDR: ${cidr}`);
+      const range = usableRange(provider, subnet.value);
+      text += `${cidr}\t${usable}\t${range.first}\t${range.last}\n`;
+    }
+    return text;
+  };
+  return { ok: true, value: { usablePerSubnet: usable, lines } };
+}
