@@ -28,6 +28,8 @@ const SERVER_ONLY = /^\.\.\/\.\.\/(server|config)\.ts$/;
 /** Modules with a Bun-only speed-up, and their plain-Node halves. */
 const NODE_HALVES: Record<string, string> = {
   "./file-bytes.ts": `export { readFile as fileBytes } from "node:fs/promises";`,
+  // V8 collects its young generation on its own: nothing to ask under Node (src/local/heap.ts).
+  "./heap.ts": "export function collectGarbageEvery(_index) {}",
 };
 
 const forNode: BunPlugin = {
@@ -41,7 +43,7 @@ export class ConfigError extends Error {}
 export const loadConfig = unavailable;
 export const runServer = unavailable;`,
     }));
-    build.onResolve({ filter: /^\.\/file-bytes\.ts$/ }, (args) => ({
+    build.onResolve({ filter: /^\.\/(file-bytes|heap)\.ts$/ }, (args) => ({
       path: args.path,
       namespace: "node-half",
     }));

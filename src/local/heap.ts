@@ -5,8 +5,9 @@
  * hundreds of megabytes before it runs in a synchronous loop, and the resident size stays at that
  * peak. A young-generation collection every {@link ENTRIES_PER_COLLECTION} entries keeps it at a
  * few megabytes and costs less than the memory it saves (a million-entry `merge -x`: 494 → 284 MB
- * peak, 18 → 9 s). Under Node (the npm package) there is nothing to ask and nothing is done: V8
- * collects its young generation on its own.
+ * peak, 18 → 9 s). Under Node (the npm package) there is nothing to ask: V8 collects its young
+ * generation on its own, and the package's build puts a module that does nothing in this one's place
+ * (scripts/build-cli-package.ts), so the package names no Bun API.
  */
 
 /** Entries between two collections: about 10 MB of a parser's garbage. */
