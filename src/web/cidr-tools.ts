@@ -13,6 +13,7 @@ import { addressFacts } from "../domain/ip/facts.ts";
 import { parsePrefix } from "../domain/ip/prefix.ts";
 import { specialReasonOf, specialReasonText } from "../domain/ip/special-reasons.ts";
 import { addressFactRows, describeAddressType } from "../local/address-facts.ts";
+import { diffChunks } from "../local/diff-lines.ts";
 import {
   type ListFormat,
   type ListOutput,
@@ -271,19 +272,7 @@ function comparisonMaps(value: CompareResult): Child[] {
  * B, all in address order, IPv4 first (the two sets are disjoint: no two share an address).
  */
 function diffLines(value: CompareResult): string[] {
-  const lines = [
-    ...value.onlyA.cidrs.map((cidr) => ({ cidr, line: `-${cidr}` })),
-    ...value.onlyB.cidrs.map((cidr) => ({ cidr, line: `+${cidr}` })),
-  ].map((entry) => {
-    const parsed = parsePrefix(entry.cidr);
-    return {
-      ...entry,
-      family: parsed.ok ? parsed.value.family : 6,
-      first: parsed.ok ? parsed.value.first.toBigInt() : 0n,
-    };
-  });
-  lines.sort((x, y) => x.family - y.family || (x.first < y.first ? -1 : x.first > y.first ? 1 : 0));
-  return lines.map((entry) => entry.line);
+  return [...diffChunks(value.onlyA.cidrs, value.onlyB.cidrs)].join("").split("\n").slice(0, -1);
 }
 
 /** A set of the comparison: its exact counts per family and its blocks. */
