@@ -1,8 +1,10 @@
 /**
  * An operation is one folder (ADR 0059): `src/operations/<name>/` holds its row (row.ts), its
- * use-case binding (use-case.ts) and its OpenAPI prose (docs.ts), and three assembly modules list
- * the folders: the table (src/operations/table.ts), the use cases (src/operations/use-cases.ts)
- * and the docs (src/operations/docs.ts). These rules fail when an operation is added the old way:
+ * use-case binding (use-case.ts) and its OpenAPI prose (docs.ts), and three assembly modules,
+ * generated from the folders by scripts/generate-operations.ts (ADR 0063; tests/operations/
+ * generated.test.ts keeps them current), list them: the table (src/operations/table.ts), the use
+ * cases (src/operations/use-cases.ts) and the docs (src/operations/docs.ts). These rules fail when
+ * an operation is added the old way:
  * a row, a binding, a cost or a docs entry written into a registry outside its folder, or a folder
  * the assembly forgets.
  */
