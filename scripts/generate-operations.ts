@@ -106,9 +106,29 @@ export function inTableOrder(folders: readonly OperationFolder[]): OperationFold
   return ordered;
 }
 
-/** Folder names in the order Biome sorts their imports (a prefix first: `ip` before `ip-…`). */
-function byName(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Folder names in the order Biome sorts their imports: character by character, runs of digits as
+ * numbers (`a2` before `a10`), a name before its longer names (`ip` before `ip-…`). The test
+ * checks this order against Biome itself.
+ */
+export function byName(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = /^\d+/.exec(a.slice(i))?.[0];
+    const y = /^\d+/.exec(b.slice(j))?.[0];
+    if (x !== undefined && y !== undefined) {
+      if (Number(x) !== Number(y)) return Number(x) - Number(y);
+      i += x.length;
+      j += y.length;
+    } else if (a[i] !== b[j]) {
+      return (a[i] ?? "") < (b[j] ?? "") ? -1 : 1;
+    } else {
+      i++;
+      j++;
+    }
+  }
+  return a.length - i - (b.length - j);
 }
 
 const HEADER =

@@ -8,10 +8,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import fc from "fast-check";
 import {
   assemblyModules,
+  byName,
+  idOfFolder,
   inTableOrder,
   OPERATIONS_DIR,
   type OperationFolder,
@@ -21,6 +23,7 @@ import {
 } from "../../scripts/generate-operations.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 
+const ROOT = resolve(import.meta.dir, "../..");
 const SCRATCH = mkdtempSync(join(tmpdir(), "operations-"));
 afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
 
@@ -146,5 +149,64 @@ describe("table order", () => {
         expect(ordered.map((folder) => folder.folder)).toEqual(model);
       }),
     );
+  });
+});
+
+describe("the generated modules are as Biome writes them (Biome is the oracle)", () => {
+  /** Runs `biome check` over `dir` (with the project's biome.json): its exit code and report. */
+  function biomeCheck(dir: string): { exitCode: number; report: string } {
+    writeFileSync(join(dir, "biome.json"), readFileSync(join(ROOT, "biome.json")));
+    const run = Bun.spawnSync([join(ROOT, "node_modules/.bin/biome"), "check", "--vcs-enabled=false", "."], {
+      cwd: dir,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    return { exitCode: run.exitCode, report: `${run.stdout.toString()}${run.stderr.toString()}` };
+  }
+
+  /** A folder name whose camelCase is an identifier: words of letters and digits, hyphenated. */
+  const folderName = fc
+    .stringMatching(/^[a-z][a-z0-9]{0,3}(-[a-z][a-z0-9]{0,2}){0,2}$/)
+    .map((name) => `op-${name}`);
+
+  test("imports in the generated order and one entry per line leave Biome nothing to fix", () => {
+    const dir = join(SCRATCH, "biome-clean");
+    mkdirSync(dir, { recursive: true });
+    const crafted = ["a", "a-b", "a-c", "a2", "a10", "ab", "public-ip", "public-ip-databases", "ip6", "ip-v"];
+    const samples = [
+      crafted.map((name) => `op-${name}`),
+      ...fc.sample(fc.uniqueArray(folderName, { minLength: 1, maxLength: 12 }), { numRuns: 40, seed: 63 }),
+    ];
+    samples.forEach((names, sample) => {
+      const folders = names.map((folder, index) => ({
+        folder,
+        id: idOfFolder(folder),
+        position: names.length - index,
+      }));
+      for (const [file, text] of Object.entries(assemblyModules(folders)))
+        writeFileSync(join(dir, `sample-${sample}-${file}`), text);
+    });
+    const { exitCode, report } = biomeCheck(dir);
+    expect(report).not.toContain("organizeImports");
+    expect(exitCode).toBe(0);
+  });
+
+  test("not vacuous: Biome refuses the same imports out of its order", () => {
+    const dir = join(SCRATCH, "biome-unsorted");
+    mkdirSync(dir, { recursive: true });
+    const names = ["op-a2", "op-a10"];
+    const text = assemblyModules(
+      names.map((folder, index) => ({ folder, id: idOfFolder(folder), position: index + 1 })),
+    )["docs.ts"];
+    const swapped = text
+      .replace('import { docs as opA2 } from "./op-a2/docs.ts";\n', "")
+      .replace(
+        'from "./op-a10/docs.ts";\n',
+        'from "./op-a10/docs.ts";\nimport { docs as opA2 } from "./op-a2/docs.ts";\n',
+      );
+    expect(swapped).not.toBe(text);
+    writeFileSync(join(dir, "docs.ts"), swapped);
+    expect(biomeCheck(dir).exitCode).not.toBe(0);
+    expect(["op-a10", "op-a2", "op-a"].sort(byName)).toEqual(["op-a", "op-a2", "op-a10"]);
   });
 });

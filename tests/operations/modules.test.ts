@@ -11,6 +11,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { idOfFolder, PARTS_OF_AN_OPERATION } from "../../scripts/generate-operations.ts";
 import { DerRevocationListDecoder } from "../../src/adapters/crypto/crl-decoder.ts";
 import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
 import { OPERATION_DOCS } from "../../src/operations/docs.ts";
@@ -28,17 +29,12 @@ function folderOfPath(path: string): string {
   return path.replace(/^\/v1\//, "").replaceAll("/", "-");
 }
 
-/** `public-ip-databases` → `publicIpDatabases`. */
-function idOfFolder(folder: string): string {
-  return folder.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 const FOLDERS = readdirSync(OPERATIONS_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
 
-const FILES_OF_AN_OPERATION = ["docs.ts", "row.ts", "use-case.ts"];
+const FILES_OF_AN_OPERATION = [...PARTS_OF_AN_OPERATION].sort();
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
