@@ -1,14 +1,17 @@
 /**
  * An operation is one folder (ADR 0059): `src/operations/<name>/` holds its row (row.ts), its
- * use-case binding (use-case.ts) and its OpenAPI prose (docs.ts), and three assembly modules list
- * the folders: the table (src/operations/table.ts), the use cases (src/operations/use-cases.ts)
- * and the docs (src/operations/docs.ts). These rules fail when an operation is added the old way:
+ * use-case binding (use-case.ts) and its OpenAPI prose (docs.ts), and three assembly modules,
+ * generated from the folders by scripts/generate-operations.ts (ADR 0063; tests/operations/
+ * generated.test.ts keeps them current), list them: the table (src/operations/table.ts), the use
+ * cases (src/operations/use-cases.ts) and the docs (src/operations/docs.ts). These rules fail when
+ * an operation is added the old way:
  * a row, a binding, a cost or a docs entry written into a registry outside its folder, or a folder
  * the assembly forgets.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { idOfFolder, PARTS_OF_AN_OPERATION } from "../../scripts/generate-operations.ts";
 import { DerRevocationListDecoder } from "../../src/adapters/crypto/crl-decoder.ts";
 import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
 import { OPERATION_DOCS } from "../../src/operations/docs.ts";
@@ -26,17 +29,12 @@ function folderOfPath(path: string): string {
   return path.replace(/^\/v1\//, "").replaceAll("/", "-");
 }
 
-/** `public-ip-databases` → `publicIpDatabases`. */
-function idOfFolder(folder: string): string {
-  return folder.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 const FOLDERS = readdirSync(OPERATIONS_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
 
-const FILES_OF_AN_OPERATION = ["docs.ts", "row.ts", "use-case.ts"];
+const FILES_OF_AN_OPERATION = [...PARTS_OF_AN_OPERATION].sort();
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -4,6 +4,9 @@ import { CertificateChainRequest, CertificateChainResult } from "../../contract/
 import { pemBlockCount } from "../../contract/costs.ts";
 import { JSON_ANSWER, type Operation } from "../../contract/operation.ts";
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 6;
+
 export const row = {
   id: "certificateChain",
   method: "POST",

@@ -3,6 +3,9 @@ import type { Static } from "@sinclair/typebox";
 import { CidrAllocateRequest, CidrAllocateResult } from "../../contract/cidr-list-schemas.ts";
 import { METERED_JSON_ANSWER, type Operation } from "../../contract/operation.ts";
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 11;
+
 export const row = {
   id: "cidrAllocate",
   method: "POST",

@@ -3,6 +3,9 @@ import type { Static } from "@sinclair/typebox";
 import { CidrCompareRequest, CidrCompareResult } from "../../contract/cidr-list-schemas.ts";
 import { METERED_JSON_ANSWER, type Operation } from "../../contract/operation.ts";
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 14;
+
 export const row = {
   id: "cidrCompare",
   method: "POST",

@@ -4,6 +4,9 @@ import { CidrSplitRequest, CidrSplitResult } from "../../contract/cidr-list-sche
 import { splitAnswerSize } from "../../contract/costs.ts";
 import { METERED_JSON_ANSWER, type Operation } from "../../contract/operation.ts";
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 9;
+
 export const row = {
   id: "cidrSplit",
   method: "POST",

@@ -4,6 +4,9 @@ import { pemBlockCount } from "../../contract/costs.ts";
 import { CsrRequest, CsrResult } from "../../contract/csr-schemas.ts";
 import { JSON_ANSWER, type Operation } from "../../contract/operation.ts";
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 16;
+
 export const row = {
   id: "csr",
   method: "POST",

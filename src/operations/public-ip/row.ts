@@ -8,6 +8,9 @@ export function addressLine(result: Static<typeof PublicIpResult>): string {
   return `${result.ip}\n`;
 }
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 7;
+
 export const row = {
   id: "publicIp",
   method: "GET",

@@ -2,6 +2,9 @@
 import { JSON_ANSWER, type Operation } from "../../contract/operation.ts";
 import { ReferenceRootsResult } from "../../contract/schemas.ts";
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 19;
+
 export const row = {
   id: "referenceRoots",
   method: "GET",

@@ -3,6 +3,9 @@ import type { Static } from "@sinclair/typebox";
 import { METERED_JSON_ANSWER, type Operation } from "../../contract/operation.ts";
 import { ReverseZonesRequest, ReverseZonesResult } from "../../contract/planning-schemas.ts";
 
+/** Its place in the operations table, so in the OpenAPI document, the client and the routes (ADR 0063). */
+export const position = 12;
+
 export const row = {
   id: "reverseZones",
   method: "POST",
