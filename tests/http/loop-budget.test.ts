@@ -260,10 +260,15 @@ describe("what a byte and a unit cost, learned", () => {
     };
     for (let i = 0; i < times; i++) one();
     /** Two clients' requests arriving together, as wrk -c2 sends them: what became of each. */
-    const pair = (request = job) => {
-      const outcomes = [meter.arrive(request.bytes), meter.arrive(request.bytes)].map((promised) =>
-        promised < 0 ? "refused unread" : readAndWork(loop, meter, request, promised, budget.turn),
-      );
+    const pair = (first = job, second = first) => {
+      const requests = [first, second];
+      const outcomes = requests
+        .map((request) => meter.arrive(request.bytes))
+        .map((promised, i) =>
+          promised < 0
+            ? "refused unread"
+            : readAndWork(loop, meter, requests[i] ?? first, promised, budget.turn),
+        );
       loop.endTurn();
       return outcomes;
     };
@@ -303,6 +308,18 @@ describe("what a byte and a unit cost, learned", () => {
     expect(pair(costly)).toEqual(["done", "refused unread"]); // 6 + 6 > 10: the second is shed unread
     one();
     expect(meter.estimateBody(subtract.bytes)).toBeCloseTo(3);
+  });
+
+  test("a request refused at the work gate, only parsed, teaches nothing of what a whole request costs", () => {
+    const { meter, one, pair } = servedOneByOne(subtract, 10);
+    // The second of a pair asks for four times the work: its bytes fit beside the first (3 + 3),
+    // its units do not (3 + 0.5 parsing + 10): refused once parsed, 0.5 ms for 24 kB.
+    const large = { ...subtract, units: 4000, workMs: 10 };
+    for (let i = 0; i < RECENT_SAMPLES; i++)
+      expect(pair(subtract, large)).toEqual(["done", "refused parsed"]);
+    expect(meter.estimateBody(subtract.bytes)).toBeCloseTo(3); // the parse-only 0.5 ms never counted
+    one({ ...subtract, parseMs: 0.2, workMs: 0.1 }); // a request that really is cheap whole counts at once
+    expect(meter.estimateBody(subtract.bytes)).toBeCloseTo(0.3);
   });
 
   test("the estimate is the least of the last four samples, 0 before the first", () => {

@@ -373,7 +373,7 @@ export class LoopBudget {
     if (!(options.turnMs > 0)) throw new RangeError("turnMs must be positive");
     this.turnMs = options.turnMs;
     this.now = options.now ?? (() => performance.now());
-    this.afterTurn = options.afterTurn ?? ((callback) => void setImmediate(callback));
+    this.afterTurn = options.afterTurn ?? setImmediate;
   }
 
   /** Work done in this turn so far, in ms. */
@@ -453,6 +453,8 @@ export class LoopBudget {
 export class WorkMeter {
   private readonly perByte = new RecentLow();
   private readonly perUnit = new RecentLow();
+  /** The `startedAt` of the last request refused at {@link work}: its time is no whole request's. */
+  private refusedWorkOf = Number.NaN;
 
   constructor(private readonly budget: LoopBudget) {}
 
@@ -501,8 +503,10 @@ export class WorkMeter {
    */
   work(units: number, usedBefore: number, startedAt: number): number {
     const now = this.budget.now();
-    if (!this.budget.fits(usedBefore, now - startedAt + this.perUnit.value * units))
+    if (!this.budget.fits(usedBefore, now - startedAt + this.perUnit.value * units)) {
+      this.refusedWorkOf = startedAt;
       throw this.budget.refused();
+    }
     return now;
   }
 
@@ -515,7 +519,11 @@ export class WorkMeter {
     const now = this.budget.now();
     const ms = now - startedAt;
     this.budget.charge(ms);
-    if (bytes > 0) this.perByte.add(ms / bytes);
+    // A request refused at the work gate was only parsed: its time per byte is not what a request
+    // costs whole, and under a flood it would set the least sample (ADR 61).
+    const refusedWork = startedAt === this.refusedWorkOf;
+    this.refusedWorkOf = Number.NaN;
+    if (bytes > 0 && !refusedWork) this.perByte.add(ms / bytes);
     if (!Number.isNaN(workStartedAt)) this.perUnit.add((now - workStartedAt) / Math.max(1, units));
   }
 }
@@ -550,7 +558,7 @@ export class RecentLow {
   add(sample: number): void {
     const samples = this.samples;
     samples[this.next] = sample;
-    this.next = (this.next + 1) % RECENT_SAMPLES;
+    this.next = this.next === RECENT_SAMPLES - 1 ? 0 : this.next + 1;
     let low = sample;
     for (let i = 0; i < RECENT_SAMPLES; i++) {
       const kept = samples[i] as number;
