@@ -529,7 +529,7 @@ export class WorkMeter {
 }
 
 /** How many of the latest samples {@link RecentLow} remembers. */
-export const RECENT_SAMPLES = 4;
+export const RECENT_SAMPLES = 4; // RecentLow's four fields
 
 /**
  * A cost learned from measurements of wall time: the least of the last {@link RECENT_SAMPLES}
@@ -545,7 +545,11 @@ export const RECENT_SAMPLES = 4;
  * a turn always may.
  */
 export class RecentLow {
-  private readonly samples = new Float64Array(RECENT_SAMPLES).fill(Number.POSITIVE_INFINITY);
+  // The four samples in plain fields (a ring: `next` is the oldest), no array to index.
+  private s0 = Number.POSITIVE_INFINITY;
+  private s1 = Number.POSITIVE_INFINITY;
+  private s2 = Number.POSITIVE_INFINITY;
+  private s3 = Number.POSITIVE_INFINITY;
   private next = 0;
   private low = 0;
 
@@ -554,16 +558,14 @@ export class RecentLow {
     return this.low;
   }
 
-  /** Records a sample (a non-negative number). */
+  /** Records a sample (a non-negative number) in place of the oldest. */
   add(sample: number): void {
-    const samples = this.samples;
-    samples[this.next] = sample;
-    this.next = this.next === RECENT_SAMPLES - 1 ? 0 : this.next + 1;
-    let low = sample;
-    for (let i = 0; i < RECENT_SAMPLES; i++) {
-      const kept = samples[i] as number;
-      if (kept < low) low = kept;
-    }
-    this.low = low;
+    const next = this.next;
+    if (next === 0) this.s0 = sample;
+    else if (next === 1) this.s1 = sample;
+    else if (next === 2) this.s2 = sample;
+    else this.s3 = sample;
+    this.next = (next + 1) & 3;
+    this.low = Math.min(this.s0, this.s1, this.s2, this.s3);
   }
 }
