@@ -49,6 +49,8 @@ server_cpu=${SERVER_CPU:-0} wrk_cpu=${WRK_CPU:-1}
 for tool in wrk taskset curl git python3; do
   command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk util-linux curl git python3)" >&2; exit 2; }
 done
+# The interpreter itself, not a version manager's shim (a shell script per call, slow to start).
+python=$(python3 -c 'import sys; print(sys.executable)')
 [[ -r /proc/$$/task/$$/schedstat ]] ||
   { echo "needs /proc/PID/task/TID/schedstat (a kernel with schedstats)" >&2; exit 2; }
 taskset -c "$server_cpu,$wrk_cpu" true 2>/dev/null ||
@@ -110,7 +112,7 @@ start_server() { # DIR: leaves the server's pid and port in server_pid, server_p
 # exits takes its time out of /proc/PID/task/*/schedstat); "main" is /proc/PID/task/PID/schedstat.
 cpu_ns() {
   # shellcheck disable=SC2046
-  taskset -c "$wrk_cpu" python3 - "$1" $(pgrep -P "$1" || true) <<'PY'
+  taskset -c "$wrk_cpu" "$python" - "$1" $(pgrep -P "$1" || true) <<'PY'
 import sys, time
 pids = [int(p) for p in sys.argv[1:]]
 total = 0

@@ -551,21 +551,33 @@ export class RecentLow {
   private s2 = Number.POSITIVE_INFINITY;
   private s3 = Number.POSITIVE_INFINITY;
   private next = 0;
-  private low = 0;
+  private low = Number.POSITIVE_INFINITY;
 
   /** The learned cost: the least of the samples kept (0 before the first). */
   get value(): number {
-    return this.low;
+    return this.low === Number.POSITIVE_INFINITY ? 0 : this.low;
   }
 
   /** Records a sample (a non-negative number) in place of the oldest. */
   add(sample: number): void {
+    let oldest: number;
     const next = this.next;
-    if (next === 0) this.s0 = sample;
-    else if (next === 1) this.s1 = sample;
-    else if (next === 2) this.s2 = sample;
-    else this.s3 = sample;
+    if (next === 0) {
+      oldest = this.s0;
+      this.s0 = sample;
+    } else if (next === 1) {
+      oldest = this.s1;
+      this.s1 = sample;
+    } else if (next === 2) {
+      oldest = this.s2;
+      this.s2 = sample;
+    } else {
+      oldest = this.s3;
+      this.s3 = sample;
+    }
     this.next = (next + 1) & 3;
-    this.low = Math.min(this.s0, this.s1, this.s2, this.s3);
+    // The least changes only when the new sample is below it or the oldest was it.
+    if (sample <= this.low) this.low = sample;
+    else if (oldest === this.low) this.low = Math.min(this.s0, this.s1, this.s2, this.s3);
   }
 }
