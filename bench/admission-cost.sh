@@ -20,7 +20,7 @@
 #   -w  warm-up load per side and workload, not measured (2)    -c  wrk connections (2)
 #   -a  A/A: both sides are HEAD as it is (the method's own noise: expect ×1.00)
 #   WORKLOAD  names from bench/wrk/ (default: the eleven CIDR workloads of issue 30's table)
-# Defaults take about 11 minutes. SERVER_CPU (0) and WRK_CPU (1) choose the cores; LOG_LEVEL
+# Defaults take 11–12 minutes. SERVER_CPU (0) and WRK_CPU (1) choose the cores; LOG_LEVEL
 # (info: the access line is written, to /dev/null) applies to both sides. Raw rounds go to
 # bench/results/admission-cost-<time>.tsv. Servers listen on 127.0.0.1 only, loads are bounded by
 # `timeout`, and the servers and worktrees this script made (only they) are removed on exit.
