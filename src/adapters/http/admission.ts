@@ -373,7 +373,7 @@ export class LoopBudget {
     if (!(options.turnMs > 0)) throw new RangeError("turnMs must be positive");
     this.turnMs = options.turnMs;
     this.now = options.now ?? (() => performance.now());
-    this.afterTurn = options.afterTurn ?? ((callback) => void setImmediate(callback));
+    this.afterTurn = options.afterTurn ?? setImmediate;
   }
 
   /** Work done in this turn so far, in ms. */
@@ -440,9 +440,10 @@ export class LoopBudget {
 /**
  * One operation's view of the {@link LoopBudget}, and what it has learned: the time per byte of
  * body a request costs whole (reading, parsing, validating and the work), and the time per unit of
- * its row's `cost` the work alone takes, each a moving average over finished requests (each weighs
- * 30 %), so a byte and a unit are what they cost on this machine under its present load. Unknown
- * (0) until its first request has run. A request passes three gates, in order:
+ * its row's `cost` the work alone takes, each the least of the last few finished requests'
+ * ({@link RecentLow}), so a byte and a unit are what they cost on this machine now, without the
+ * pauses that happened to fall into one request. Unknown (0) until its first request has run. A
+ * request passes three gates, in order:
  * 1. {@link arrive}, before anything is read: the body weighed at its declared size;
  * 2. {@link read}, with the body's bytes in hand and nothing parsed: weighed at its real size;
  * 3. {@link work}, with the validated body's cost in units: the work weighed exactly;
@@ -450,19 +451,21 @@ export class LoopBudget {
  * runs synchronously, so a job admitted whole by its turn (the first) runs whole.
  */
 export class WorkMeter {
-  private msPerByte = 0;
-  private msPerUnit = 0;
+  private readonly perByte = new RecentLow();
+  private readonly perUnit = new RecentLow();
+  /** The `startedAt` of the last request refused at {@link work}: its time is no whole request's. */
+  private refusedWorkOf = Number.NaN;
 
   constructor(private readonly budget: LoopBudget) {}
 
   /** The expected time of `units` units of this operation's work, in ms (0 while unmeasured). */
   estimate(units: number): number {
-    return this.msPerUnit * units;
+    return this.perUnit.value * units;
   }
 
   /** The expected time of a whole request of `bytes` bytes of body, in ms (0 while unmeasured). */
   estimateBody(bytes: number): number {
-    return this.msPerByte * bytes;
+    return this.perByte.value * bytes;
   }
 
   /**
@@ -472,7 +475,7 @@ export class WorkMeter {
    * when the request is refused (answer {@link LoopBudget.refused}, unread).
    */
   arrive(bytes: number): number {
-    const estimate = this.msPerByte * bytes;
+    const estimate = this.perByte.value * bytes;
     if (!this.budget.fits(this.budget.used, estimate)) return -1;
     this.budget.promise(estimate);
     return estimate;
@@ -487,7 +490,7 @@ export class WorkMeter {
   read(bytes: number, promised: number, turn: number): number {
     this.budget.release(promised, turn);
     const used = this.budget.used;
-    if (!this.budget.fits(used, this.msPerByte * bytes)) throw this.budget.refused();
+    if (!this.budget.fits(used, this.perByte.value * bytes)) throw this.budget.refused();
     return used;
   }
 
@@ -500,7 +503,10 @@ export class WorkMeter {
    */
   work(units: number, usedBefore: number, startedAt: number): number {
     const now = this.budget.now();
-    if (!this.budget.fits(usedBefore, now - startedAt + this.msPerUnit * units)) throw this.budget.refused();
+    if (!this.budget.fits(usedBefore, now - startedAt + this.perUnit.value * units)) {
+      this.refusedWorkOf = startedAt;
+      throw this.budget.refused();
+    }
     return now;
   }
 
@@ -513,19 +519,65 @@ export class WorkMeter {
     const now = this.budget.now();
     const ms = now - startedAt;
     this.budget.charge(ms);
-    if (bytes > 0) this.msPerByte = learn(this.msPerByte, ms / bytes);
-    if (!Number.isNaN(workStartedAt))
-      this.msPerUnit = learn(this.msPerUnit, (now - workStartedAt) / Math.max(1, units));
+    // A request refused at the work gate was only parsed: its time per byte is not what a request
+    // costs whole, and under a flood it would set the least sample (ADR 61).
+    const refusedWork = startedAt === this.refusedWorkOf;
+    this.refusedWorkOf = Number.NaN;
+    if (bytes > 0 && !refusedWork) this.perByte.add(ms / bytes);
+    if (!Number.isNaN(workStartedAt)) this.perUnit.add((now - workStartedAt) / Math.max(1, units));
   }
 }
 
+/** How many of the latest samples {@link RecentLow} remembers. */
+export const RECENT_SAMPLES = 4; // RecentLow's four fields
+
 /**
- * A moving average (each sample weighs 30 %) that starts at its first sample. A sample counts for at
- * most four times the average: one request that happened to run through a garbage collection (a
- * 5 ms pause on a 40-byte body is a hundred times its cost per byte) would otherwise make every
- * request of its operation look costly for a while, and a busy turn would refuse cheap ones; a cost
- * that has really grown is still followed, nearly doubling the average with each sample.
+ * A cost learned from measurements of wall time: the least of the last {@link RECENT_SAMPLES}
+ * samples (0 before the first). A request's wall time is its cost plus whatever else happened to
+ * the thread meanwhile — a garbage collection, the first run of code not yet compiled, the machine
+ * running another process — never less, so the noise only ever adds and the least of a few recent
+ * samples is the closest to what the next request will cost. One slow sample, or three in a row,
+ * changes nothing (a moving average let one collection pause double the estimate and the first
+ * request's cold start set it, and a turn then refused the second of two ordinary requests: ADR
+ * 61); a cost that has really grown is followed fully after four requests, and a fall at once.
+ * Erring low is safe for the loop's budget: every gate weighs the estimate beside the turn's real
+ * spending, so a low estimate lets a turn run past `turnMs` by at most one job, as the first job of
+ * a turn always may.
  */
-export function learn(average: number, sample: number): number {
-  return average === 0 ? sample : 0.7 * average + 0.3 * Math.min(sample, 4 * average);
+export class RecentLow {
+  // The four samples in plain fields (a ring: `next` is the oldest), no array to index.
+  private s0 = Number.POSITIVE_INFINITY;
+  private s1 = Number.POSITIVE_INFINITY;
+  private s2 = Number.POSITIVE_INFINITY;
+  private s3 = Number.POSITIVE_INFINITY;
+  private next = 0;
+  private low = Number.POSITIVE_INFINITY;
+
+  /** The learned cost: the least of the samples kept (0 before the first). */
+  get value(): number {
+    return this.low === Number.POSITIVE_INFINITY ? 0 : this.low;
+  }
+
+  /** Records a sample (a non-negative number) in place of the oldest. */
+  add(sample: number): void {
+    let oldest: number;
+    const next = this.next;
+    if (next === 0) {
+      oldest = this.s0;
+      this.s0 = sample;
+    } else if (next === 1) {
+      oldest = this.s1;
+      this.s1 = sample;
+    } else if (next === 2) {
+      oldest = this.s2;
+      this.s2 = sample;
+    } else {
+      oldest = this.s3;
+      this.s3 = sample;
+    }
+    this.next = (next + 1) & 3;
+    // The least changes only when the new sample is below it or the oldest was it.
+    if (sample <= this.low) this.low = sample;
+    else if (oldest === this.low) this.low = Math.min(this.s0, this.s1, this.s2, this.s3);
+  }
 }
