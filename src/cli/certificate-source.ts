@@ -13,51 +13,37 @@ import {
 } from "../local/certificate-source.ts";
 import type { Deadline } from "../local/deadline.ts";
 import type { Run } from "./args.ts";
-import {
-  type CertificateSource,
-  CONNECT_HELP,
-  CONNECT_OPTIONS,
-  type ConnectValues,
-  refuseConnectOnlyOptions,
-} from "./connect-source.ts";
+import { type CertificateSource, CONNECT_OPTIONS, refuseConnectOnlyOptions } from "./connect-source.ts";
 import { EXIT, UsageError } from "./io.ts";
-import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";
+import { help, type OptionValues, options } from "./options.ts";
+import { REFERENCE_ROOTS_OPTION } from "./reference-roots.ts";
 
 export type { SuppliedRoots } from "../local/certificate-source.ts";
 export { hostnameFor, rootsProblem } from "../local/certificate-source.ts";
 export type { CertificateSource } from "./connect-source.ts";
 
-export const SOURCE_HELP = `Where the certificates come from:
-  FILE… | -             one or more files read as one bundle, in the order given (Apache's
+export const SOURCE_HELP = help`Where the certificates come from:
+${options(24, {
+  "FILE… | -": `one or more files read as one bundle, in the order given (Apache's
                         cert.pem chain.pem), or "-" for stdin. PEM, DER (one or several
                         certificates) and DER or PEM PKCS#7 (.p7b) are recognised by content, from
                         a file or from stdin alike; a byte-order mark is ignored; a private key in
                         a file (a leaf+key file) is set aside with a one-line notice giving its
-                        position, never its text. Errors name the file and its line
-${CONNECT_HELP}
-  --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
+                        position, never its text. Errors name the file and its line`,
+  ...CONNECT_OPTIONS,
+  "--roots FILE|DIR": `your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
                         $NETTOOLS_ROOTS, skipped with a notice where it cannot be used). Read as
                         openssl reads a CA file: text outside BEGIN/END blocks is ignored (curl's
                         cacert.pem, openssl x509 -text output), TRUSTED CERTIFICATE blocks count,
-                        other blocks are skipped with one notice; any number of certificates
-${REFERENCE_ROOTS_HELP}
-  --passin SOURCE       a PKCS#12 (.p12, .pfx) file's password: env:VAR or file:PATH (never the
-                        password itself); without it the empty password is tried`;
+                        other blocks are skipped with one notice; any number of certificates`,
+  ...REFERENCE_ROOTS_OPTION,
+  "--passin SOURCE": `a PKCS#12 (.p12, .pfx) file's password: env:VAR or file:PATH (never the
+                        password itself); without it the empty password is tried`,
+})}`;
 
-export const SOURCE_OPTIONS = {
-  ...CONNECT_OPTIONS,
-  ...REFERENCE_ROOTS_OPTIONS,
-  roots: { type: "string" },
-  passin: { type: "string" },
-} as const;
-
-export interface SourceValues extends ConnectValues {
-  roots?: string | undefined;
-  /** A PKCS#12 file's password: env:VAR or file:PATH (CONTRACT §10.3). */
-  passin?: string | undefined;
-  "reference-roots"?: string | undefined;
-}
+/** The values of the options above. */
+export type SourceValues = OptionValues<typeof SOURCE_HELP>;
 
 /**
  * Reads the certificates from the FILE arguments (or `-`) or from `--connect`. Returns an exit

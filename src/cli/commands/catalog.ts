@@ -60,7 +60,7 @@ export const COMMAND_CATALOG: readonly CommandEntry[] = [
   {
     name: "match",
     summary: "the lines of a log holding an address inside given blocks: grepcidr 2.0, line for line",
-    load: async () => (await import("./match.ts")).match,
+    load: async () => (await import("../match.ts")).matchCommand,
   },
   {
     name: "alloc",

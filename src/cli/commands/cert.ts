@@ -12,7 +12,7 @@ import {
   type HostnameAnswer,
   readIdentity,
 } from "../../local/hostname-answer.ts";
-import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { COMMON_HELP, makeRun, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
   type CertificateSource,
@@ -21,18 +21,18 @@ import {
   readRoots,
   rootsProblem,
   SOURCE_HELP,
-  SOURCE_OPTIONS,
   type SuppliedRoots,
 } from "../certificate-source.ts";
 import { exitCodesHelp } from "../common-help.ts";
-import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
+import { AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
+import { help, type OptionValues, options } from "../options.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificates } from "../render.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
+import { command } from "./command.ts";
 
-const HELP = `Usage: nettools cert [options] FILE… | - | --connect HOST[:PORT]
+const HELP = help`Usage: nettools cert [options] FILE… | - | --connect HOST[:PORT]
 
 Inspects a bundle of certificates (one or more FILEs read as one bundle, or "-" for stdin):
 every certificate, candidate issuer links and their signatures, possible leaves, an optional
@@ -42,11 +42,13 @@ not matched, or when a certificate's issuer is neither in the bundle nor a known
 intermediate is most likely missing; a warning line says which).
 
 Options:
-  -H, --hostname NAME   check NAME against the leaf's DNS SANs; an IPv4 or IPv6 address is
+${options(24, {
+  "-H, --hostname NAME": `check NAME against the leaf's DNS SANs; an IPv4 or IPv6 address is
                         checked here against the leaf's IP SANs (the API's bundle operation
-                        takes DNS names only)
-  --leaf-index N        the position of the leaf to check, when there are several
-${AT_HELP}
+                        takes DNS names only)`,
+  "--leaf-index N": "the position of the leaf to check, when there are several",
+  ...AT_OPTION,
+})}
 ${SOURCE_HELP}
                         (--roots runs in this process only: the API's bundle operation has no
                         roots field, so NETTOOLS_ROOTS is skipped with --server)
@@ -58,43 +60,24 @@ Example: nettools cert --hostname example.com cert.pem chain.pem`;
 /** Why `cert` cannot send roots to a server. */
 const ROOTS_IN_PROCESS_ONLY = "--roots works in this process only: the API's bundle operation takes no roots";
 
-export const cert: Command = {
-  name: "cert",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      hostname: { type: "string", short: "H" },
-      "leaf-index": { type: "string" },
-      ...AT_OPTION,
-      ...SOURCE_OPTIONS,
-    });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values, {
-      inProcessOnly: values.roots === undefined ? undefined : ROOTS_IN_PROCESS_ONLY,
-    });
-    const leafIndex = values["leaf-index"];
-    if (leafIndex !== undefined && !/^\d+$/.test(leafIndex)) {
-      throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
-    }
-    const at = atFromOption(values.at);
-    const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
-    deadline.doing({ afterChecks: "before the findings were ready" });
-    const bounded = await deadline.run(() => inspect(run, values, positionals, deadline, at));
-    if (bounded.done) return bounded.value;
-    io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
-    return EXIT.failure;
-  },
-};
+export const cert = command("cert", HELP, async ({ values, positionals }, io) => {
+  const run = makeRun(io, values, {
+    inProcessOnly: values.roots === undefined ? undefined : ROOTS_IN_PROCESS_ONLY,
+  });
+  const leafIndex = values["leaf-index"];
+  if (leafIndex !== undefined && !/^\d+$/.test(leafIndex)) {
+    throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
+  }
+  const at = atFromOption(values.at);
+  const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
+  deadline.doing({ afterChecks: "before the findings were ready" });
+  const bounded = await deadline.run(() => inspect(run, values, positionals, deadline, at));
+  if (bounded.done) return bounded.value;
+  io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
+  return EXIT.failure;
+});
 
-interface CertValues {
-  hostname?: string | undefined;
-  "leaf-index"?: string | undefined;
-  connect?: string | undefined;
-  servername?: string | undefined;
-  save?: string | undefined;
-  roots?: string | undefined;
-  "reference-roots"?: string | undefined;
-}
+type CertValues = OptionValues<typeof HELP>;
 
 async function inspect(
   run: Run,

@@ -11,7 +11,7 @@ import {
   writtenChainWords,
 } from "../../local/chain-verdict.ts";
 import { Deadline } from "../../local/deadline.ts";
-import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { COMMON_HELP, makeRun, type Run } from "../args.ts";
 import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
@@ -19,21 +19,21 @@ import {
   readRoots,
   rootsProblem,
   SOURCE_HELP,
-  SOURCE_OPTIONS,
   type SuppliedRoots,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
 import { certificateDecoder, localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
-import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
+import { AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
+import { help, type OptionValues, options } from "../options.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
 import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
+import { command } from "./command.ts";
 
 export type { ExitRules } from "../../local/chain-verdict.ts";
 
-const HELP = `Usage: nettools chain [options] FILE… | - | --connect HOST[:PORT]
+const HELP = help`Usage: nettools chain [options] FILE… | - | --connect HOST[:PORT]
 
 Builds the chain a server should send from a bundle (CONTRACT §7.1): the path from the server's
 certificate to a trust anchor (in the bundle, a shipped root or your own --roots), what is wrong
@@ -43,27 +43,31 @@ exit status judges that file, so a deploy script can trust it:
   nettools chain --fix -o fullchain.pem cert.pem chain.pem && systemctl reload nginx
 
 Options:
-  -H, --hostname NAME   check NAME (a DNS name, or an IPv4/IPv6 address against IP SANs)
-  --leaf-index N        the position of the server's certificate, when there are several
-  --fix                 write the corrected chain (fullchainPem) to stdout, the verdict to stderr;
-                        only a complete chain is written (nothing at all otherwise)
-  -o, --output FILE     with --fix: write the corrected chain to FILE instead of stdout, replaced
-                        atomically (a failed or incomplete run leaves FILE as it was)
-  --partial             with --fix: write the chain even when it is incomplete (exit 1 still)
-  --include-root        append the anchor's certificate to the corrected chain
-  --expires-within DAYS|N%
+${options(24, {
+  "-H, --hostname NAME": "check NAME (a DNS name, or an IPv4/IPv6 address against IP SANs)",
+  "--leaf-index N": "the position of the server's certificate, when there are several",
+  "--fix": `write the corrected chain (fullchainPem) to stdout, the verdict to stderr;
+                        only a complete chain is written (nothing at all otherwise)`,
+  "-o, --output FILE": `with --fix: write the corrected chain to FILE instead of stdout, replaced
+                        atomically (a failed or incomplete run leaves FILE as it was)`,
+  "--partial": "with --fix: write the chain even when it is incomplete (exit 1 still)",
+  "--include-root": "append the anchor's certificate to the corrected chain",
+  "--expires-within DAYS|N%": `
                         warn about, and exit 1 for, a path member expiring within DAYS (0–3650)
                         or within N % (0–100) of its own lifetime; without it the warning follows
                         each member's lifetime (a third, at most 30 days; half under 10 days),
-                        exit unchanged
-  --strict              every warning counts as an error in the exit status (for monitoring)
-${AT_HELP}
-  --format prom         each FILE judged as its own chain, printed as Prometheus series (the ones
+                        exit unchanged`,
+  "--strict": "every warning counts as an error in the exit status (for monitoring)",
+  ...AT_OPTION,
+  "--format prom": `each FILE judged as its own chain, printed as Prometheus series (the ones
                         CERT_WATCH exports: x509_cert_not_after …, network_tools_chain_status …)
-                        for node_exporter's textfile collector; exit status as without it
-  --crl FILE            check the path against this CRL (PEM or DER, any size; repeatable):
+                        for node_exporter's textfile collector; exit status as without it`,
+  "--crl FILE": {
+    repeatable: `check the path against this CRL (PEM or DER, any size; repeatable):
                         REVOKED (error) for a listed member, CRL_STALE (warning) for a list
-                        past its nextUpdate; a list is used only when its issuer's key verifies it
+                        past its nextUpdate; a list is used only when its issuer's key verifies it`,
+  },
+})}
 ${SOURCE_HELP}
 ${COMMON_HELP}
 
@@ -78,58 +82,22 @@ Example: nettools chain --fix --hostname www.example.com -o fullchain.pem bundle
 
 type ChainResult = ResultOf<"certificateChain">;
 
-interface ChainValues {
-  hostname?: string | undefined;
-  "leaf-index"?: string | undefined;
-  fix?: boolean | undefined;
-  partial?: boolean | undefined;
-  strict?: boolean | undefined;
-  output?: string | undefined;
-  "include-root"?: boolean | undefined;
-  "expires-within"?: string | undefined;
-  connect?: string | undefined;
-  servername?: string | undefined;
-  save?: string | undefined;
-  roots?: string | undefined;
-  at?: string | undefined;
-  format?: string | undefined;
-  crl?: string[] | undefined;
-  "reference-roots"?: string | undefined;
-}
+type ChainValues = OptionValues<typeof HELP>;
 
-export const chain: Command = {
-  name: "chain",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      hostname: { type: "string", short: "H" },
-      "leaf-index": { type: "string" },
-      fix: { type: "boolean" },
-      partial: { type: "boolean" },
-      strict: { type: "boolean" },
-      output: { type: "string", short: "o" },
-      "include-root": { type: "boolean" },
-      "expires-within": { type: "string" },
-      ...AT_OPTION,
-      format: { type: "string" },
-      crl: { type: "string", multiple: true },
-      ...SOURCE_OPTIONS,
-    });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    if (values.format !== undefined) return seriesOfFiles(run, values, positionals);
-    if (values.output !== undefined && !values.fix) throw new UsageError("-o/--output goes with --fix");
-    if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
-    if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
-    const request = requestOptions(values);
-    const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
-    deadline.doing({ afterChecks: "while searching for the best path" });
-    const bounded = await deadline.run(() => build(run, values, positionals, request, deadline));
-    if (bounded.done) return bounded.value;
-    io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
-    return EXIT.failure;
-  },
-};
+export const chain = command("chain", HELP, async ({ values, positionals }, io) => {
+  const run = makeRun(io, values);
+  if (values.format !== undefined) return seriesOfFiles(run, values, positionals);
+  if (values.output !== undefined && !values.fix) throw new UsageError("-o/--output goes with --fix");
+  if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
+  if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
+  const request = requestOptions(values);
+  const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
+  deadline.doing({ afterChecks: "while searching for the best path" });
+  const bounded = await deadline.run(() => build(run, values, positionals, request, deadline));
+  if (bounded.done) return bounded.value;
+  io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
+  return EXIT.failure;
+});
 
 /**
  * `--format prom` (CONTRACT §10.1): each FILE its own chain, printed as series (src/cli/chain-prom.ts).
