@@ -1,6 +1,6 @@
 /**
  * What every `nettools` command shares before it runs an operation: the common options once
- * parsed (`Run`), the CIDR commands' help, and reading the two lists of `alloc` and `usage` with
+ * parsed (`Run`), the CIDR commands' help, and reading the two lists of `alloc`, `usage` and `subtract` with
  * the place each entry came from.
  */
 import { type Client, createClient } from "../client/index.ts";
@@ -108,20 +108,20 @@ function parseTimeout(text: string): number {
 }
 
 /**
- * The two lists of `alloc` and `usage`: the pool (positionals and `-f` files) and the used blocks
- * (the values of option `usedOption`, and `usedFiles`), each entry with its place; "-" reads stdin
- * once for both.
+ * The two lists of `alloc`, `usage` and `subtract`, each entry with its place: the first from the
+ * positionals and its `-f` files, the second from the values of option `second.option` and its
+ * files; "-" reads stdin once for both.
  */
-export async function collectPoolAndUsed(
+export async function collectTwoLists(
   io: Io,
   tokens: Parameters<typeof argOrigins>[0],
-  pool: { positionals: readonly string[]; files: readonly string[] },
-  used: { option: string; values: readonly string[]; files: readonly string[] },
-): Promise<{ pool: Sourced; used: Sourced }> {
+  first: { positionals: readonly string[]; files: readonly string[] },
+  second: { option: string; values: readonly string[]; files: readonly string[] },
+): Promise<[Sourced, Sourced]> {
   const stdin = stdinOnce(io);
-  const origins = argOrigins(tokens, [used.option]);
-  return {
-    pool: await collectEntries(pool.positionals, origins.get("positionals") ?? [], pool.files, io, stdin),
-    used: await collectEntries(used.values, origins.get(used.option) ?? [], used.files, io, stdin),
-  };
+  const origins = argOrigins(tokens, [second.option]);
+  return [
+    await collectEntries(first.positionals, origins.get("positionals") ?? [], first.files, io, stdin),
+    await collectEntries(second.values, origins.get(second.option) ?? [], second.files, io, stdin),
+  ];
 }

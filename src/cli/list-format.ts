@@ -7,6 +7,7 @@
  * families' sets unless the command kept one family.
  */
 import type { ApiResult } from "../client/index.ts";
+import type { GivenLists } from "../local/input-issue-words.ts";
 import {
   type Families,
   type ListOutput,
@@ -17,6 +18,8 @@ import {
 import { makeRun, type Run } from "./args.ts";
 import { EXIT, type Io } from "./io.ts";
 import { help, options } from "./options.ts";
+import { cidrLines, type Style } from "./render.ts";
+import { report } from "./run-operation.ts";
 
 export * from "../local/list-render.ts";
 
@@ -47,19 +50,20 @@ export function listRunOf(
 }
 
 /**
- * Prints a list-printing command's answer: in `output`'s format when one was asked for and the
- * command succeeded, else through `print` (the command's usual `report`). Returns the exit code.
+ * Prints a list-printing command's answer, a list of CIDRs: in `output`'s format when one was asked
+ * for and the command succeeded (`set` says what the list already is, for the set formats), else
+ * as `report` prints a list, with `lists` to place an input error. Returns the exit code.
  */
-export function printList<T>(
+export function printList<T extends { cidrs: readonly string[] }>(
   result: ApiResult<T>,
   run: Run,
   output: ListOutput | null,
-  listOf: (value: T) => { cidrs: readonly string[]; families?: Families; minimal?: boolean },
-  print: () => number,
+  render: (value: T, style: Style) => string,
+  { lists, ...set }: { lists?: GivenLists; families?: Families; minimal?: boolean } = {},
 ): number {
-  if (output === null || !result.ok) return print();
-  const { cidrs, ...options } = listOf(result.value);
-  const { text, leftOut } = renderList(cidrs, output, options);
+  if (output === null || !result.ok)
+    return report(result, run, render, { lists, plain: cidrLines, list: true });
+  const { text, leftOut } = renderList(result.value.cidrs, output, set);
   if (leftOut > 0) {
     const other = output.family === "ip" ? "IPv6" : "IPv4";
     run.io.stderr(

@@ -1,11 +1,11 @@
-import { CIDR_HELP, COMMON_HELP, collectPoolAndUsed } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectTwoLists } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
 import { help, options } from "../options.ts";
-import { cidrLines, renderAllocate } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { renderAllocate } from "../render.ts";
+import { runOperation } from "../run-operation.ts";
 import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools alloc [options] -l LENGTH WITHIN... | -f FILE
@@ -45,7 +45,7 @@ export const alloc = command("alloc", HELP, async ({ values, positionals, tokens
   if (values.length === undefined) throw new UsageError("alloc needs the prefix length of the blocks: -l 24");
   const prefixLength = wholeNumber(values.length, "the prefix length (-l)", true);
   const count = values.count === undefined ? 1 : wholeNumber(values.count, "the count (-n)", false);
-  const { pool: givenWithin, used: givenUsed } = await collectPoolAndUsed(
+  const [givenWithin, givenUsed] = await collectTwoLists(
     io,
     tokens,
     { positionals, files: values.file ?? [] },
@@ -63,21 +63,9 @@ export const alloc = command("alloc", HELP, async ({ values, positionals, tokens
     prefixLength,
     count,
   });
-  const code = printList(
-    result,
-    run,
-    output,
-    ({ cidrs }) => ({ cidrs }),
-    () =>
-      report(result, run, renderAllocate, {
-        lists: {
-          within: { noun: "the pool (within)", ...within },
-          used: { noun: "the used list", ...used },
-        },
-        plain: cidrLines,
-        list: true,
-      }),
-  );
+  const code = printList(result, run, output, renderAllocate, {
+    lists: { within: { noun: "the pool (within)", ...within }, used: { noun: "the used list", ...used } },
+  });
   // A full pool is an answer, not a mistake (CONTRACT §7.4): exit 1, as "no match" is for grep.
   return !result.ok && result.error.code === "INSUFFICIENT_SPACE" ? EXIT.findings : code;
 });

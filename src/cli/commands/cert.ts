@@ -3,7 +3,6 @@ import {
   missingIntermediateWarning,
   privateKeyRefusal,
 } from "../../client/certificate-answers.ts";
-import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
 import { Deadline } from "../../local/deadline.ts";
 import {
@@ -13,9 +12,8 @@ import {
   readIdentity,
 } from "../../local/hostname-answer.ts";
 import { COMMON_HELP, makeRun, type Run } from "../args.ts";
-import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { renderCertificateInputError, reportCertificateInputError } from "../certificate-input-errors.ts";
 import {
-  type CertificateSource,
   hostnameFor,
   readCertificateSource,
   readRoots,
@@ -29,7 +27,7 @@ import { EXIT, UsageError } from "../io.ts";
 import { help, type OptionValues, options } from "../options.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificates } from "../render.ts";
-import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
+import { report, runOperation, supplyRoots } from "../run-operation.ts";
 import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools cert [options] FILE… | - | --connect HOST[:PORT]
@@ -116,7 +114,8 @@ async function inspect(
     run.client === null ? deadline : undefined,
   );
   deadline.check();
-  if (!result.ok) return reportInputError(run, result, source);
+  if (!result.ok)
+    return reportCertificateInputError(run, result, source.text ? { pem: source.text } : {}, source.pem);
   const answer = address?.identity ? bundleAddressAnswer(address.identity, result.value) : null;
   // The address checked here is the result's `hostname`, in its own shape (CONTRACT §9.6).
   if (answer !== null) result.value.hostname = answer.hostname;
@@ -154,18 +153,6 @@ async function applyRoots(run: Run, roots: SuppliedRoots): Promise<boolean> {
   if (run.json) report(bad, run, renderCertificates);
   else run.io.stderr(renderCertificateInputError(bad.error, run.err, { roots: roots.text }));
   return false;
-}
-
-/** An invalid input at the file and line it came from (--json: the API's envelope). */
-function reportInputError(
-  run: Run,
-  result: Exclude<ApiResult<unknown>, { ok: true }>,
-  source: CertificateSource,
-): number {
-  if (run.json || source.text === null)
-    return report(result, run, renderCertificates, { source: source.pem });
-  run.io.stderr(renderCertificateInputError(result.error, run.err, { pem: source.text }));
-  return failureExit(result);
 }
 
 /** `hostname 10.0.0.5: matched (IP SAN), checked in this process` for stderr. */

@@ -1,5 +1,4 @@
 import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate-answers.ts";
-import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
 import { addRevocationProblems } from "../../local/chain-revocation.ts";
@@ -12,7 +11,7 @@ import {
 } from "../../local/chain-verdict.ts";
 import { Deadline } from "../../local/deadline.ts";
 import { COMMON_HELP, makeRun, type Run } from "../args.ts";
-import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
+import { type InputTexts, reportCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
   readCertificateSource,
@@ -28,7 +27,7 @@ import { EXIT, UsageError } from "../io.ts";
 import { help, type OptionValues, options } from "../options.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
-import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
+import { report, runOperation, supplyRoots } from "../run-operation.ts";
 import { command } from "./command.ts";
 
 export type { ExitRules } from "../../local/chain-verdict.ts";
@@ -206,7 +205,7 @@ async function build(
     run.client === null ? deadline : undefined,
   );
   deadline.check();
-  if (!result.ok) return reportInputError(run, result, texts, source.pem);
+  if (!result.ok) return reportCertificateInputError(run, result, texts, source.pem);
   if (values.crl !== undefined && values.crl.length > 0) {
     const revocation = await addRevocationProblems(
       result.value,
@@ -293,18 +292,4 @@ function withLine(text: string, line: string | null): string {
   if (line === null) return text;
   const end = text.indexOf("\n") + 1;
   return `${text.slice(0, end)}${line}\n${text.slice(end)}`;
-}
-
-/** An invalid input at the file and line it came from (--json: the API's envelope). */
-function reportInputError(
-  run: Run,
-  result: Exclude<ApiResult<unknown>, { ok: true }>,
-  texts: InputTexts,
-  pem: string,
-): number {
-  if (run.json || (texts.pem === undefined && texts.roots === undefined)) {
-    return report(result, run, renderChain, { source: pem });
-  }
-  run.io.stderr(renderCertificateInputError(result.error, run.err, texts));
-  return failureExit(result);
 }

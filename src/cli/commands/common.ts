@@ -7,7 +7,7 @@ import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
 import { help, options } from "../options.ts";
-import { cidrLines, renderMixedMerge } from "../render.ts";
+import { renderMixedMerge } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
 import { command } from "./command.ts";
 
@@ -78,12 +78,6 @@ export const common = command("common", HELP, async ({ values, positionals }, io
     return found;
   }
   const answer = { ok: true as const, status: 200, value: both };
-  printList(
-    answer,
-    run,
-    output,
-    ({ cidrs }) => ({ cidrs, minimal: true }),
-    () => report(answer, run, renderMixedMerge, { plain: cidrLines, list: true }),
-  );
+  printList(answer, run, output, renderMixedMerge, { minimal: true });
   return found;
 });

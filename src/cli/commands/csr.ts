@@ -5,11 +5,11 @@ import { withRefusingClients } from "../../local/client-names.ts";
 import { readRequestInputs } from "../../local/request-inputs.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, type Run } from "../args.ts";
-import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { reportCertificateInputError } from "../certificate-input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { help, options } from "../options.ts";
 import { renderFindings, type Style, table } from "../render.ts";
-import { failureExit, report, runOperation } from "../run-operation.ts";
+import { report, runOperation } from "../run-operation.ts";
 import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools csr [options] FILE | -
@@ -53,11 +53,7 @@ export const csr = command("csr", HELP, async ({ values, positionals }, io) => {
   if (!read.ok) return inputError(run, read.message);
   const { request, texts } = read;
   const result = await runOperation(run, "csr", request);
-  if (!result.ok) {
-    if (run.json) return report(result, run, renderCsr);
-    io.stderr(renderCertificateInputError(result.error, run.err, texts));
-    return failureExit(result);
-  }
+  if (!result.ok) return reportCertificateInputError(run, result, texts);
   const code = report(result, run, renderCsr);
   const failing =
     result.value.problems.some((problem) => problem.severity === "error") ||

@@ -7,8 +7,8 @@ import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
 import { help, options } from "../options.ts";
-import { cidrLines, renderMixedMerge } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { renderMixedMerge } from "../render.ts";
+import { runOperation } from "../run-operation.ts";
 import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools merge [options] ENTRY... | -
@@ -76,16 +76,9 @@ export const merge = command("merge", HELP, async ({ values, positionals, tokens
           },
         }
       : result;
-  return printList(
-    shown,
-    run,
-    output,
-    ({ cidrs }) => ({ cidrs, families: only ?? "both", minimal: true }),
-    () =>
-      report(shown, run, renderMixedMerge, {
-        lists: { inputs: { noun: "the address list", ...entries } },
-        plain: cidrLines,
-        list: true,
-      }),
-  );
+  return printList(shown, run, output, renderMixedMerge, {
+    lists: { inputs: { noun: "the address list", ...entries } },
+    families: only ?? "both",
+    minimal: true,
+  });
 });

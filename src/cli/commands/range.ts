@@ -48,13 +48,7 @@ export const range = command("range", HELP, async ({ values, positionals }, io) 
     const endpoints = rangeOrAddress(positionals);
     if (endpoints === null) throw new UsageError(`range needs ${FORMS}`);
     const result = await runOperation(run, "rangeToCidrs", { start: endpoints[0], end: endpoints[1] });
-    return printList(
-      result,
-      run,
-      output,
-      ({ cidrs }) => ({ cidrs }),
-      () => report(result, run, renderRange, { plain: cidrLines, list: true }),
-    );
+    return printList(result, run, output, renderRange);
   }
   const name = positionals[0]!;
   const source = name === "-" ? "stdin" : name;
@@ -123,15 +117,8 @@ async function rangesOfText(
   }
   if (results.length === 0) throw new UsageError(`${source} holds no range`);
   const cidrs = results.flatMap((result) => result.cidrs);
-  return printList(
-    { ok: true, status: 200, value: { cidrs } },
-    run,
-    output,
-    (value) => value,
-    () => {
-      for (const value of results)
-        report({ ok: true, status: 200, value }, run, renderRange, { plain: cidrLines, list: true });
-      return EXIT.ok;
-    },
-  );
+  if (output !== null) return printList({ ok: true, status: 200, value: { cidrs } }, run, output, () => "");
+  for (const value of results)
+    report({ ok: true, status: 200, value }, run, renderRange, { plain: cidrLines, list: true });
+  return EXIT.ok;
 }

@@ -6,8 +6,8 @@ import { EntryChecks, STRICT_OPTION } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
 import { help, options } from "../options.ts";
-import { cidrLines, renderSplit } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { renderSplit } from "../render.ts";
+import { runOperation } from "../run-operation.ts";
 import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools split [options] CIDR LENGTH
@@ -97,11 +97,5 @@ export const split = command("split", HELP, async ({ values, positionals }, io) 
     io.stdout(`${result.value.subnetCount}\n`);
     return EXIT.ok;
   }
-  return printList(
-    result,
-    run,
-    output,
-    ({ cidrs }) => ({ cidrs }),
-    () => report(result, run, renderSplit, { lists, plain: cidrLines, list: true }),
-  );
+  return printList(result, run, output, renderSplit, { lists });
 });

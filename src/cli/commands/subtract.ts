@@ -1,13 +1,11 @@
-import { collectEntries, stdinOnce } from "../../local/list-sources.ts";
-import { CIDR_HELP, COMMON_HELP } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectTwoLists } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
-import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
 import { help, options } from "../options.ts";
-import { cidrLines, renderSubtract } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
+import { renderSubtract } from "../render.ts";
+import { runOperation } from "../run-operation.ts";
 import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools subtract [options] INCLUDE... [-x EXCLUDE]...
@@ -32,21 +30,11 @@ Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`;
 
 export const subtract = command("subtract", HELP, async ({ values, positionals, tokens }, io) => {
   const { run, output } = listRunOf(io, values);
-  const stdin = stdinOnce(io);
-  const origins = argOrigins(tokens, ["exclude"]);
-  const givenInclude = await collectEntries(
-    positionals,
-    origins.get("positionals") ?? [],
-    values.file ?? [],
+  const [givenInclude, givenExclude] = await collectTwoLists(
     io,
-    stdin,
-  );
-  const givenExclude = await collectEntries(
-    values.exclude ?? [],
-    origins.get("exclude") ?? [],
-    values["exclude-file"] ?? [],
-    io,
-    stdin,
+    tokens,
+    { positionals, files: values.file ?? [] },
+    { option: "exclude", values: values.exclude ?? [], files: values["exclude-file"] ?? [] },
   );
   if (givenInclude.entries.length === 0)
     throw new UsageError("subtract needs at least one address or CIDR to include");
@@ -59,19 +47,11 @@ export const subtract = command("subtract", HELP, async ({ values, positionals, 
     include: include.entries,
     exclude: exclude.entries,
   });
-  return printList(
-    result,
-    run,
-    output,
-    ({ cidrs }) => ({ cidrs, minimal: true }),
-    () =>
-      report(result, run, renderSubtract, {
-        lists: {
-          include: { noun: "the include list", ...include },
-          exclude: { noun: "the exclude list", ...exclude },
-        },
-        plain: cidrLines,
-        list: true,
-      }),
-  );
+  return printList(result, run, output, renderSubtract, {
+    lists: {
+      include: { noun: "the include list", ...include },
+      exclude: { noun: "the exclude list", ...exclude },
+    },
+    minimal: true,
+  });
 });

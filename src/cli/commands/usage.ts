@@ -1,5 +1,5 @@
 import type { ResultOf } from "../../contract/operations.ts";
-import { CIDR_HELP, COMMON_HELP, collectPoolAndUsed, makeRun } from "../args.ts";
+import { CIDR_HELP, COMMON_HELP, collectTwoLists, makeRun } from "../args.ts";
 import { exitCodesHelp } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { UsageError } from "../io.ts";
@@ -55,7 +55,7 @@ function renderUsage(value: ResultOf<"cidrUsage">, style: Style): string {
 
 export const usage = command("usage", HELP, async ({ values, positionals, tokens }, io) => {
   const run = makeRun(io, values);
-  const { pool: givenPool, used: givenUsed } = await collectPoolAndUsed(
+  const [givenPool, givenUsed] = await collectTwoLists(
     io,
     tokens,
     { positionals, files: values.file ?? [] },
