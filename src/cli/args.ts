@@ -8,9 +8,9 @@ import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "../local/deadline.ts";
 import type { Sourced } from "../local/list-lines.ts";
 import { collectEntries, stdinOnce } from "../local/list-sources.ts";
+import { help, options } from "./command.ts";
 import { argOrigins } from "./input.ts";
 import { type Io, UsageError } from "./io.ts";
-import { help, options } from "./options.ts";
 import { chooseStyle, type Style } from "./render.ts";
 
 export { COMMON_HELP } from "./common-help.ts";
@@ -35,6 +35,8 @@ export interface Run {
   err: Style;
   /** `--timeout SECONDS`: the budget of the whole command (CONTRACT §7.3), 10 by default. */
   timeoutSeconds: number;
+  /** Says `text` on stderr as a notice (one line). */
+  notice: (text: string) => void;
 }
 
 /** What a command's run needs besides its parsed values. */
@@ -89,6 +91,7 @@ export function makeRun(
     out: chooseStyle(io.stdoutIsTty, io.env),
     err,
     timeoutSeconds,
+    notice,
   };
 }
 

@@ -2,7 +2,7 @@
  * Where the certificates of `cert` and `chain` come from, as the command line says: FILE
  * arguments (or "-"), `--connect` (connect-source.ts), `--roots FILE|DIR` or NETTOOLS_ROOTS
  * (CONTRACT §7.2, §7.3, §8.3). The reading is src/local/certificate-source.ts's; this module checks
- * the options, keeps the read within the command's budget, and prints what it says: notices go to
+ * the options, keeps the read (and the whole command) within its budget, and prints what it says: notices go to
  * stderr, one line each, never key text or binary bytes.
  */
 import {
@@ -11,11 +11,11 @@ import {
   readServerCertificates,
   type SuppliedRoots,
 } from "../local/certificate-source.ts";
-import type { Deadline } from "../local/deadline.ts";
+import { Deadline } from "../local/deadline.ts";
 import type { Run } from "./args.ts";
+import { help, type OptionValues, options } from "./command.ts";
 import { type CertificateSource, CONNECT_OPTIONS, refuseConnectOnlyOptions } from "./connect-source.ts";
-import { EXIT, UsageError } from "./io.ts";
-import { help, type OptionValues, options } from "./options.ts";
+import { EXIT, stdinOnlyOnce, UsageError } from "./io.ts";
 import { REFERENCE_ROOTS_OPTION } from "./reference-roots.ts";
 
 export type { SuppliedRoots } from "../local/certificate-source.ts";
@@ -80,9 +80,7 @@ export async function readCertificateSource(
   }
   refuseConnectOnlyOptions(values);
   if (positionals.length === 0) throw new UsageError(`${command} needs a FILE, "-" for stdin, or --connect`);
-  if (positionals.filter((name) => name === "-").length > 1) {
-    throw new UsageError('stdin ("-") can be read only once');
-  }
+  stdinOnlyOnce(positionals);
   const read = await readCertificateFiles(run.io, positionals, values.passin);
   if (!read.ok) {
     run.io.stderr(
@@ -90,7 +88,7 @@ export async function readCertificateSource(
     );
     return { exit: EXIT.invalidInput };
   }
-  for (const notice of read.text.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+  for (const notice of read.text.notices) run.notice(notice);
   return { pem: read.text.pem, text: read.text, defaultHostname: null };
 }
 
@@ -104,9 +102,32 @@ export async function readRoots(
   values: SourceValues,
   unusable?: string,
 ): Promise<SuppliedRoots | undefined | { exit: number }> {
-  const notify = (notice: string) => run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
-  const read = await readRootsOnThisMachine(run.io, values.roots, notify, unusable);
+  const read = await readRootsOnThisMachine(run.io, values.roots, run.notice, unusable);
   if (read === undefined || !("invalid" in read)) return read;
   run.io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${read.invalid}\n`);
   return { exit: EXIT.invalidInput };
+}
+
+/**
+ * Runs `work` within the command's `--timeout` budget (src/local/deadline.ts), `afterChecks` saying
+ * where it stopped: its exit code, or one line on stderr and exit 3 when the budget runs out.
+ */
+export async function withinBudget(
+  run: Run,
+  afterChecks: string,
+  work: (deadline: Deadline) => Promise<number>,
+): Promise<number> {
+  const deadline = new Deadline(run.timeoutSeconds, run.io.ports.memory.residentBytes);
+  deadline.doing({ afterChecks });
+  const bounded = await deadline.run(() => work(deadline));
+  if (bounded.done) return bounded.value;
+  run.io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
+  return EXIT.failure;
+}
+
+/** `--leaf-index N`: a whole number, or undefined when the option is absent. */
+export function leafIndexOf(text: string | undefined): number | undefined {
+  if (text !== undefined && !/^\d+$/.test(text))
+    throw new UsageError(`--leaf-index must be a whole number, not "${text}"`);
+  return text === undefined ? undefined : Number(text);
 }

@@ -1,5 +1,5 @@
 /** The options every `nettools` command shares, and the exit-code footer, for the help texts. */
-import { help, options } from "./options.ts";
+import { help, options } from "./command.ts";
 
 export const COMMON_HELP = help`
 Common options:
@@ -22,4 +22,10 @@ export function exitCodesHelp(own: string): string {
   return `
 Exit codes: ${own}; 2 invalid input or usage; 3 network or server failure. A closed stdout
 (| head) ends the command quietly with the exit code it would have had.`;
+}
+
+/** The last lines of most commands' help: the common options, then the exit codes (`own` first). */
+export function helpFooter(own: string) {
+  return help`${COMMON_HELP}
+${exitCodesHelp(own)}`;
 }

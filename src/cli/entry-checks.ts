@@ -3,8 +3,8 @@
  * help; what they do is src/local/entry-checks.ts (CONTRACT §12), said here on stderr.
  */
 import { ListEntryChecks } from "../local/entry-checks.ts";
+import { help, options } from "./command.ts";
 import { EXIT, type Io } from "./io.ts";
-import { help, options } from "./options.ts";
 import { chooseStyle } from "./style.ts";
 
 /** The options and their help. */

@@ -16,8 +16,8 @@ import {
   renderList,
 } from "../local/list-render.ts";
 import { makeRun, type Run } from "./args.ts";
+import { help, options } from "./command.ts";
 import { EXIT, type Io } from "./io.ts";
-import { help, options } from "./options.ts";
 import { cidrLines, type Style } from "./render.ts";
 import { report } from "./run-operation.ts";
 

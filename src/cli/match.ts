@@ -12,10 +12,9 @@ import { type PatternLists, patternWarnings } from "../local/grepcidr/patterns.t
 import { AddressScanner, type MatchOptions } from "../local/grepcidr/scanner.ts";
 import type { InputLimit } from "../local/input-limits.ts";
 import { byteIo } from "./byte-output.ts";
-import { command } from "./commands/command.ts";
+import { command, help, options } from "./command.ts";
 import { ChunkedOutput } from "./composition-root.ts";
-import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
-import { help, options } from "./options.ts";
+import { type ByteIo, EXIT, InputTooLarge, type Io, stdinOnlyOnce, UsageError } from "./io.ts";
 
 const MATCH_HELP = help`Usage: nettools match [options] PATTERN [FILE...]
        nettools match [options] -f PATTERN_FILE [FILE...]
@@ -89,8 +88,7 @@ export const matchCommand = command("match", MATCH_HELP, async (parsed, io) => {
     inline.push(pattern);
   }
   const inputs = positionals.length === 0 ? ["-"] : positionals;
-  const stdinUses = [...files, ...inputs].filter((name) => name === "-").length;
-  if (stdinUses > 1) throw new UsageError('stdin ("-") can be read only once');
+  stdinOnlyOnce([...files, ...inputs]);
 
   const bytes = byteIo(io);
   const read = (name: string, limit: InputLimit) => readBytes(io, bytes, name, limit);

@@ -38,9 +38,7 @@ export function applyReferenceRoots(
       throw new UsageError(
         "--reference-roots works in this process only: the server judges against its own store",
       );
-    run.io.stderr(
-      `${run.err.dim("notice")}: NETTOOLS_REFERENCE_ROOTS is not used: the server judges against its own store\n`,
-    );
+    run.notice("NETTOOLS_REFERENCE_ROOTS is not used: the server judges against its own store");
     return null;
   }
   const loaded = useReferenceRootsFile(path);
@@ -51,6 +49,6 @@ export function applyReferenceRoots(
     return EXIT.invalidInput;
   }
   const notice = skippedNotice(loaded.skippedLabels);
-  if (notice !== null) run.io.stderr(`${run.err.dim("notice")}: ${origin}: ${notice}\n`);
+  if (notice !== null) run.notice(`${origin}: ${notice}`);
   return null;
 }

@@ -1,12 +1,11 @@
-import { CIDR_HELP, COMMON_HELP, collectTwoLists } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { CIDR_HELP, collectTwoLists } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
-import { help, options } from "../options.ts";
 import { renderAllocate } from "../render.ts";
 import { runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools alloc [options] -l LENGTH WITHIN... | -f FILE
 
@@ -28,8 +27,7 @@ ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the blocks are printed one a line with nothing else.
 ${FORMAT_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the blocks are printed; 1 fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying\nhow many do)")}
+${helpFooter("0 the blocks are printed; 1 fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying\nhow many do)")}
 
 Example: nettools alloc -l 24 -n 2 -U used.txt 10.0.0.0/16`;
 

@@ -4,7 +4,7 @@
  * loaded only when that command runs, so `nettools match` starts without reading the rest: about
  * 0.15 s less per run (docs/performance.md, "CLI start-up").
  */
-import type { Command } from "./command.ts";
+import type { Command } from "../command.ts";
 
 /** One command of the catalog. */
 export interface CommandEntry {

@@ -4,31 +4,32 @@ import {
   privateKeyRefusal,
 } from "../../client/certificate-answers.ts";
 import type { RequestOf } from "../../contract/operations.ts";
-import { Deadline } from "../../local/deadline.ts";
+import type { Deadline } from "../../local/deadline.ts";
 import {
   bundleAddressAnswer,
   bundleNameWords,
   type HostnameAnswer,
   readIdentity,
 } from "../../local/hostname-answer.ts";
-import { COMMON_HELP, makeRun, type Run } from "../args.ts";
+import { makeRun, type Run } from "../args.ts";
 import { renderCertificateInputError, reportCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
+  leafIndexOf,
   readCertificateSource,
   readRoots,
   rootsProblem,
   SOURCE_HELP,
   type SuppliedRoots,
+  withinBudget,
 } from "../certificate-source.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { command, help, type OptionValues, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { AT_OPTION, atFromOption } from "../instant-option.ts";
-import { EXIT, UsageError } from "../io.ts";
-import { help, type OptionValues, options } from "../options.ts";
+import { EXIT } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificates } from "../render.ts";
 import { report, runOperation, supplyRoots } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools cert [options] FILE… | - | --connect HOST[:PORT]
 
@@ -50,8 +51,7 @@ ${options(24, {
 ${SOURCE_HELP}
                         (--roots runs in this process only: the API's bundle operation has no
                         roots field, so NETTOOLS_ROOTS is skipped with --server)
-${COMMON_HELP}
-${exitCodesHelp("0 no finding is an error; 1 a finding of severity error, the hostname not matched, or an\nissuer neither in the bundle nor a known root")}
+${helpFooter("0 no finding is an error; 1 a finding of severity error, the hostname not matched, or an\nissuer neither in the bundle nor a known root")}
 
 Example: nettools cert --hostname example.com cert.pem chain.pem`;
 
@@ -62,17 +62,11 @@ export const cert = command("cert", HELP, async ({ values, positionals }, io) =>
   const run = makeRun(io, values, {
     inProcessOnly: values.roots === undefined ? undefined : ROOTS_IN_PROCESS_ONLY,
   });
-  const leafIndex = values["leaf-index"];
-  if (leafIndex !== undefined && !/^\d+$/.test(leafIndex)) {
-    throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
-  }
+  const leafIndex = leafIndexOf(values["leaf-index"]);
   const at = atFromOption(values.at);
-  const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
-  deadline.doing({ afterChecks: "before the findings were ready" });
-  const bounded = await deadline.run(() => inspect(run, values, positionals, deadline, at));
-  if (bounded.done) return bounded.value;
-  io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
-  return EXIT.failure;
+  return withinBudget(run, "before the findings were ready", (deadline) =>
+    inspect(run, values, positionals, deadline, { leafIndex, at }),
+  );
 });
 
 type CertValues = OptionValues<typeof HELP>;
@@ -82,7 +76,7 @@ async function inspect(
   values: CertValues,
   positionals: string[],
   deadline: Deadline,
-  at: string | undefined,
+  { leafIndex, at }: { leafIndex: number | undefined; at: string | undefined },
 ): Promise<number> {
   const io = run.io;
   const badReference = applyReferenceRoots(run, values);
@@ -104,7 +98,7 @@ async function inspect(
     io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${address.issue}\n`);
     return EXIT.invalidInput;
   }
-  if (values["leaf-index"] !== undefined) request.leafIndex = Number(values["leaf-index"]);
+  if (leafIndex !== undefined) request.leafIndex = leafIndex;
   if (at !== undefined) request.at = at;
 
   const result = await runOperation(
@@ -145,9 +139,7 @@ async function applyRoots(run: Run, roots: SuppliedRoots): Promise<boolean> {
   const bad = await supplyRoots(roots.pem);
   if (bad === null || bad.ok) return true;
   if (roots.fromEnvironment) {
-    run.io.stderr(
-      `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-    );
+    run.notice(`NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}`);
     return true;
   }
   if (run.json) report(bad, run, renderCertificates);

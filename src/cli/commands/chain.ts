@@ -9,26 +9,27 @@ import {
   notWrittenReason,
   writtenChainWords,
 } from "../../local/chain-verdict.ts";
-import { Deadline } from "../../local/deadline.ts";
+import type { Deadline } from "../../local/deadline.ts";
 import { COMMON_HELP, makeRun, type Run } from "../args.ts";
 import { type InputTexts, reportCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
+  leafIndexOf,
   readCertificateSource,
   readRoots,
   rootsProblem,
   SOURCE_HELP,
   type SuppliedRoots,
+  withinBudget,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
+import { command, help, type OptionValues, options } from "../command.ts";
 import { certificateDecoder, localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { help, type OptionValues, options } from "../options.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
 import { report, runOperation, supplyRoots } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 export type { ExitRules } from "../../local/chain-verdict.ts";
 
@@ -90,12 +91,9 @@ export const chain = command("chain", HELP, async ({ values, positionals }, io) 
   if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
   if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
   const request = requestOptions(values);
-  const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
-  deadline.doing({ afterChecks: "while searching for the best path" });
-  const bounded = await deadline.run(() => build(run, values, positionals, request, deadline));
-  if (bounded.done) return bounded.value;
-  io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
-  return EXIT.failure;
+  return withinBudget(run, "while searching for the best path", (deadline) =>
+    build(run, values, positionals, request, deadline),
+  );
 });
 
 /**
@@ -114,13 +112,7 @@ async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined) request.roots = roots.pem;
   const { pem: _, ...options } = request;
-  const rules: ExitRules = {
-    strict: values.strict === true,
-    expiringCounts: values["expires-within"] !== undefined,
-    written: false,
-    repairedByWriting: REPAIRED_BY_WRITING,
-  };
-  return printChainSeries(run, positionals, options, (result) => chainExit(result, rules));
+  return printChainSeries(run, positionals, options, (result) => chainExit(result, exitRules(values)));
 }
 
 /**
@@ -136,9 +128,7 @@ async function usableRoots(
   if (roots === undefined || "exit" in roots) return roots;
   const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
   if (bad === null || bad.ok) return roots;
-  run.io.stderr(
-    `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-  );
+  run.notice(`NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}`);
   return undefined;
 }
 
@@ -151,12 +141,8 @@ function expiryPercent(text: string | undefined): number | null {
 /** The request's options from the command line (the PEM, roots and hostname come later). */
 function requestOptions(values: ChainValues): RequestOf<"certificateChain"> {
   const request: RequestOf<"certificateChain"> = { pem: "" };
-  const leafIndex = values["leaf-index"];
-  if (leafIndex !== undefined) {
-    if (!/^\d+$/.test(leafIndex))
-      throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
-    request.leafIndex = Number(leafIndex);
-  }
+  const leafIndex = leafIndexOf(values["leaf-index"]);
+  if (leafIndex !== undefined) request.leafIndex = leafIndex;
   const expiresWithin = values["expires-within"];
   if (expiresWithin !== undefined && expiryPercent(expiresWithin) === null) {
     if (!/^\d+$/.test(expiresWithin) || Number(expiresWithin) > 3650) {
@@ -213,7 +199,7 @@ async function build(
       source.pem,
       request.roots,
       { certificates: localCertificateDeps(), revocationLists: revocationListDecoder, files: io.ports.files },
-      (notice) => io.stderr(`${run.err.dim("notice")}: ${notice}\n`),
+      run.notice,
     );
     if (revocation !== null) {
       io.stderr(`${run.err.red("error")}: ${revocation.unreadable}\n`);
@@ -222,12 +208,7 @@ async function build(
   }
   const percent = expiryPercent(values["expires-within"]);
   if (percent !== null) result.value = withExpiryPercent(result.value, percent);
-  const rules: ExitRules = {
-    strict: values.strict === true,
-    expiringCounts: values["expires-within"] !== undefined,
-    written: false,
-    repairedByWriting: REPAIRED_BY_WRITING,
-  };
+  const rules = exitRules(values);
   if (run.json) {
     report(result, run, renderChain);
     return chainExit(result.value, rules);
@@ -280,6 +261,16 @@ function writtenVerdict(
   if (code === EXIT.ok)
     return `${run.err.green("Deployable")}: ${where.toLowerCase()} (${size}), complete with no error left${detail}.`;
   return `${where} (${size}), ${run.err.red("not fit to deploy as is")}: ${detail}.`;
+}
+
+/** chain's exit rules as its options set them, for the chain as checked (not yet written). */
+function exitRules(values: ChainValues): ExitRules {
+  return {
+    strict: values.strict === true,
+    expiringCounts: values["expires-within"] !== undefined,
+    written: false,
+    repairedByWriting: REPAIRED_BY_WRITING,
+  };
 }
 
 /** chain's exit status (CONTRACT §7.1): 0 when the chain passes under `rules` (src/local/chain-verdict.ts), 1 otherwise. */

@@ -1,15 +1,13 @@
 import { type GivenLists, givenList } from "../../local/input-issue-words.ts";
 import { PlacesJoined } from "../../local/list-lines.ts";
 import { type Operand, readOperands } from "../../local/list-sources.ts";
-import { COMMON_HELP } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
-import { help, options } from "../options.ts";
 import { renderMixedMerge } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools common [options] A B [C...]
 
@@ -25,8 +23,7 @@ ${FORMAT_HELP}
 ${ENTRY_CHECK_HELP}
 With --json (two lists only), the cidr-compare result; --server also takes two lists only.
 "nettools common a.txt b.txt > /dev/null && …" tests for overlap.
-${COMMON_HELP}
-${exitCodesHelp("0 the lists share addresses; 1 they share none (nothing is printed in lines; the other\nformats still print their empty form)")}
+${helpFooter("0 the lists share addresses; 1 they share none (nothing is printed in lines; the other\nformats still print their empty form)")}
 
 Example: nettools common blocklist.txt our-customers.txt`;
 

@@ -1,13 +1,12 @@
 import { collectEntries, stdinOnce } from "../../local/list-sources.ts";
-import { CIDR_HELP, COMMON_HELP, makeRun } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { CIDR_HELP, makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { renderCover } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools cover [options] ENTRY... | -
 
@@ -21,8 +20,7 @@ ${options(20, {
 })}
 ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the smallest CIDR is printed")}
+${helpFooter("0 the smallest CIDR is printed")}
 
 Example: nettools cover 10.0.0.0/24 10.0.1.7`;
 

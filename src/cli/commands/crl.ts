@@ -12,12 +12,11 @@ import {
 } from "../../local/revocation-list-check.ts";
 import { COMMON_HELP, makeRun, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { command, help, options } from "../command.ts";
 import { localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { type Style, table } from "../render.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools crl [options] FILE
 

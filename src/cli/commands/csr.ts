@@ -6,11 +6,10 @@ import { readRequestInputs } from "../../local/request-inputs.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
 import { COMMON_HELP, makeRun, type Run } from "../args.ts";
 import { reportCertificateInputError } from "../certificate-input-errors.ts";
-import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
+import { command, help, options } from "../command.ts";
+import { EXIT, stdinOnlyOnce, UsageError } from "../io.ts";
 import { renderFindings, type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools csr [options] FILE | -
 
@@ -41,12 +40,8 @@ export const csr = command("csr", HELP, async ({ values, positionals }, io) => {
   const run = makeRun(io, values);
   if (positionals.length !== 1) throw new UsageError('csr needs exactly one request file, or "-" for stdin');
   const certFiles = values.cert ?? [];
-  if ([positionals[0], ...certFiles].filter((name) => name === "-").length > 1) {
-    throw new UsageError('stdin ("-") can be read only once');
-  }
-  const read = await readRequestInputs(io, positionals[0]!, certFiles, (notice) =>
-    io.stderr(`${run.err.dim("notice")}: ${notice}\n`),
-  );
+  stdinOnlyOnce([positionals[0], ...certFiles]);
+  const read = await readRequestInputs(io, positionals[0]!, certFiles, run.notice);
   // A key pasted with the request is refused here, before any request, and never shown.
   if (!read.ok && "keyIssues" in read)
     return report({ ok: false, status: 400, error: keyRefusal(read.keyIssues) }, run, renderCsr);

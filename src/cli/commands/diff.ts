@@ -1,13 +1,12 @@
 import { diffChunks } from "../../local/diff-lines.ts";
 import { givenList } from "../../local/input-issue-words.ts";
 import { type Operand, readOperands } from "../../local/list-sources.ts";
-import { COMMON_HELP, makeRun } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools diff [options] A B
 
@@ -23,8 +22,7 @@ Options:
 ${options(18, { "-q, --quiet": "print nothing; only the exit code tells", "--format FORMAT": null })}
 ${ENTRY_CHECK_HELP}
 With --json, the cidr-compare result (onlyA, onlyB, both, equal); the exit code is the same.
-${COMMON_HELP}
-${exitCodesHelp("0 the lists are equal; 1 they differ (diff(1)'s)")}
+${helpFooter("0 the lists are equal; 1 they differ (diff(1)'s)")}
 
 Example: nettools diff yesterday.txt today.txt`;
 

@@ -9,12 +9,11 @@
 import { expansionsOf, readItem, writeAddresses } from "../../local/expand.ts";
 import { emptySourced, linesOf } from "../../local/list-lines.ts";
 import { byteIo } from "../byte-output.ts";
+import { command, help, options } from "../command.ts";
 import { ChunkedOutput } from "../composition-root.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
-import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
+import { EXIT, stdinOnlyOnce, UsageError } from "../io.ts";
 import { chooseStyle } from "../style.ts";
-import { command } from "./command.ts";
 
 /** Addresses printed at most without `--max`, and the largest `--max`. */
 export const EXPAND_DEFAULT_MAX = 65536;
@@ -57,8 +56,7 @@ export const expand = command("expand", HELP, async ({ values, positionals }, io
   const max = readMax(values.max);
   if (positionals.length === 0)
     throw new UsageError("expand needs at least one ITEM (an address, a CIDR or START-END), or -");
-  if (positionals.filter((item) => item === "-").length > 1)
-    throw new UsageError('stdin ("-") can be read only once');
+  stdinOnlyOnce(positionals);
 
   const items = emptySourced();
   for (const [i, item] of positionals.entries()) {

@@ -9,11 +9,10 @@ import { cloudReservationOf } from "../../domain/ip/cloud-reserved.ts";
 import { type AddressFacts, addressFacts } from "../../domain/ip/facts.ts";
 import { addressFactRows } from "../../local/address-facts.ts";
 import { CLOUD_OPTION, cloudProviderOf, renderCloud, reportInvalidEntry } from "../cloud.ts";
+import { command, help, options } from "../command.ts";
 import { EntryChecks, STRICT_OPTION } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { chooseStyle, type Style, table } from "../render.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools info [--json] [--cloud P] CIDR | ADDRESS
 

@@ -8,11 +8,10 @@ import {
   Stopped,
 } from "../../local/key-match-inputs.ts";
 import { COMMON_HELP, makeRun, type Run } from "../args.ts";
+import { command, help, options } from "../command.ts";
 import { certificateDecoder, describePublicKey } from "../composition-root.ts";
-import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
+import { EXIT, stdinOnlyOnce, UsageError } from "../io.ts";
 import { renderError } from "../render.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools key-match [-c CERT]... [-k KEY] [-r CSR] [--passin env:VAR|file:PATH]
 
@@ -54,17 +53,15 @@ export const keyMatch = command("key-match", HELP, async ({ values, positionals 
   );
   const budget = { seconds: run.timeoutSeconds, endsAt: performance.now() + run.timeoutSeconds * 1000 };
   if (values.server !== undefined || (io.env.NETTOOLS_SERVER ?? "") !== "") {
-    io.stderr(
-      `${run.err.dim("notice")}: key-match runs in this process only; ${values.server === undefined ? "NETTOOLS_SERVER" : "--server"} is not used, and the key is never sent anywhere\n`,
+    run.notice(
+      `key-match runs in this process only; ${values.server === undefined ? "NETTOOLS_SERVER" : "--server"} is not used, and the key is never sent anywhere`,
     );
   }
   if (positionals.length > 0) {
     throw new UsageError("key-match takes its inputs as -c CERT, -k KEY and -r CSR, not as arguments");
   }
   const certFiles = values.cert ?? [];
-  if ([...certFiles, values.key, values.csr].filter((name) => name === "-").length > 1) {
-    throw new UsageError('only one input can be "-" (stdin)');
-  }
+  stdinOnlyOnce([...certFiles, values.key, values.csr], 'only one input can be "-" (stdin)');
   try {
     const inputs = await readKeyMatchInputs(
       io,

@@ -1,15 +1,14 @@
 import { collectEntries, stdinOnce } from "../../local/list-sources.ts";
 import { writeSpecialReasons } from "../../local/special-reason-lines.ts";
-import { CIDR_HELP, COMMON_HELP } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { CIDR_HELP } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
-import { help, options } from "../options.ts";
 import { renderMixedMerge } from "../render.ts";
 import { runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools merge [options] ENTRY... | -
 
@@ -38,8 +37,7 @@ ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 ${FORMAT_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the merged list is printed")}
+${helpFooter("0 the merged list is printed")}
 
 Examples: nettools merge -f blocklist.txt > merged.txt
           nettools merge -x --format nft --set-name blocklist -f feed.txt > blocklist.nft`;

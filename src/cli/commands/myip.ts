@@ -1,12 +1,11 @@
 import type { PublicIpResultType } from "../../client/index.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
-import { COMMON_HELP, makeRun } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools myip --server URL [--json | --plain]
 
@@ -16,8 +15,7 @@ credit their publisher asks for (DB-IP's).
 
 Output option:
 ${options(18, { "--plain": "print only the address (for scripts); not with --json" })}
-${COMMON_HELP}
-${exitCodesHelp("0 the address is printed")}`;
+${helpFooter("0 the address is printed")}`;
 
 /** The address on the first line, then each network fact the server added, then the credit. */
 export function renderMyIp(result: PublicIpResultType, style: Style): string {

@@ -1,16 +1,15 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
 import { rangeLinesOf, rangeOrAddress } from "../../local/list-lines.ts";
 import { readSource, stdinOnce } from "../../local/list-sources.ts";
-import { COMMON_HELP, type Run } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import type { Run } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { EntryChecks } from "../entry-checks.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, InputTooLarge, UsageError } from "../io.ts";
 import { FORMAT_HELP, type ListOutput, listRunOf, printList } from "../list-format.ts";
-import { help, options } from "../options.ts";
 import { cidrLines, renderRange } from "../render.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools range [options] START END | START-END | START - END | ADDRESS
        nettools range [options] FILE | -
@@ -28,8 +27,7 @@ Not on a terminal (a pipe or a file), the CIDRs are printed one a line with noth
 Output option:
 ${options(18, { "--plain": "print only the CIDRs, one a line; not with --json", "--skip-invalid": null })}
 ${FORMAT_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the CIDRs are printed")}
+${helpFooter("0 the CIDRs are printed")}
 With --json and a FILE, one JSON result a line, in input order.
 
 Examples: nettools range 192.0.2.10 - 192.0.2.20

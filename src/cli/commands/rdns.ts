@@ -1,14 +1,13 @@
 import { isClientError } from "../../client/index.ts";
 import { absoluteNameServer, bindText } from "../../domain/cidr/bind-zones.ts";
-import { COMMON_HELP, makeRun } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools rdns [options] CIDR|ADDRESS...
 
@@ -36,8 +35,7 @@ ${options(18, {
 Several arguments print their zones in argument order. Every argument is checked before anything
 is printed: any invalid one is reported (all of them), nothing else is printed, exit 2.
 ${ENTRY_CHECK_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 every zone is printed")}
+${helpFooter("0 every zone is printed")}
 With --json, one reverse-zones result a line, in argument order.
 
 Examples: nettools rdns 100.64.0.0/10

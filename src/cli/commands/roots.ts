@@ -5,14 +5,13 @@
  * prints the API's answer exactly, so two stores compare by their `sha256`.
  */
 import type { ResultOf } from "../../contract/operations.ts";
-import { COMMON_HELP, makeRun } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { applyReferenceRoots, REFERENCE_ROOTS_OPTION } from "../reference-roots.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools roots [--reference-roots FILE] [--json]
 
@@ -28,8 +27,7 @@ Chrome's distrust dates, or the file that replaces it. With --server, the server
 
 Options:
 ${options(24, REFERENCE_ROOTS_OPTION)}
-${COMMON_HELP}
-${exitCodesHelp("0 the store is described")}`;
+${helpFooter("0 the store is described")}`;
 
 /** The store's description as a two-column table. */
 export function renderRoots(result: ResultOf<"referenceRoots">, style: Style): string {

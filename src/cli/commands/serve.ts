@@ -1,6 +1,5 @@
+import { command, help, options } from "../command.ts";
 import { UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools serve [--port N] [--host ADDRESS]
 

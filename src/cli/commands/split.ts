@@ -1,14 +1,12 @@
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
-import { COMMON_HELP } from "../args.ts";
 import { CLOUD_OPTION, cloudProviderOf, printCloudSplit } from "../cloud.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { EntryChecks, STRICT_OPTION } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
-import { help, options } from "../options.ts";
 import { renderSplit } from "../render.ts";
 import { runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools split [options] CIDR LENGTH
 
@@ -36,8 +34,7 @@ Output option:
 ${options(18, { "--plain": "print only the subnets, one a line; not with --json" })}
 ${FORMAT_HELP}
 ${options(18, CLOUD_OPTION)}
-${COMMON_HELP}
-${exitCodesHelp("0 the subnets (or their count) are printed")}
+${helpFooter("0 the subnets (or their count) are printed")}
 
 Examples: nettools split 10.0.0.0/22 /24
           nettools split --count 2001:db8::/32 64

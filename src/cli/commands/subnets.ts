@@ -1,14 +1,13 @@
 import { cloudPlanText } from "../../domain/ip/cloud-reserved.ts";
-import { COMMON_HELP, makeRun } from "../args.ts";
+import { makeRun } from "../args.ts";
 import { CLOUD_OPTION, cloudProviderOf, reportInvalidEntry } from "../cloud.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { EntryChecks, STRICT_OPTION } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { cidrLines } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools subnets [options] PREFIX NEWBITS...
 
@@ -31,8 +30,7 @@ only, every block within P's subnet sizes, else exit 2 naming the first that is 
 
 Options:
 ${options(18, { ...STRICT_OPTION, ...CLOUD_OPTION, "--plain": null })}
-${COMMON_HELP}
-${exitCodesHelp("0 every block fits (a block that does not is INSUFFICIENT_SPACE, exit 2)")}
+${helpFooter("0 every block fits (a block that does not is INSUFFICIENT_SPACE, exit 2)")}
 
 Examples: nettools subnets 10.1.0.0/16 4 4 8 4
           nettools subnets --cloud aws 10.1.0.0/16 4 4 8 4`;

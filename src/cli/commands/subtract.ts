@@ -1,12 +1,11 @@
-import { CIDR_HELP, COMMON_HELP, collectTwoLists } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { CIDR_HELP, collectTwoLists } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { UsageError } from "../io.ts";
 import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
-import { help, options } from "../options.ts";
 import { renderSubtract } from "../render.ts";
 import { runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools subtract [options] INCLUDE... [-x EXCLUDE]...
 
@@ -23,8 +22,7 @@ ${options(28, {
 ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
 ${FORMAT_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the remainder is printed (an empty remainder too)")}
+${helpFooter("0 the remainder is printed (an empty remainder too)")}
 
 Example: nettools subtract 10.0.0.0/8 -x 10.128.0.0/9 -x 10.0.0.0/24`;
 

@@ -1,12 +1,11 @@
 import type { ResultOf } from "../../contract/operations.ts";
-import { CIDR_HELP, COMMON_HELP, collectTwoLists, makeRun } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { CIDR_HELP, collectTwoLists, makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { UsageError } from "../io.ts";
-import { help, options } from "../options.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { command } from "./command.ts";
 
 const HELP = help`Usage: nettools usage [options] POOL... --used FILE|-
 
@@ -24,8 +23,7 @@ ${options(20, {
 })}
 ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the usage is printed (a full pool too)")}
+${helpFooter("0 the usage is printed (a full pool too)")}
 
 Example: nettools usage 10.0.0.0/16 --used allocated.txt`;
 

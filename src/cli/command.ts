@@ -1,12 +1,13 @@
 /**
- * A command's options, each declared once, by its line in the help (ADR 0062). The label
- * (`-H, --hostname NAME`) says the option's name, its short form, and whether it takes a value and
- * what the value is called; the words say what it does. A help text is written with the `help` tag,
- * the option blocks inside it with `options`; parsing a command line uses the options the help
- * shows, read from the same labels, so an option and its help cannot drift apart.
+ * What a `nettools` command is: its help, the options that help declares, and its run (ADR 0062).
+ * Each option is declared once, by its line in the help: the label (`-H, --hostname NAME`) says the
+ * option's name, its short form, and whether it takes a value and what the value is called; the
+ * words say what it does. A help text is written with the `help` tag, the option blocks inside it
+ * with `options`; a command line is read against the options the help shows, from the same labels,
+ * so an option and its help cannot drift apart.
  */
 import { parseArgs } from "node:util";
-import { usageErrorOf } from "./io.ts";
+import { type Io, usageErrorOf } from "./io.ts";
 
 /**
  * An option's words in the help, as printed: the lines after the first carry their own indentation,
@@ -134,4 +135,40 @@ function parseConfig(declarations: Declarations): Record<string, OptionConfig> {
     };
   }
   return config;
+}
+
+/** One command: its name, its own help, and how it runs (its line in the main help is in commands/catalog.ts). */
+export interface Command<Exit extends number | "running" = number | "running"> {
+  readonly name: string;
+  /** `nettools <name> --help`. */
+  readonly help: string;
+  /** Runs the command; returns the exit code, or "running" when it started a server. */
+  run(args: string[], io: Io): Promise<Exit>;
+}
+
+/** Prints a help text on stdout: exit 0. */
+export function printHelp(io: Io, text: string): number {
+  io.stdout(`${text}\n`);
+  return 0;
+}
+
+/**
+ * A command that takes the options its help shows: `--help` prints the help,
+ * anything else is read against it and handed to `run`.
+ */
+export function command<D, Exit extends number | "running">(
+  name: string,
+  help: Help<D>,
+  run: (parsed: Parsed<D>, io: Io) => Promise<Exit>,
+): Command<Exit | number> {
+  return {
+    name,
+    help: help.text,
+    async run(args, io) {
+      const parsed = parseOptions(args, help);
+      // Only a given option has a value, and --help takes none: its presence is the request.
+      if (Object.hasOwn(parsed.values, "help")) return printHelp(io, help.text);
+      return run(parsed, io);
+    },
+  };
 }
