@@ -17,7 +17,7 @@ import type { Run } from "./args.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
 
-/** The option, declared by its lines of help (src/cli/options.ts). */
+/** The option, declared by its lines of help (src/cli/command.ts). */
 export const CLOUD_OPTION = {
   "--cloud P": `the addresses cloud provider P keeps in each IPv4 subnet: ${CLOUD_PROVIDERS.join(", ")}
                   (AWS +0 to +3 and the last; Azure +0 to +3 and the last; Google Cloud +0, +1

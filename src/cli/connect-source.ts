@@ -10,7 +10,7 @@ import { UsageError } from "./io.ts";
 
 export type { ConnectValues } from "../local/certificate-source.ts";
 
-/** The options, declared by their lines of help (src/cli/options.ts). */
+/** The options, declared by their lines of help (src/cli/command.ts). */
 export const CONNECT_OPTIONS = {
   "--connect HOST[:PORT]": `the list a TLS server sends (port 443 by default), exactly as sent: wire
                         order, extra and repeated certificates kept. Read from a TLS 1.2 handshake

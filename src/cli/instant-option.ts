@@ -8,7 +8,7 @@
 import { readInstant } from "../domain/certificates/instant.ts";
 import { UsageError } from "./io.ts";
 
-/** The option, declared by its lines in `cert`'s and `chain`'s help (src/cli/options.ts). */
+/** The option, declared by its lines in `cert`'s and `chain`'s help (src/cli/command.ts). */
 export const AT_OPTION = {
   "--at TIME": `judge the certificates at TIME instead of now: RFC 3339
                         (2026-03-15T12:00:00Z, or with an offset such as +02:00) or @SECONDS

@@ -11,7 +11,7 @@ import type { Run } from "./args.ts";
 import { useReferenceRootsFile } from "./composition-root.ts";
 import { EXIT, UsageError } from "./io.ts";
 
-/** The option, declared by its lines of help (src/cli/options.ts). */
+/** The option, declared by its lines of help (src/cli/command.ts). */
 export const REFERENCE_ROOTS_OPTION = {
   "--reference-roots FILE": `
                         a trust-store file (PEM; curl's cacert.pem, a system bundle) that replaces
