@@ -20,7 +20,7 @@ already in use (one line on stderr, also with WORKERS=N).`;
 
 /** Starts the server in this process (src/server.ts); resolves only if it fails to start. */
 export const serve = command("serve", HELP, async ({ values, positionals }, io) => {
-  // Node's own words for an argument no option takes (parseArgs without positionals).
+  // serve takes no arguments: refused as usageErrorOf (io.ts) words parseArgs' own refusal.
   if (positionals[0] !== undefined) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   // The server is built on Bun.serve; the npm package of nettools runs on plain Node.
   if (typeof Bun === "undefined")
