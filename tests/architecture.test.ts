@@ -298,11 +298,12 @@ const relativeToSrc = (path: string) => path.slice(SRC.length + 1);
 /**
  * The most lines src/cli/ may hold (every line of its .ts files, counted as `wc -l` counts them).
  * Issue 32 asks for under 4,000: the logic that is not the CLI's moved to src/local/, the
- * operations' local runner, the certificate watch and the adapters (ADR 0058), and this ceiling
- * is where that left the CLI; it only goes down as more moves. What remains is the commands
- * (their help texts are about 800 lines), their options and the terminal's rendering.
+ * operations' local runner, the certificate watch and the adapters (ADR 0058), then each option
+ * was declared once, by its line of help, and what the commands repeated became one function
+ * each (ADR 0062). This ceiling is where that left the CLI; it only goes down. What remains is
+ * the commands (their help texts are about 800 lines), their options and the terminal's rendering.
  */
-const CLI_LINE_CEILING = 4_298;
+const CLI_LINE_CEILING = 3_994;
 
 /** The modules of src/local/ an adapter may import: the ports, and the words they speak (ports.ts imports them). */
 const PORT_WORDS: readonly string[] = [

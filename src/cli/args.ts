@@ -1,36 +1,27 @@
 /**
- * What every `nettools` command shares before it runs an operation: the common options and their
- * help text, parsing a command line, and reading entries from arguments, files and stdin with the
- * place each came from.
+ * What every `nettools` command shares before it runs an operation: the common options once
+ * parsed (`Run`), the CIDR commands' help, and reading the two lists of `alloc`, `usage` and `subtract` with
+ * the place each entry came from.
  */
-import { parseArgs } from "node:util";
 import { type Client, createClient } from "../client/index.ts";
 import { LOCAL_CIDR_LIMITS, MAX_SUBTRACT_ENTRIES } from "../domain/limits.ts";
 import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "../local/deadline.ts";
 import type { Sourced } from "../local/list-lines.ts";
 import { collectEntries, stdinOnce } from "../local/list-sources.ts";
+import { help, options } from "./command.ts";
 import { argOrigins } from "./input.ts";
-import { type Io, UsageError, usageErrorOf } from "./io.ts";
+import { type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style } from "./render.ts";
 
 export { COMMON_HELP } from "./common-help.ts";
 
-export const CIDR_HELP = `
+export const CIDR_HELP = help`
 Run in this process, the CIDR commands accept up to ${LOCAL_CIDR_LIMITS.maxEntries} entries and
 ${LOCAL_CIDR_LIMITS.maxResultCidrs} result CIDRs (a server keeps the API's limits: ${MAX_SUBTRACT_ENTRIES} entries).
 An invalid entry is reported at its place: "arg 2", "FILE:LINE" or "stdin:LINE".
 
 Output option:
-  --plain         print only the resulting CIDRs, one a line (for pipes); not with --json`;
-
-const COMMON_OPTIONS = {
-  server: { type: "string" },
-  timeout: { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
-
-export const PLAIN_OPTION = { plain: { type: "boolean" } } as const;
+${options(18, { "--plain": "print only the resulting CIDRs, one a line (for pipes); not with --json" })}`;
 
 /** Options every command run shares once parsed. */
 export interface Run {
@@ -44,6 +35,8 @@ export interface Run {
   err: Style;
   /** `--timeout SECONDS`: the budget of the whole command (CONTRACT §7.3), 10 by default. */
   timeoutSeconds: number;
+  /** Says `text` on stderr as a notice (one line). */
+  notice: (text: string) => void;
 }
 
 /** What a command's run needs besides its parsed values. */
@@ -53,23 +46,6 @@ export interface RunNeeds {
    * error, and a NETTOOLS_SERVER default is skipped with a notice (CONTRACT §7.6).
    */
   inProcessOnly?: string | undefined;
-}
-
-type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
-
-/** Parses a command's arguments with the common options added; a mistake is a UsageError. */
-export function parse<O extends OptionSpec>(args: string[], options: O) {
-  try {
-    return parseArgs({
-      args,
-      options: { ...COMMON_OPTIONS, ...options },
-      allowPositionals: true,
-      strict: true,
-      tokens: true,
-    });
-  } catch (error) {
-    throw usageErrorOf(error);
-  }
 }
 
 /**
@@ -115,6 +91,7 @@ export function makeRun(
     out: chooseStyle(io.stdoutIsTty, io.env),
     err,
     timeoutSeconds,
+    notice,
   };
 }
 
@@ -134,20 +111,20 @@ function parseTimeout(text: string): number {
 }
 
 /**
- * The two lists of `alloc` and `usage`: the pool (positionals and `-f` files) and the used blocks
- * (the values of option `usedOption`, and `usedFiles`), each entry with its place; "-" reads stdin
- * once for both.
+ * The two lists of `alloc`, `usage` and `subtract`, each entry with its place: the first from the
+ * positionals and its `-f` files, the second from the values of option `second.option` and its
+ * files; "-" reads stdin once for both.
  */
-export async function collectPoolAndUsed(
+export async function collectTwoLists(
   io: Io,
   tokens: Parameters<typeof argOrigins>[0],
-  pool: { positionals: readonly string[]; files: readonly string[] },
-  used: { option: string; values: readonly string[]; files: readonly string[] },
-): Promise<{ pool: Sourced; used: Sourced }> {
+  first: { positionals: readonly string[]; files: readonly string[] },
+  second: { option: string; values: readonly string[]; files: readonly string[] },
+): Promise<[Sourced, Sourced]> {
   const stdin = stdinOnce(io);
-  const origins = argOrigins(tokens, [used.option]);
-  return {
-    pool: await collectEntries(pool.positionals, origins.get("positionals") ?? [], pool.files, io, stdin),
-    used: await collectEntries(used.values, origins.get(used.option) ?? [], used.files, io, stdin),
-  };
+  const origins = argOrigins(tokens, [second.option]);
+  return [
+    await collectEntries(first.positionals, origins.get("positionals") ?? [], first.files, io, stdin),
+    await collectEntries(second.values, origins.get(second.option) ?? [], second.files, io, stdin),
+  ];
 }

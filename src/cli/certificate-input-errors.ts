@@ -5,9 +5,11 @@
  * is shown at its file and line (`chain.pem:12`, `roots/ca.pem:3`), with the line itself when it
  * is the user's own text (never for converted input, so binary never reaches the terminal).
  */
-import type { ErrorIssue } from "../client/index.ts";
+import type { ApiResult, ErrorIssue } from "../client/index.ts";
 import type { CertificateBundleText } from "../local/certificate-files.ts";
+import type { Run } from "./args.ts";
 import { excerpt, type Style } from "./render.ts";
+import { failureExit, report } from "./run-operation.ts";
 
 /** The texts the request's fields were made of, by field (`pem`, `roots`, csr's `certificatePem`). */
 export type InputTexts = Partial<Record<"pem" | "roots" | "certificatePem", CertificateBundleText>>;
@@ -35,4 +37,20 @@ export function renderCertificateInputError(
     if (origin?.line != null) out += excerpt(text.pem, location, style, origin.line - location.line);
   }
   return out;
+}
+
+/**
+ * Prints a refused certificate operation, returning its exit code: each issue at its file and line,
+ * or with --json (or when nothing was read from a file) as `report` prints it, `pem`'s lines shown.
+ */
+export function reportCertificateInputError(
+  run: Run,
+  result: Exclude<ApiResult<unknown>, { ok: true }>,
+  texts: InputTexts,
+  pem?: string,
+): number {
+  if (run.json || Object.values(texts).every((text) => text === undefined))
+    return report(result, run, () => "", pem === undefined ? {} : { source: pem });
+  run.io.stderr(renderCertificateInputError(result.error, run.err, texts));
+  return failureExit(result);
 }

@@ -2,7 +2,7 @@
  * Where the certificates of `cert` and `chain` come from, as the command line says: FILE
  * arguments (or "-"), `--connect` (connect-source.ts), `--roots FILE|DIR` or NETTOOLS_ROOTS
  * (CONTRACT §7.2, §7.3, §8.3). The reading is src/local/certificate-source.ts's; this module checks
- * the options, keeps the read within the command's budget, and prints what it says: notices go to
+ * the options, keeps the read (and the whole command) within its budget, and prints what it says: notices go to
  * stderr, one line each, never key text or binary bytes.
  */
 import {
@@ -11,53 +11,39 @@ import {
   readServerCertificates,
   type SuppliedRoots,
 } from "../local/certificate-source.ts";
-import type { Deadline } from "../local/deadline.ts";
+import { Deadline } from "../local/deadline.ts";
 import type { Run } from "./args.ts";
-import {
-  type CertificateSource,
-  CONNECT_HELP,
-  CONNECT_OPTIONS,
-  type ConnectValues,
-  refuseConnectOnlyOptions,
-} from "./connect-source.ts";
-import { EXIT, UsageError } from "./io.ts";
-import { REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "./reference-roots.ts";
+import { help, type OptionValues, options } from "./command.ts";
+import { type CertificateSource, CONNECT_OPTIONS, refuseConnectOnlyOptions } from "./connect-source.ts";
+import { EXIT, stdinOnlyOnce, UsageError } from "./io.ts";
+import { REFERENCE_ROOTS_OPTION } from "./reference-roots.ts";
 
 export type { SuppliedRoots } from "../local/certificate-source.ts";
 export { hostnameFor, rootsProblem } from "../local/certificate-source.ts";
 export type { CertificateSource } from "./connect-source.ts";
 
-export const SOURCE_HELP = `Where the certificates come from:
-  FILE… | -             one or more files read as one bundle, in the order given (Apache's
+export const SOURCE_HELP = help`Where the certificates come from:
+${options(24, {
+  "FILE… | -": `one or more files read as one bundle, in the order given (Apache's
                         cert.pem chain.pem), or "-" for stdin. PEM, DER (one or several
                         certificates) and DER or PEM PKCS#7 (.p7b) are recognised by content, from
                         a file or from stdin alike; a byte-order mark is ignored; a private key in
                         a file (a leaf+key file) is set aside with a one-line notice giving its
-                        position, never its text. Errors name the file and its line
-${CONNECT_HELP}
-  --roots FILE|DIR      your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
+                        position, never its text. Errors name the file and its line`,
+  ...CONNECT_OPTIONS,
+  "--roots FILE|DIR": `your own trust anchors (CA certificates, PEM or DER; a DIR's *.pem, *.crt
                         and *.cer files), used like shipped roots for this run (default
                         $NETTOOLS_ROOTS, skipped with a notice where it cannot be used). Read as
                         openssl reads a CA file: text outside BEGIN/END blocks is ignored (curl's
                         cacert.pem, openssl x509 -text output), TRUSTED CERTIFICATE blocks count,
-                        other blocks are skipped with one notice; any number of certificates
-${REFERENCE_ROOTS_HELP}
-  --passin SOURCE       a PKCS#12 (.p12, .pfx) file's password: env:VAR or file:PATH (never the
-                        password itself); without it the empty password is tried`;
+                        other blocks are skipped with one notice; any number of certificates`,
+  ...REFERENCE_ROOTS_OPTION,
+  "--passin SOURCE": `a PKCS#12 (.p12, .pfx) file's password: env:VAR or file:PATH (never the
+                        password itself); without it the empty password is tried`,
+})}`;
 
-export const SOURCE_OPTIONS = {
-  ...CONNECT_OPTIONS,
-  ...REFERENCE_ROOTS_OPTIONS,
-  roots: { type: "string" },
-  passin: { type: "string" },
-} as const;
-
-export interface SourceValues extends ConnectValues {
-  roots?: string | undefined;
-  /** A PKCS#12 file's password: env:VAR or file:PATH (CONTRACT §10.3). */
-  passin?: string | undefined;
-  "reference-roots"?: string | undefined;
-}
+/** The values of the options above. */
+export type SourceValues = OptionValues<typeof SOURCE_HELP>;
 
 /**
  * Reads the certificates from the FILE arguments (or `-`) or from `--connect`. Returns an exit
@@ -94,9 +80,7 @@ export async function readCertificateSource(
   }
   refuseConnectOnlyOptions(values);
   if (positionals.length === 0) throw new UsageError(`${command} needs a FILE, "-" for stdin, or --connect`);
-  if (positionals.filter((name) => name === "-").length > 1) {
-    throw new UsageError('stdin ("-") can be read only once');
-  }
+  stdinOnlyOnce(positionals);
   const read = await readCertificateFiles(run.io, positionals, values.passin);
   if (!read.ok) {
     run.io.stderr(
@@ -104,7 +88,7 @@ export async function readCertificateSource(
     );
     return { exit: EXIT.invalidInput };
   }
-  for (const notice of read.text.notices) run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
+  for (const notice of read.text.notices) run.notice(notice);
   return { pem: read.text.pem, text: read.text, defaultHostname: null };
 }
 
@@ -118,9 +102,32 @@ export async function readRoots(
   values: SourceValues,
   unusable?: string,
 ): Promise<SuppliedRoots | undefined | { exit: number }> {
-  const notify = (notice: string) => run.io.stderr(`${run.err.dim("notice")}: ${notice}\n`);
-  const read = await readRootsOnThisMachine(run.io, values.roots, notify, unusable);
+  const read = await readRootsOnThisMachine(run.io, values.roots, run.notice, unusable);
   if (read === undefined || !("invalid" in read)) return read;
   run.io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${read.invalid}\n`);
   return { exit: EXIT.invalidInput };
+}
+
+/**
+ * Runs `work` within the command's `--timeout` budget (src/local/deadline.ts), `afterChecks` saying
+ * where it stopped: its exit code, or one line on stderr and exit 3 when the budget runs out.
+ */
+export async function withinBudget(
+  run: Run,
+  afterChecks: string,
+  work: (deadline: Deadline) => Promise<number>,
+): Promise<number> {
+  const deadline = new Deadline(run.timeoutSeconds, run.io.ports.memory.residentBytes);
+  deadline.doing({ afterChecks });
+  const bounded = await deadline.run(() => work(deadline));
+  if (bounded.done) return bounded.value;
+  run.io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
+  return EXIT.failure;
+}
+
+/** `--leaf-index N`: a whole number, or undefined when the option is absent. */
+export function leafIndexOf(text: string | undefined): number | undefined {
+  if (text !== undefined && !/^\d+$/.test(text))
+    throw new UsageError(`--leaf-index must be a whole number, not "${text}"`);
+  return text === undefined ? undefined : Number(text);
 }

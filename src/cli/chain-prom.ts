@@ -71,9 +71,7 @@ export async function printChainSeries(
     tell: (file, outcome) => {
       if (outcome.kind === "judged") exit = Math.max(exit, exitOf(outcome.result));
       else if (outcome.kind === "key-only")
-        run.io.stderr(
-          `${run.err.dim("notice")}: ${file} holds only a private key: skipped (no certificate)\n`,
-        );
+        run.notice(`${file} holds only a private key: skipped (no certificate)`);
       else {
         run.io.stderr(`${run.err.red("error")}: ${file}: ${outcome.reason}\n`);
         exit = Math.max(exit, outcome.kind === "unjudged" && stopped ? EXIT.failure : EXIT.invalidInput);

@@ -17,11 +17,13 @@ import type { Run } from "./args.ts";
 import { EXIT, type Io, UsageError } from "./io.ts";
 import { chooseStyle, type Style, table } from "./render.ts";
 
-/** The option's line for a help text. */
-export const CLOUD_OPTION_HELP = `  --cloud P       the addresses cloud provider P keeps in each IPv4 subnet: ${CLOUD_PROVIDERS.join(", ")}
+/** The option, declared by its lines of help (src/cli/command.ts). */
+export const CLOUD_OPTION = {
+  "--cloud P": `the addresses cloud provider P keeps in each IPv4 subnet: ${CLOUD_PROVIDERS.join(", ")}
                   (AWS +0 to +3 and the last; Azure +0 to +3 and the last; Google Cloud +0, +1
                   and the last two; OCI +0, +1 and the last); smallest subnet /28 (AWS, largest
-                  /16), /29 (Azure, Google Cloud), /30 (OCI)`;
+                  /16), /29 (Azure, Google Cloud), /30 (OCI)`,
+};
 
 /** The provider `--cloud` names; a UsageError for any other name. */
 export function cloudProviderOf(name: string): CloudProvider {

@@ -10,29 +10,24 @@ import { UsageError } from "./io.ts";
 
 export type { ConnectValues } from "../local/certificate-source.ts";
 
-export const CONNECT_HELP = `  --connect HOST[:PORT] the list a TLS server sends (port 443 by default), exactly as sent: wire
+/** The options, declared by their lines of help (src/cli/command.ts). */
+export const CONNECT_OPTIONS = {
+  "--connect HOST[:PORT]": `the list a TLS server sends (port 443 by default), exactly as sent: wire
                         order, extra and repeated certificates kept. Read from a TLS 1.2 handshake
                         at the record layer (no trust check, so broken chains are read too); a
                         server that only speaks TLS 1.3 is read with "openssl s_client -showcerts"
                         when openssl is installed. Failures (refused, closed, not TLS, timed out,
-                        no certificate, too many) are one line, exit 3
-  --servername NAME     with --connect: the SNI name to send (default HOST unless an IP address)
-  --save FILE           with --connect: write the list as sent, as PEM
-  --starttls PROTO      with --connect: upgrade a plain connection first (alias --start-tls);
+                        no certificate, too many) are one line, exit 3`,
+  "--servername NAME": "with --connect: the SNI name to send (default HOST unless an IP address)",
+  "--save FILE": "with --connect: write the list as sent, as PEM",
+  "--starttls PROTO": `with --connect: upgrade a plain connection first (alias --start-tls);
                         PROTO and its default PORT (openssl's names): smtp 25, lmtp 24,
                         pop3 110, imap 143, ftp 21, postgres 5432 (or psql), mysql 3306,
-                        ldap 389, xmpp 5222, xmpp-server 5269; a refusal is one line, exit 3
-  --identity NAME       with --starttls: the EHLO/LHLO name (default localhost) or the XMPP "to"
-                        (default --servername, else HOST)`;
-
-export const CONNECT_OPTIONS = {
-  connect: { type: "string" },
-  servername: { type: "string" },
-  save: { type: "string" },
-  starttls: { type: "string" },
-  "start-tls": { type: "string" },
-  identity: { type: "string" },
-} as const;
+                        ldap 389, xmpp 5222, xmpp-server 5269; a refusal is one line, exit 3`,
+  "--start-tls PROTO": null,
+  "--identity NAME": `with --starttls: the EHLO/LHLO name (default localhost) or the XMPP "to"
+                        (default --servername, else HOST)`,
+};
 
 /** Certificates to inspect: from FILE arguments (certificate-source.ts) or from `--connect`. */
 export interface CertificateSource {

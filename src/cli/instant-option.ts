@@ -8,13 +8,12 @@
 import { readInstant } from "../domain/certificates/instant.ts";
 import { UsageError } from "./io.ts";
 
-/** The option's entry for `parse`. */
-export const AT_OPTION = { at: { type: "string" } } as const;
-
-/** The option's lines in `cert`'s and `chain`'s help. */
-export const AT_HELP = `  --at TIME             judge the certificates at TIME instead of now: RFC 3339
+/** The option, declared by its lines in `cert`'s and `chain`'s help (src/cli/command.ts). */
+export const AT_OPTION = {
+  "--at TIME": `judge the certificates at TIME instead of now: RFC 3339
                         (2026-03-15T12:00:00Z, or with an offset such as +02:00) or @SECONDS
-                        since the epoch (as openssl verify -attime takes it), from 1950 to 9999`;
+                        since the epoch (as openssl verify -attime takes it), from 1950 to 9999`,
+};
 
 const EPOCH_SECONDS = /^@(-?\d{1,15})$/;
 

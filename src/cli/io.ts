@@ -43,6 +43,14 @@ export function usageErrorOf(error: unknown): UsageError {
   return new UsageError(message);
 }
 
+/** A usage error when stdin ("-") is named more than once among `names` (`words` say it otherwise). */
+export function stdinOnlyOnce(
+  names: readonly (string | undefined)[],
+  words = 'stdin ("-") can be read only once',
+) {
+  if (names.filter((name) => name === "-").length > 1) throw new UsageError(words);
+}
+
 export interface Io {
   argv: string[];
   env: Record<string, string | undefined>;

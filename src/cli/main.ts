@@ -15,7 +15,7 @@
 import packageJson from "../../package.json" with { type: "json" };
 import { INPUT_LIMITS } from "../local/input-limits.ts";
 import { COMMAND_CATALOG } from "./commands/catalog.ts";
-import { COMMON_HELP, exitCodesHelp } from "./common-help.ts";
+import { helpFooter } from "./common-help.ts";
 import { composeCli, processStdout } from "./composition-root.ts";
 import { EXIT, InputTooLarge, type Io, UsageError } from "./io.ts";
 import { chooseStyle } from "./style.ts";
@@ -34,8 +34,7 @@ ${lines.join("\n")}
 
 Run "nettools <command> --help" for a command's options and its exit codes;
 "nettools --version" prints the version.
-${COMMON_HELP}
-${exitCodesHelp('0 ok; 1 the command\'s own "no" (no match, a broken chain, lists that differ, …: see its help)')}`;
+${helpFooter('0 ok; 1 the command\'s own "no" (no match, a broken chain, lists that differ, …: see its help)')}`;
 }
 
 /** Runs one command line; returns the exit code, or "running" when a server was started. */

@@ -5,7 +5,6 @@
  * options, its files and its words. How grepcidr finds addresses in a line, and how the walk is
  * kept fast, is src/local/grepcidr/scanner.ts's; the run over the inputs is match-run.ts's.
  */
-import { parseArgs } from "node:util";
 import { AddressSet } from "../domain/ip/address-set.ts";
 import { specialExcludedSet } from "../domain/ip/special-excluded.ts";
 import { matchInputs, readMatchPatterns } from "../local/grepcidr/match-run.ts";
@@ -13,10 +12,11 @@ import { type PatternLists, patternWarnings } from "../local/grepcidr/patterns.t
 import { AddressScanner, type MatchOptions } from "../local/grepcidr/scanner.ts";
 import type { InputLimit } from "../local/input-limits.ts";
 import { byteIo } from "./byte-output.ts";
+import { command, help, options } from "./command.ts";
 import { ChunkedOutput } from "./composition-root.ts";
-import { type ByteIo, EXIT, InputTooLarge, type Io, UsageError, usageErrorOf } from "./io.ts";
+import { type ByteIo, EXIT, InputTooLarge, type Io, stdinOnlyOnce, UsageError } from "./io.ts";
 
-export const MATCH_HELP = `Usage: nettools match [options] PATTERN [FILE...]
+const MATCH_HELP = help`Usage: nettools match [options] PATTERN [FILE...]
        nettools match [options] -f PATTERN_FILE [FILE...]
        nettools match [options] -e PATTERN[,PATTERN...] [FILE...]
 
@@ -32,21 +32,26 @@ grepcidr skips it (--skip-invalid, accepted as every list command accepts it, ad
 "skipped N invalid entries").
 
 Options:
-  -f, --file FILE           read patterns from FILE ("-" for stdin); may be repeated
-  -e, --cidr PATTERNS       patterns on the command line, separated by spaces or commas; may be
-                            repeated
-  -v, --invert              print the lines holding an address but none inside a pattern
-  -c, --count               print only the number of lines that would be printed
-  -o, --only-matching       print only the matching addresses, one a line, as written in the line
-  --print-pattern           as -o, each address followed by a tab, the most specific pattern
+${options(28, {
+  "-f, --file FILE": { repeatable: 'read patterns from FILE ("-" for stdin); may be repeated' },
+  "-e, --cidr PATTERNS": {
+    repeatable: `patterns on the command line, separated by spaces or commas; may be
+                            repeated`,
+  },
+  "-v, --invert": "print the lines holding an address but none inside a pattern",
+  "-c, --count": "print only the number of lines that would be printed",
+  "-o, --only-matching": "print only the matching addresses, one a line, as written in the line",
+  "--print-pattern": `as -o, each address followed by a tab, the most specific pattern
                             holding it, a tab and that pattern's label (empty when none): a line
                             of a pattern file may carry a label after the pattern
-                            ("52.94.5.0/24  DYNAMODB eu-west-1", up to a # comment)
-  -x, --exclude-reserved    special-purpose addresses (private, loopback, documentation, …: the
+                            ("52.94.5.0/24  DYNAMODB eu-west-1", up to a # comment)`,
+  "-x, --exclude-reserved": `special-purpose addresses (private, loopback, documentation, …: the
                             table of "nettools merge -x") are not addresses: never matched, never
                             counted by -v; an address written with /N is special when any
-                            address of that CIDR is
-  -h, --help                show this help
+                            address of that CIDR is`,
+  "-h, --help": "show this help",
+  "--skip-invalid": null,
+})}
 
 A line with no address is never printed, with or without -v. With several FILEs each line printed
 starts with "FILE:" and -c counts the lines of all of them. -o goes with neither -v nor -c.
@@ -56,18 +61,8 @@ Exit codes: 0 a line was selected, 1 none was, 2 a file that cannot be read, or 
 Example: nettools match -f blocklist.txt access.log > hits.log`;
 
 /** `nettools match`: see {@link MATCH_HELP}. */
-export async function match(args: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parseMatchArgs>;
-  try {
-    parsed = parseMatchArgs(args);
-  } catch (error) {
-    throw usageErrorOf(error);
-  }
+export const matchCommand = command("match", MATCH_HELP, async (parsed, io) => {
   const { values } = parsed;
-  if (values.help) {
-    io.stdout(`${MATCH_HELP}\n`);
-    return EXIT.ok;
-  }
   const options: MatchOptions = {
     invert: values.invert === true,
     onlyMatching: values["only-matching"] === true || values["print-pattern"] === true,
@@ -93,8 +88,7 @@ export async function match(args: string[], io: Io): Promise<number> {
     inline.push(pattern);
   }
   const inputs = positionals.length === 0 ? ["-"] : positionals;
-  const stdinUses = [...files, ...inputs].filter((name) => name === "-").length;
-  if (stdinUses > 1) throw new UsageError('stdin ("-") can be read only once');
+  stdinOnlyOnce([...files, ...inputs]);
 
   const bytes = byteIo(io);
   const read = (name: string, limit: InputLimit) => readBytes(io, bytes, name, limit);
@@ -119,30 +113,14 @@ export async function match(args: string[], io: Io): Promise<number> {
   if (selected === null) return EXIT.invalidInput;
   if (options.count) io.stdout(`${selected}\n`);
   return selected > 0 ? EXIT.ok : EXIT.findings;
-}
+});
+
+/** `nettools match ARGS…`, for the callers that run it directly (tests, the page's log check). */
+export const match = (args: string[], io: Io): Promise<number> => matchCommand.run(args, io);
 
 /** Prints the pattern warnings, at most 100 of them (then a count of the rest). */
 function reportWarnings(io: Io, lists: PatternLists): void {
   for (const warning of patternWarnings(lists)) io.stderr(`warning: ${warning}\n`);
-}
-
-function parseMatchArgs(args: string[]) {
-  return parseArgs({
-    args,
-    options: {
-      file: { type: "string", short: "f", multiple: true },
-      cidr: { type: "string", short: "e", multiple: true },
-      invert: { type: "boolean", short: "v" },
-      count: { type: "boolean", short: "c" },
-      "only-matching": { type: "boolean", short: "o" },
-      "exclude-reserved": { type: "boolean", short: "x" },
-      "skip-invalid": { type: "boolean" },
-      "print-pattern": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
 }
 
 /** The bytes of a file or of stdin (`-`); null after reporting a file that cannot be read. */

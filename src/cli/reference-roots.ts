@@ -11,13 +11,14 @@ import type { Run } from "./args.ts";
 import { useReferenceRootsFile } from "./composition-root.ts";
 import { EXIT, UsageError } from "./io.ts";
 
-export const REFERENCE_ROOTS_HELP = `  --reference-roots FILE
+/** The option, declared by its lines of help (src/cli/command.ts). */
+export const REFERENCE_ROOTS_OPTION = {
+  "--reference-roots FILE": `
                         a trust-store file (PEM; curl's cacert.pem, a system bundle) that replaces
                         the built-in reference store (Mozilla's roots with their distrust dates)
                         for this run (default $NETTOOLS_REFERENCE_ROOTS; exit 2 when it cannot be
-                        read or holds no certificate)`;
-
-export const REFERENCE_ROOTS_OPTIONS = { "reference-roots": { type: "string" } } as const;
+                        read or holds no certificate)`,
+};
 
 /**
  * Loads the file the flag (else NETTOOLS_REFERENCE_ROOTS) names into this process's runs. Returns
@@ -37,9 +38,7 @@ export function applyReferenceRoots(
       throw new UsageError(
         "--reference-roots works in this process only: the server judges against its own store",
       );
-    run.io.stderr(
-      `${run.err.dim("notice")}: NETTOOLS_REFERENCE_ROOTS is not used: the server judges against its own store\n`,
-    );
+    run.notice("NETTOOLS_REFERENCE_ROOTS is not used: the server judges against its own store");
     return null;
   }
   const loaded = useReferenceRootsFile(path);
@@ -50,6 +49,6 @@ export function applyReferenceRoots(
     return EXIT.invalidInput;
   }
   const notice = skippedNotice(loaded.skippedLabels);
-  if (notice !== null) run.io.stderr(`${run.err.dim("notice")}: ${origin}: ${notice}\n`);
+  if (notice !== null) run.notice(`${origin}: ${notice}`);
   return null;
 }

@@ -39,9 +39,13 @@ export function table(header: string[] | null, rows: string[][], style: Style, i
   return `${out.join("\n")}\n`;
 }
 
-function cidrTable(cidrs: readonly string[], style: Style): string {
-  if (cidrs.length === 0) return `${style.dim("(no CIDRs: nothing remains)")}\n`;
-  return table(["CIDR", "FIRST", "LAST", "ADDRESSES"], cidrs.map(cidrSpanRow), style);
+/** A list of CIDRs as a table (each with its span), then `facts` about the list as aligned rows. */
+function cidrTable(cidrs: readonly string[], style: Style, facts: string[][]): string {
+  const list =
+    cidrs.length === 0
+      ? `${style.dim("(no CIDRs: nothing remains)")}\n`
+      : table(["CIDR", "FIRST", "LAST", "ADDRESSES"], cidrs.map(cidrSpanRow), style);
+  return `${list}\n${table(null, facts, style)}`;
 }
 
 export function renderCover(result: CidrCoverResultType, style: Style): string {
@@ -60,17 +64,13 @@ export function renderCover(result: CidrCoverResultType, style: Style): string {
 }
 
 export function renderSubtract(result: CidrSubtractResultType, style: Style): string {
-  return `${cidrTable(result.cidrs, style)}\n${table(
-    null,
-    [
-      ["family", result.family],
-      ["included addresses", result.includedAddressCount],
-      ["removed addresses", result.removedAddressCount],
-      ["remaining addresses", result.remainingAddressCount],
-      ["CIDRs", String(result.cidrs.length)],
-    ],
-    style,
-  )}`;
+  return cidrTable(result.cidrs, style, [
+    ["family", result.family],
+    ["included addresses", result.includedAddressCount],
+    ["removed addresses", result.removedAddressCount],
+    ["remaining addresses", result.remainingAddressCount],
+    ["CIDRs", String(result.cidrs.length)],
+  ]);
 }
 
 /** A cidr-merge result: the CIDR table, then the counts per family. */
@@ -79,14 +79,10 @@ export function renderMixedMerge(
   style: Style,
 ): string {
   const v4 = result.cidrs.filter((cidr) => !cidr.includes(":")).length;
-  return `${cidrTable(result.cidrs, style)}\n${table(
-    null,
-    [
-      ["IPv4", `${v4} CIDRs, ${result.ipv4AddressCount} addresses`],
-      ["IPv6", `${result.cidrs.length - v4} CIDRs, ${result.ipv6AddressCount} addresses`],
-    ],
-    style,
-  )}`;
+  return cidrTable(result.cidrs, style, [
+    ["IPv4", `${v4} CIDRs, ${result.ipv4AddressCount} addresses`],
+    ["IPv6", `${result.cidrs.length - v4} CIDRs, ${result.ipv6AddressCount} addresses`],
+  ]);
 }
 
 /** A cidr-split result: the subnet table, then what was split. */
@@ -94,14 +90,10 @@ export function renderSplit(
   result: { network: string; prefixLength: number; subnetCount: string; cidrs: readonly string[] },
   style: Style,
 ): string {
-  return `${cidrTable(result.cidrs, style)}\n${table(
-    null,
-    [
-      ["network", result.network],
-      ["subnets", `${result.subnetCount} × /${result.prefixLength}`],
-    ],
-    style,
-  )}`;
+  return cidrTable(result.cidrs, style, [
+    ["network", result.network],
+    ["subnets", `${result.subnetCount} × /${result.prefixLength}`],
+  ]);
 }
 
 /** A cidr-allocate result: the allocated blocks, then what stays free. */
@@ -109,7 +101,7 @@ export function renderAllocate(
   result: { cidrs: readonly string[]; freeAddressCount: string },
   style: Style,
 ): string {
-  return `${cidrTable(result.cidrs, style)}\n${table(null, [["still free", `${result.freeAddressCount} addresses`]], style)}`;
+  return cidrTable(result.cidrs, style, [["still free", `${result.freeAddressCount} addresses`]]);
 }
 
 export function cidrLines(result: { cidrs: readonly string[] }): string {
@@ -117,16 +109,12 @@ export function cidrLines(result: { cidrs: readonly string[] }): string {
 }
 
 export function renderRange(result: RangeToCidrsResultType, style: Style): string {
-  return `${cidrTable(result.cidrs, style)}\n${table(
-    null,
-    [
-      ["family", result.family],
-      ["range", `${result.range.first} – ${result.range.last}`],
-      ["addresses", result.addressCount],
-      ["CIDRs", String(result.cidrCount)],
-    ],
-    style,
-  )}`;
+  return cidrTable(result.cidrs, style, [
+    ["family", result.family],
+    ["range", `${result.range.first} – ${result.range.last}`],
+    ["addresses", result.addressCount],
+    ["CIDRs", String(result.cidrCount)],
+  ]);
 }
 
 const SEVERITIES = ["error", "warning", "info"] as const;

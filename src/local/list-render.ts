@@ -2,7 +2,7 @@
  * The text of each `--format` of a list (CONTRACT §8.6, §12): lines, json, and the firewall sets
  * nft, ipset and cisco, with the checks of the options that name them. No Node module and no
  * argument parsing, so that the page (src/web/) writes the same bytes as the CLI from the same
- * function; src/cli/list-format.ts adds the commands' printing around it.
+ * function; src/cli/list-format.ts adds the options' help and the commands' printing around it.
  */
 import { mergeMixedCidrs } from "../domain/cidr/merge-mixed.ts";
 import { LOCAL_CIDR_LIMITS } from "../domain/limits.ts";
@@ -12,35 +12,12 @@ import { UsageError } from "./usage-error.ts";
 export const LIST_FORMATS = ["lines", "json", "nft", "ipset", "cisco"] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
 
-/** The options of a list-printing command, for `parse`. */
-export const FORMAT_OPTIONS = {
-  format: { type: "string" },
-  "set-name": { type: "string" },
-  table: { type: "string" },
-  family: { type: "string" },
-} as const;
-
 /** nft table families `--family` accepts: `inet` holds both sets, `ip` and `ip6` one each. */
 export const NFT_FAMILIES = ["inet", "ip", "ip6"] as const;
 export type NftFamily = (typeof NFT_FAMILIES)[number];
 
 /** Elements of one `add element` line at most: a 70,000-entry set loads in seconds (CONTRACT §12). */
 export const NFT_ELEMENTS_PER_LINE = 4096;
-
-export const FORMAT_HELP = `
-List formats (the same on a terminal and in a pipe):
-  --format FORMAT   lines (one CIDR a line), json (one JSON array), or a firewall's address set:
-                    nft (a table with NAME_v4 and NAME_v6 interval sets, reloadable with nft -f,
-                    elements added ${NFT_ELEMENTS_PER_LINE} a line), ipset (for ipset restore: each set
-                    filled as NAME_v4.tmp and swapped in, so a reader never sees it empty and the
-                    file can be restored again and again), cisco (IPv4 as NETWORK WILDCARD, IPv6 as
-                    CIDR); the set formats merge the list first, so nothing overlaps
-  --set-name NAME   the sets' name (default nettools): NAME_v4 and NAME_v6
-  --table NAME      the nft table (default nettools)
-  --family FAMILY   the nft table's family: inet (default, both sets), ip (only NAME_v4) or
-                    ip6 (only NAME_v6); blocks of the other family are left out, said on stderr
-NAME is a letter, then letters, digits or _, at most 28 in all (24 with --format ipset, for
-ipset's 31 characters with _v4.tmp). Not with --json.`;
 
 /** How a list is printed: the format and the names the set formats use. */
 export interface ListOutput {

@@ -1,13 +1,13 @@
-import { CIDR_HELP, COMMON_HELP, collectPoolAndUsed, PLAIN_OPTION, parse } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
+import { CIDR_HELP, collectTwoLists } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
-import { cidrLines, renderAllocate } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
+import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
+import { renderAllocate } from "../render.ts";
+import { runOperation } from "../run-operation.ts";
 
-const HELP = `Usage: nettools alloc [options] -l LENGTH WITHIN... | -f FILE
+const HELP = help`Usage: nettools alloc [options] -l LENGTH WITHIN... | -f FILE
 
 First fit: the lowest free blocks of prefix length LENGTH lying wholly inside the WITHIN blocks
 (one family; they may overlap or abut) and sharing no address with the used blocks, as IPAM
@@ -16,17 +16,18 @@ added to the used list gives the next blocks. (Terraform's cidrsubnets packs blo
 and never fills a gap: that is nettools subnets.)
 
 Options:
-  -l, --length LENGTH   prefix length of each block (24 or /24); required
-  -n, --count N         how many blocks (default 1)
-  -f, --file FILE       read WITHIN blocks from FILE, one a line ("-" = stdin); repeatable
-  -u, --used CIDR       a block already taken; repeatable
-  -U, --used-file FILE  read used blocks from FILE, one a line; repeatable
+${options(24, {
+  "-l, --length LENGTH": "prefix length of each block (24 or /24); required",
+  "-n, --count N": "how many blocks (default 1)",
+  "-f, --file FILE": { repeatable: 'read WITHIN blocks from FILE, one a line ("-" = stdin); repeatable' },
+  "-u, --used CIDR": { repeatable: "a block already taken; repeatable" },
+  "-U, --used-file FILE": { repeatable: "read used blocks from FILE, one a line; repeatable" },
+})}
 ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
 Not on a terminal (a pipe or a file), the blocks are printed one a line with nothing else.
 ${FORMAT_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the blocks are printed; 1 fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying\nhow many do)")}
+${helpFooter("0 the blocks are printed; 1 fewer blocks fit than asked for (INSUFFICIENT_SPACE, saying\nhow many do)")}
 
 Example: nettools alloc -l 24 -n 2 -U used.txt 10.0.0.0/16`;
 
@@ -37,60 +38,32 @@ function wholeNumber(text: string, what: string, slash: boolean): number {
   return Number(digits);
 }
 
-export const alloc: Command = {
-  name: "alloc",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals, tokens } = parse(args, {
-      length: { type: "string", short: "l" },
-      count: { type: "string", short: "n" },
-      file: { type: "string", short: "f", multiple: true },
-      used: { type: "string", short: "u", multiple: true },
-      "used-file": { type: "string", short: "U", multiple: true },
-      ...PLAIN_OPTION,
-      ...FORMAT_OPTIONS,
-      ...ENTRY_CHECK_OPTIONS,
-    });
-    if (values.help) return printHelp(io, HELP);
-    const { run, output } = listRunOf(io, values);
-    if (values.length === undefined)
-      throw new UsageError("alloc needs the prefix length of the blocks: -l 24");
-    const prefixLength = wholeNumber(values.length, "the prefix length (-l)", true);
-    const count = values.count === undefined ? 1 : wholeNumber(values.count, "the count (-n)", false);
-    const { pool: givenWithin, used: givenUsed } = await collectPoolAndUsed(
-      io,
-      tokens,
-      { positionals, files: values.file ?? [] },
-      { option: "used", values: values.used ?? [], files: values["used-file"] ?? [] },
-    );
-    if (givenWithin.entries.length === 0) throw new UsageError("alloc needs at least one WITHIN block");
-    const checks = new EntryChecks(io, values);
-    const within = checks.list(givenWithin);
-    const used = checks.list(givenUsed);
-    const stop = checks.verdict([within]);
-    if (stop !== null) return stop;
-    const result = await runOperation(run, "cidrAllocate", {
-      within: within.entries,
-      used: used.entries,
-      prefixLength,
-      count,
-    });
-    const code = printList(
-      result,
-      run,
-      output,
-      ({ cidrs }) => ({ cidrs }),
-      () =>
-        report(result, run, renderAllocate, {
-          lists: {
-            within: { noun: "the pool (within)", ...within },
-            used: { noun: "the used list", ...used },
-          },
-          plain: cidrLines,
-          list: true,
-        }),
-    );
-    // A full pool is an answer, not a mistake (CONTRACT §7.4): exit 1, as "no match" is for grep.
-    return !result.ok && result.error.code === "INSUFFICIENT_SPACE" ? EXIT.findings : code;
-  },
-};
+export const alloc = command("alloc", HELP, async ({ values, positionals, tokens }, io) => {
+  const { run, output } = listRunOf(io, values);
+  if (values.length === undefined) throw new UsageError("alloc needs the prefix length of the blocks: -l 24");
+  const prefixLength = wholeNumber(values.length, "the prefix length (-l)", true);
+  const count = values.count === undefined ? 1 : wholeNumber(values.count, "the count (-n)", false);
+  const [givenWithin, givenUsed] = await collectTwoLists(
+    io,
+    tokens,
+    { positionals, files: values.file ?? [] },
+    { option: "used", values: values.used ?? [], files: values["used-file"] ?? [] },
+  );
+  if (givenWithin.entries.length === 0) throw new UsageError("alloc needs at least one WITHIN block");
+  const checks = new EntryChecks(io, values);
+  const within = checks.list(givenWithin);
+  const used = checks.list(givenUsed);
+  const stop = checks.verdict([within]);
+  if (stop !== null) return stop;
+  const result = await runOperation(run, "cidrAllocate", {
+    within: within.entries,
+    used: used.entries,
+    prefixLength,
+    count,
+  });
+  const code = printList(result, run, output, renderAllocate, {
+    lists: { within: { noun: "the pool (within)", ...within }, used: { noun: "the used list", ...used } },
+  });
+  // A full pool is an answer, not a mistake (CONTRACT §7.4): exit 1, as "no match" is for grep.
+  return !result.ok && result.error.code === "INSUFFICIENT_SPACE" ? EXIT.findings : code;
+});

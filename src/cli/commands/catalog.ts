@@ -4,7 +4,7 @@
  * loaded only when that command runs, so `nettools match` starts without reading the rest: about
  * 0.15 s less per run (docs/performance.md, "CLI start-up").
  */
-import type { Command } from "./command.ts";
+import type { Command } from "../command.ts";
 
 /** One command of the catalog. */
 export interface CommandEntry {
@@ -15,116 +15,61 @@ export interface CommandEntry {
   readonly load: () => Promise<Command>;
 }
 
+/** Each command's line in the main help, in the order it lists them. */
+const SUMMARIES = {
+  cover: "smallest single CIDR containing every address or CIDR given",
+  subtract: "included address space minus excluded ranges, as a minimal CIDR list",
+  merge: "collapse addresses and CIDRs (IPv4 and IPv6 mixed) into a minimal sorted CIDR list",
+  diff: "two lists compared as address sets: -CIDR only in the first, +CIDR only in the second",
+  common: "the addresses every list holds, as a minimal CIDR list (exit 1 when none)",
+  split: "every subnet of a given length inside a block",
+  range: "inclusive address ranges as minimal CIDR lists (one, or a file of them)",
+  expand: "every address of addresses, CIDRs and ranges, one a line (prips)",
+  match: "the lines of a log holding an address inside given blocks: grepcidr 2.0, line for line",
+  alloc: "the next free blocks of a given length in a pool (first fit)",
+  usage: "how full a pool is: used, free, the largest free block, how many of each size still fit",
+  subnets: "Terraform's cidrsubnets: blocks of different sizes packed in order, never backfilled",
+  rdns: "the reverse DNS zones of blocks (octets, nibbles, RFC 2317), or an address's PTR name",
+  info: "facts about one address or CIDR: netmask, hosts, special-purpose type, …",
+  cert: "inspect a PEM certificate bundle (issuer links, validity, hostname, findings)",
+  chain: "build and repair the chain to serve: verdict, problems, corrected fullchain.pem",
+  csr: "inspect a certificate signing request: names, key, signature, what a CA refuses",
+  crl: "read a CRL offline (PEM or DER, any size): signature, staleness, revoked serials",
+  roots: "the reference root store certificates are judged against: source, version, count, digest",
+  "key-match": "does this key belong to this certificate and request? (locally, any key type)",
+  myip: "the address your connection comes from, with its ASN and country when known (needs --server)",
+  serve: "run the HTTP API and its web page",
+};
+
+type CommandName = keyof typeof SUMMARIES;
+
+/** How each command is loaded: its module, only when it runs (every command of SUMMARIES has one). */
+const LOADERS: Record<CommandName, () => Promise<Command>> = {
+  cover: async () => (await import("./cover.ts")).cover,
+  subtract: async () => (await import("./subtract.ts")).subtract,
+  merge: async () => (await import("./merge.ts")).merge,
+  diff: async () => (await import("./diff.ts")).diff,
+  common: async () => (await import("./common.ts")).common,
+  split: async () => (await import("./split.ts")).split,
+  range: async () => (await import("./range.ts")).range,
+  expand: async () => (await import("./expand.ts")).expand,
+  match: async () => (await import("../match.ts")).matchCommand,
+  alloc: async () => (await import("./alloc.ts")).alloc,
+  usage: async () => (await import("./usage.ts")).usage,
+  subnets: async () => (await import("./subnets.ts")).subnets,
+  rdns: async () => (await import("./rdns.ts")).rdns,
+  info: async () => (await import("./info.ts")).info,
+  cert: async () => (await import("./cert.ts")).cert,
+  chain: async () => (await import("./chain.ts")).chain,
+  csr: async () => (await import("./csr.ts")).csr,
+  crl: async () => (await import("./crl.ts")).crl,
+  roots: async () => (await import("./roots.ts")).roots,
+  "key-match": async () => (await import("./key-match.ts")).keyMatch,
+  myip: async () => (await import("./myip.ts")).myip,
+  serve: async () => (await import("./serve.ts")).serve,
+};
+
 /** Every command, in the order the main help lists them. */
-export const COMMAND_CATALOG: readonly CommandEntry[] = [
-  {
-    name: "cover",
-    summary: "smallest single CIDR containing every address or CIDR given",
-    load: async () => (await import("./cover.ts")).cover,
-  },
-  {
-    name: "subtract",
-    summary: "included address space minus excluded ranges, as a minimal CIDR list",
-    load: async () => (await import("./subtract.ts")).subtract,
-  },
-  {
-    name: "merge",
-    summary: "collapse addresses and CIDRs (IPv4 and IPv6 mixed) into a minimal sorted CIDR list",
-    load: async () => (await import("./merge.ts")).merge,
-  },
-  {
-    name: "diff",
-    summary: "two lists compared as address sets: -CIDR only in the first, +CIDR only in the second",
-    load: async () => (await import("./diff.ts")).diff,
-  },
-  {
-    name: "common",
-    summary: "the addresses every list holds, as a minimal CIDR list (exit 1 when none)",
-    load: async () => (await import("./common.ts")).common,
-  },
-  {
-    name: "split",
-    summary: "every subnet of a given length inside a block",
-    load: async () => (await import("./split.ts")).split,
-  },
-  {
-    name: "range",
-    summary: "inclusive address ranges as minimal CIDR lists (one, or a file of them)",
-    load: async () => (await import("./range.ts")).range,
-  },
-  {
-    name: "expand",
-    summary: "every address of addresses, CIDRs and ranges, one a line (prips)",
-    load: async () => (await import("./expand.ts")).expand,
-  },
-  {
-    name: "match",
-    summary: "the lines of a log holding an address inside given blocks: grepcidr 2.0, line for line",
-    load: async () => (await import("./match.ts")).match,
-  },
-  {
-    name: "alloc",
-    summary: "the next free blocks of a given length in a pool (first fit)",
-    load: async () => (await import("./alloc.ts")).alloc,
-  },
-  {
-    name: "usage",
-    summary: "how full a pool is: used, free, the largest free block, how many of each size still fit",
-    load: async () => (await import("./usage.ts")).usage,
-  },
-  {
-    name: "subnets",
-    summary: "Terraform's cidrsubnets: blocks of different sizes packed in order, never backfilled",
-    load: async () => (await import("./subnets.ts")).subnets,
-  },
-  {
-    name: "rdns",
-    summary: "the reverse DNS zones of blocks (octets, nibbles, RFC 2317), or an address's PTR name",
-    load: async () => (await import("./rdns.ts")).rdns,
-  },
-  {
-    name: "info",
-    summary: "facts about one address or CIDR: netmask, hosts, special-purpose type, …",
-    load: async () => (await import("./info.ts")).info,
-  },
-  {
-    name: "cert",
-    summary: "inspect a PEM certificate bundle (issuer links, validity, hostname, findings)",
-    load: async () => (await import("./cert.ts")).cert,
-  },
-  {
-    name: "chain",
-    summary: "build and repair the chain to serve: verdict, problems, corrected fullchain.pem",
-    load: async () => (await import("./chain.ts")).chain,
-  },
-  {
-    name: "csr",
-    summary: "inspect a certificate signing request: names, key, signature, what a CA refuses",
-    load: async () => (await import("./csr.ts")).csr,
-  },
-  {
-    name: "crl",
-    summary: "read a CRL offline (PEM or DER, any size): signature, staleness, revoked serials",
-    load: async () => (await import("./crl.ts")).crl,
-  },
-  {
-    name: "roots",
-    summary: "the reference root store certificates are judged against: source, version, count, digest",
-    load: async () => (await import("./roots.ts")).roots,
-  },
-  {
-    name: "key-match",
-    summary: "does this key belong to this certificate and request? (locally, any key type)",
-    load: async () => (await import("./key-match.ts")).keyMatch,
-  },
-  {
-    name: "myip",
-    summary: "the address your connection comes from, with its ASN and country when known (needs --server)",
-    load: async () => (await import("./myip.ts")).myip,
-  },
-  {
-    name: "serve",
-    summary: "run the HTTP API and its web page",
-    load: async () => (await import("./serve.ts")).serve,
-  },
-];
+export const COMMAND_CATALOG: readonly CommandEntry[] = (Object.keys(SUMMARIES) as CommandName[]).map(
+  (name) => ({ name, summary: SUMMARIES[name], load: LOADERS[name] }),
+);

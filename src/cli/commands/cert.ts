@@ -3,36 +3,35 @@ import {
   missingIntermediateWarning,
   privateKeyRefusal,
 } from "../../client/certificate-answers.ts";
-import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf } from "../../contract/operations.ts";
-import { Deadline } from "../../local/deadline.ts";
+import type { Deadline } from "../../local/deadline.ts";
 import {
   bundleAddressAnswer,
   bundleNameWords,
   type HostnameAnswer,
   readIdentity,
 } from "../../local/hostname-answer.ts";
-import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { makeRun, type Run } from "../args.ts";
+import { renderCertificateInputError, reportCertificateInputError } from "../certificate-input-errors.ts";
 import {
-  type CertificateSource,
   hostnameFor,
+  leafIndexOf,
   readCertificateSource,
   readRoots,
   rootsProblem,
   SOURCE_HELP,
-  SOURCE_OPTIONS,
   type SuppliedRoots,
+  withinBudget,
 } from "../certificate-source.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
-import { EXIT, UsageError } from "../io.ts";
+import { command, help, type OptionValues, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { AT_OPTION, atFromOption } from "../instant-option.ts";
+import { EXIT } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderCertificates } from "../render.ts";
-import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
+import { report, runOperation, supplyRoots } from "../run-operation.ts";
 
-const HELP = `Usage: nettools cert [options] FILE… | - | --connect HOST[:PORT]
+const HELP = help`Usage: nettools cert [options] FILE… | - | --connect HOST[:PORT]
 
 Inspects a bundle of certificates (one or more FILEs read as one bundle, or "-" for stdin):
 every certificate, candidate issuer links and their signatures, possible leaves, an optional
@@ -42,66 +41,42 @@ not matched, or when a certificate's issuer is neither in the bundle nor a known
 intermediate is most likely missing; a warning line says which).
 
 Options:
-  -H, --hostname NAME   check NAME against the leaf's DNS SANs; an IPv4 or IPv6 address is
+${options(24, {
+  "-H, --hostname NAME": `check NAME against the leaf's DNS SANs; an IPv4 or IPv6 address is
                         checked here against the leaf's IP SANs (the API's bundle operation
-                        takes DNS names only)
-  --leaf-index N        the position of the leaf to check, when there are several
-${AT_HELP}
+                        takes DNS names only)`,
+  "--leaf-index N": "the position of the leaf to check, when there are several",
+  ...AT_OPTION,
+})}
 ${SOURCE_HELP}
                         (--roots runs in this process only: the API's bundle operation has no
                         roots field, so NETTOOLS_ROOTS is skipped with --server)
-${COMMON_HELP}
-${exitCodesHelp("0 no finding is an error; 1 a finding of severity error, the hostname not matched, or an\nissuer neither in the bundle nor a known root")}
+${helpFooter("0 no finding is an error; 1 a finding of severity error, the hostname not matched, or an\nissuer neither in the bundle nor a known root")}
 
 Example: nettools cert --hostname example.com cert.pem chain.pem`;
 
 /** Why `cert` cannot send roots to a server. */
 const ROOTS_IN_PROCESS_ONLY = "--roots works in this process only: the API's bundle operation takes no roots";
 
-export const cert: Command = {
-  name: "cert",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      hostname: { type: "string", short: "H" },
-      "leaf-index": { type: "string" },
-      ...AT_OPTION,
-      ...SOURCE_OPTIONS,
-    });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values, {
-      inProcessOnly: values.roots === undefined ? undefined : ROOTS_IN_PROCESS_ONLY,
-    });
-    const leafIndex = values["leaf-index"];
-    if (leafIndex !== undefined && !/^\d+$/.test(leafIndex)) {
-      throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
-    }
-    const at = atFromOption(values.at);
-    const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
-    deadline.doing({ afterChecks: "before the findings were ready" });
-    const bounded = await deadline.run(() => inspect(run, values, positionals, deadline, at));
-    if (bounded.done) return bounded.value;
-    io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
-    return EXIT.failure;
-  },
-};
+export const cert = command("cert", HELP, async ({ values, positionals }, io) => {
+  const run = makeRun(io, values, {
+    inProcessOnly: values.roots === undefined ? undefined : ROOTS_IN_PROCESS_ONLY,
+  });
+  const leafIndex = leafIndexOf(values["leaf-index"]);
+  const at = atFromOption(values.at);
+  return withinBudget(run, "before the findings were ready", (deadline) =>
+    inspect(run, values, positionals, deadline, { leafIndex, at }),
+  );
+});
 
-interface CertValues {
-  hostname?: string | undefined;
-  "leaf-index"?: string | undefined;
-  connect?: string | undefined;
-  servername?: string | undefined;
-  save?: string | undefined;
-  roots?: string | undefined;
-  "reference-roots"?: string | undefined;
-}
+type CertValues = OptionValues<typeof HELP>;
 
 async function inspect(
   run: Run,
   values: CertValues,
   positionals: string[],
   deadline: Deadline,
-  at: string | undefined,
+  { leafIndex, at }: { leafIndex: number | undefined; at: string | undefined },
 ): Promise<number> {
   const io = run.io;
   const badReference = applyReferenceRoots(run, values);
@@ -123,7 +98,7 @@ async function inspect(
     io.stderr(`${run.err.red(run.err.bold("error"))} ${run.err.bold("INVALID_INPUT")}: ${address.issue}\n`);
     return EXIT.invalidInput;
   }
-  if (values["leaf-index"] !== undefined) request.leafIndex = Number(values["leaf-index"]);
+  if (leafIndex !== undefined) request.leafIndex = leafIndex;
   if (at !== undefined) request.at = at;
 
   const result = await runOperation(
@@ -133,7 +108,8 @@ async function inspect(
     run.client === null ? deadline : undefined,
   );
   deadline.check();
-  if (!result.ok) return reportInputError(run, result, source);
+  if (!result.ok)
+    return reportCertificateInputError(run, result, source.text ? { pem: source.text } : {}, source.pem);
   const answer = address?.identity ? bundleAddressAnswer(address.identity, result.value) : null;
   // The address checked here is the result's `hostname`, in its own shape (CONTRACT §9.6).
   if (answer !== null) result.value.hostname = answer.hostname;
@@ -163,26 +139,12 @@ async function applyRoots(run: Run, roots: SuppliedRoots): Promise<boolean> {
   const bad = await supplyRoots(roots.pem);
   if (bad === null || bad.ok) return true;
   if (roots.fromEnvironment) {
-    run.io.stderr(
-      `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-    );
+    run.notice(`NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}`);
     return true;
   }
   if (run.json) report(bad, run, renderCertificates);
   else run.io.stderr(renderCertificateInputError(bad.error, run.err, { roots: roots.text }));
   return false;
-}
-
-/** An invalid input at the file and line it came from (--json: the API's envelope). */
-function reportInputError(
-  run: Run,
-  result: Exclude<ApiResult<unknown>, { ok: true }>,
-  source: CertificateSource,
-): number {
-  if (run.json || source.text === null)
-    return report(result, run, renderCertificates, { source: source.pem });
-  run.io.stderr(renderCertificateInputError(result.error, run.err, { pem: source.text }));
-  return failureExit(result);
 }
 
 /** `hostname 10.0.0.5: matched (IP SAN), checked in this process` for stderr. */

@@ -1,5 +1,4 @@
 import { privateKeyRefusal, REPAIRED_BY_WRITING } from "../../client/certificate-answers.ts";
-import type { ApiResult } from "../../client/index.ts";
 import type { RequestOf, ResultOf } from "../../contract/operations.ts";
 import { withExpiryPercent } from "../../domain/certificates/chain-problems.ts";
 import { addRevocationProblems } from "../../local/chain-revocation.ts";
@@ -10,30 +9,31 @@ import {
   notWrittenReason,
   writtenChainWords,
 } from "../../local/chain-verdict.ts";
-import { Deadline } from "../../local/deadline.ts";
-import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { type InputTexts, renderCertificateInputError } from "../certificate-input-errors.ts";
+import type { Deadline } from "../../local/deadline.ts";
+import { COMMON_HELP, makeRun, type Run } from "../args.ts";
+import { type InputTexts, reportCertificateInputError } from "../certificate-input-errors.ts";
 import {
   hostnameFor,
+  leafIndexOf,
   readCertificateSource,
   readRoots,
   rootsProblem,
   SOURCE_HELP,
-  SOURCE_OPTIONS,
   type SuppliedRoots,
+  withinBudget,
 } from "../certificate-source.ts";
 import { printChainSeries } from "../chain-prom.ts";
+import { command, help, type OptionValues, options } from "../command.ts";
 import { certificateDecoder, localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
-import { AT_HELP, AT_OPTION, atFromOption } from "../instant-option.ts";
+import { AT_OPTION, atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { applyReferenceRoots } from "../reference-roots.ts";
 import { renderChain } from "../render-chain.ts";
-import { failureExit, report, runOperation, supplyRoots } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
+import { report, runOperation, supplyRoots } from "../run-operation.ts";
 
 export type { ExitRules } from "../../local/chain-verdict.ts";
 
-const HELP = `Usage: nettools chain [options] FILE… | - | --connect HOST[:PORT]
+const HELP = help`Usage: nettools chain [options] FILE… | - | --connect HOST[:PORT]
 
 Builds the chain a server should send from a bundle (CONTRACT §7.1): the path from the server's
 certificate to a trust anchor (in the bundle, a shipped root or your own --roots), what is wrong
@@ -43,27 +43,31 @@ exit status judges that file, so a deploy script can trust it:
   nettools chain --fix -o fullchain.pem cert.pem chain.pem && systemctl reload nginx
 
 Options:
-  -H, --hostname NAME   check NAME (a DNS name, or an IPv4/IPv6 address against IP SANs)
-  --leaf-index N        the position of the server's certificate, when there are several
-  --fix                 write the corrected chain (fullchainPem) to stdout, the verdict to stderr;
-                        only a complete chain is written (nothing at all otherwise)
-  -o, --output FILE     with --fix: write the corrected chain to FILE instead of stdout, replaced
-                        atomically (a failed or incomplete run leaves FILE as it was)
-  --partial             with --fix: write the chain even when it is incomplete (exit 1 still)
-  --include-root        append the anchor's certificate to the corrected chain
-  --expires-within DAYS|N%
+${options(24, {
+  "-H, --hostname NAME": "check NAME (a DNS name, or an IPv4/IPv6 address against IP SANs)",
+  "--leaf-index N": "the position of the server's certificate, when there are several",
+  "--fix": `write the corrected chain (fullchainPem) to stdout, the verdict to stderr;
+                        only a complete chain is written (nothing at all otherwise)`,
+  "-o, --output FILE": `with --fix: write the corrected chain to FILE instead of stdout, replaced
+                        atomically (a failed or incomplete run leaves FILE as it was)`,
+  "--partial": "with --fix: write the chain even when it is incomplete (exit 1 still)",
+  "--include-root": "append the anchor's certificate to the corrected chain",
+  "--expires-within DAYS|N%": `
                         warn about, and exit 1 for, a path member expiring within DAYS (0–3650)
                         or within N % (0–100) of its own lifetime; without it the warning follows
                         each member's lifetime (a third, at most 30 days; half under 10 days),
-                        exit unchanged
-  --strict              every warning counts as an error in the exit status (for monitoring)
-${AT_HELP}
-  --format prom         each FILE judged as its own chain, printed as Prometheus series (the ones
+                        exit unchanged`,
+  "--strict": "every warning counts as an error in the exit status (for monitoring)",
+  ...AT_OPTION,
+  "--format prom": `each FILE judged as its own chain, printed as Prometheus series (the ones
                         CERT_WATCH exports: x509_cert_not_after …, network_tools_chain_status …)
-                        for node_exporter's textfile collector; exit status as without it
-  --crl FILE            check the path against this CRL (PEM or DER, any size; repeatable):
+                        for node_exporter's textfile collector; exit status as without it`,
+  "--crl FILE": {
+    repeatable: `check the path against this CRL (PEM or DER, any size; repeatable):
                         REVOKED (error) for a listed member, CRL_STALE (warning) for a list
-                        past its nextUpdate; a list is used only when its issuer's key verifies it
+                        past its nextUpdate; a list is used only when its issuer's key verifies it`,
+  },
+})}
 ${SOURCE_HELP}
 ${COMMON_HELP}
 
@@ -78,58 +82,19 @@ Example: nettools chain --fix --hostname www.example.com -o fullchain.pem bundle
 
 type ChainResult = ResultOf<"certificateChain">;
 
-interface ChainValues {
-  hostname?: string | undefined;
-  "leaf-index"?: string | undefined;
-  fix?: boolean | undefined;
-  partial?: boolean | undefined;
-  strict?: boolean | undefined;
-  output?: string | undefined;
-  "include-root"?: boolean | undefined;
-  "expires-within"?: string | undefined;
-  connect?: string | undefined;
-  servername?: string | undefined;
-  save?: string | undefined;
-  roots?: string | undefined;
-  at?: string | undefined;
-  format?: string | undefined;
-  crl?: string[] | undefined;
-  "reference-roots"?: string | undefined;
-}
+type ChainValues = OptionValues<typeof HELP>;
 
-export const chain: Command = {
-  name: "chain",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      hostname: { type: "string", short: "H" },
-      "leaf-index": { type: "string" },
-      fix: { type: "boolean" },
-      partial: { type: "boolean" },
-      strict: { type: "boolean" },
-      output: { type: "string", short: "o" },
-      "include-root": { type: "boolean" },
-      "expires-within": { type: "string" },
-      ...AT_OPTION,
-      format: { type: "string" },
-      crl: { type: "string", multiple: true },
-      ...SOURCE_OPTIONS,
-    });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    if (values.format !== undefined) return seriesOfFiles(run, values, positionals);
-    if (values.output !== undefined && !values.fix) throw new UsageError("-o/--output goes with --fix");
-    if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
-    if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
-    const request = requestOptions(values);
-    const deadline = new Deadline(run.timeoutSeconds, io.ports.memory.residentBytes);
-    deadline.doing({ afterChecks: "while searching for the best path" });
-    const bounded = await deadline.run(() => build(run, values, positionals, request, deadline));
-    if (bounded.done) return bounded.value;
-    io.stderr(`${run.err.red("error")}: ${bounded.line}\n`);
-    return EXIT.failure;
-  },
-};
+export const chain = command("chain", HELP, async ({ values, positionals }, io) => {
+  const run = makeRun(io, values);
+  if (values.format !== undefined) return seriesOfFiles(run, values, positionals);
+  if (values.output !== undefined && !values.fix) throw new UsageError("-o/--output goes with --fix");
+  if (values.partial && !values.fix) throw new UsageError("--partial goes with --fix");
+  if (values.fix && run.json) throw new UsageError("--fix and --json cannot be used together");
+  const request = requestOptions(values);
+  return withinBudget(run, "while searching for the best path", (deadline) =>
+    build(run, values, positionals, request, deadline),
+  );
+});
 
 /**
  * `--format prom` (CONTRACT §10.1): each FILE its own chain, printed as series (src/cli/chain-prom.ts).
@@ -147,13 +112,7 @@ async function seriesOfFiles(run: Run, values: ChainValues, positionals: string[
   if (roots !== undefined && "exit" in roots) return roots.exit;
   if (roots !== undefined) request.roots = roots.pem;
   const { pem: _, ...options } = request;
-  const rules: ExitRules = {
-    strict: values.strict === true,
-    expiringCounts: values["expires-within"] !== undefined,
-    written: false,
-    repairedByWriting: REPAIRED_BY_WRITING,
-  };
-  return printChainSeries(run, positionals, options, (result) => chainExit(result, rules));
+  return printChainSeries(run, positionals, options, (result) => chainExit(result, exitRules(values)));
 }
 
 /**
@@ -169,9 +128,7 @@ async function usableRoots(
   if (roots === undefined || "exit" in roots) return roots;
   const bad = roots.fromEnvironment ? await supplyRoots(roots.pem, true) : null;
   if (bad === null || bad.ok) return roots;
-  run.io.stderr(
-    `${run.err.dim("notice")}: NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}\n`,
-  );
+  run.notice(`NETTOOLS_ROOTS is not used: ${rootsProblem(bad.error, roots.text)}`);
   return undefined;
 }
 
@@ -184,12 +141,8 @@ function expiryPercent(text: string | undefined): number | null {
 /** The request's options from the command line (the PEM, roots and hostname come later). */
 function requestOptions(values: ChainValues): RequestOf<"certificateChain"> {
   const request: RequestOf<"certificateChain"> = { pem: "" };
-  const leafIndex = values["leaf-index"];
-  if (leafIndex !== undefined) {
-    if (!/^\d+$/.test(leafIndex))
-      throw new UsageError(`--leaf-index must be a whole number, not "${leafIndex}"`);
-    request.leafIndex = Number(leafIndex);
-  }
+  const leafIndex = leafIndexOf(values["leaf-index"]);
+  if (leafIndex !== undefined) request.leafIndex = leafIndex;
   const expiresWithin = values["expires-within"];
   if (expiresWithin !== undefined && expiryPercent(expiresWithin) === null) {
     if (!/^\d+$/.test(expiresWithin) || Number(expiresWithin) > 3650) {
@@ -238,7 +191,7 @@ async function build(
     run.client === null ? deadline : undefined,
   );
   deadline.check();
-  if (!result.ok) return reportInputError(run, result, texts, source.pem);
+  if (!result.ok) return reportCertificateInputError(run, result, texts, source.pem);
   if (values.crl !== undefined && values.crl.length > 0) {
     const revocation = await addRevocationProblems(
       result.value,
@@ -246,7 +199,7 @@ async function build(
       source.pem,
       request.roots,
       { certificates: localCertificateDeps(), revocationLists: revocationListDecoder, files: io.ports.files },
-      (notice) => io.stderr(`${run.err.dim("notice")}: ${notice}\n`),
+      run.notice,
     );
     if (revocation !== null) {
       io.stderr(`${run.err.red("error")}: ${revocation.unreadable}\n`);
@@ -255,12 +208,7 @@ async function build(
   }
   const percent = expiryPercent(values["expires-within"]);
   if (percent !== null) result.value = withExpiryPercent(result.value, percent);
-  const rules: ExitRules = {
-    strict: values.strict === true,
-    expiringCounts: values["expires-within"] !== undefined,
-    written: false,
-    repairedByWriting: REPAIRED_BY_WRITING,
-  };
+  const rules = exitRules(values);
   if (run.json) {
     report(result, run, renderChain);
     return chainExit(result.value, rules);
@@ -315,6 +263,16 @@ function writtenVerdict(
   return `${where} (${size}), ${run.err.red("not fit to deploy as is")}: ${detail}.`;
 }
 
+/** chain's exit rules as its options set them, for the chain as checked (not yet written). */
+function exitRules(values: ChainValues): ExitRules {
+  return {
+    strict: values.strict === true,
+    expiringCounts: values["expires-within"] !== undefined,
+    written: false,
+    repairedByWriting: REPAIRED_BY_WRITING,
+  };
+}
+
 /** chain's exit status (CONTRACT §7.1): 0 when the chain passes under `rules` (src/local/chain-verdict.ts), 1 otherwise. */
 export function chainExit(result: ChainResult, rules: ExitRules): number {
   return chainPasses(result, rules) ? EXIT.ok : EXIT.findings;
@@ -325,18 +283,4 @@ function withLine(text: string, line: string | null): string {
   if (line === null) return text;
   const end = text.indexOf("\n") + 1;
   return `${text.slice(0, end)}${line}\n${text.slice(end)}`;
-}
-
-/** An invalid input at the file and line it came from (--json: the API's envelope). */
-function reportInputError(
-  run: Run,
-  result: Exclude<ApiResult<unknown>, { ok: true }>,
-  texts: InputTexts,
-  pem: string,
-): number {
-  if (run.json || (texts.pem === undefined && texts.roots === undefined)) {
-    return report(result, run, renderChain, { source: pem });
-  }
-  run.io.stderr(renderCertificateInputError(result.error, run.err, texts));
-  return failureExit(result);
 }

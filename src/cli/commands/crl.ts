@@ -10,15 +10,15 @@ import {
   type RevocationListEntry,
   revocationListPasses,
 } from "../../local/revocation-list-check.ts";
-import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
+import { COMMON_HELP, makeRun, type Run } from "../args.ts";
 import { renderCertificateInputError } from "../certificate-input-errors.ts";
+import { command, help, options } from "../command.ts";
 import { localCertificateDeps, revocationListDecoder } from "../composition-root.ts";
 import { atFromOption } from "../instant-option.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { type Style, table } from "../render.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools crl [options] FILE
+const HELP = help`Usage: nettools crl [options] FILE
 
 Reads a certificate revocation list (PEM X509 CRL or DER, of any size: a CA's full list can be
 megabytes) on this machine, as the API's POST /v1/crl does for small ones: its issuer, dates,
@@ -26,11 +26,15 @@ number and size, whether the CA's key verifies it, whether it is stale, and whet
 certificate is listed. Nothing is fetched from the network, and no server is contacted.
 
 Options:
-  --issuer FILE         the CA certificate that signed the list (PEM or DER; in a file of several,
-                        the one whose subject is the list's issuer); its key checks the signature
-  -c, --cert FILE       certificates to look up (PEM, DER or PKCS#7; repeatable, "-" for stdin)
-  --at TIME             judge staleness at TIME: RFC 3339, or @SECONDS since the epoch
-  --entries             also list every revoked serial, its date, reason and invalidity date
+${options(24, {
+  "--issuer FILE": `the CA certificate that signed the list (PEM or DER; in a file of several,
+                        the one whose subject is the list's issuer); its key checks the signature`,
+  "-c, --cert FILE": {
+    repeatable: 'certificates to look up (PEM, DER or PKCS#7; repeatable, "-" for stdin)',
+  },
+  "--at TIME": "judge staleness at TIME: RFC 3339, or @SECONDS since the epoch",
+  "--entries": "also list every revoked serial, its date, reason and invalidity date",
+})}
 ${COMMON_HELP}
 
 Exit codes for crl: 0 nothing wrong; 1 a given certificate is revoked, the signature fails, or
@@ -38,46 +42,33 @@ the list is stale; 2 invalid input.
 
 Example: nettools crl --issuer ca.pem -c server.pem ca.crl`;
 
-export const crl: Command = {
-  name: "crl",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      issuer: { type: "string" },
-      cert: { type: "string", short: "c", multiple: true },
-      at: { type: "string" },
-      entries: { type: "boolean" },
-    });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values, { inProcessOnly: "crl reads CRLs of any size on this machine" });
-    if (positionals.length !== 1) throw new UsageError("crl needs exactly one CRL file");
-    const at = values.at === undefined ? new Date() : parseAt(values.at);
-    if (at === null) {
-      throw new UsageError(`--at must be RFC 3339 (2026-12-01T00:00:00Z) or @SECONDS, not "${values.at}"`);
-    }
-    const judged = await judgeRevocationListFiles(
-      io,
-      {
-        list: positionals[0]!,
-        certificates: values.cert ?? [],
-        issuer: values.issuer,
-        at,
-        entries: values.entries === true,
-      },
-      { certificates: localCertificateDeps, revocationLists: revocationListDecoder },
-    );
-    if (!judged.ok) return "message" in judged ? inputError(run, judged.message) : unreadable(run, judged);
-    const { result, entries } = judged;
-    if (run.json) {
-      io.stdout(
-        `${JSON.stringify(entries === null ? result : { ...result, revokedCertificates: entries })}\n`,
-      );
-    } else {
-      io.stdout(renderRevocationList(result, entries, run.out, values.issuer !== undefined));
-    }
-    return revocationListPasses(result) ? EXIT.ok : EXIT.findings;
-  },
-};
+export const crl = command("crl", HELP, async ({ values, positionals }, io) => {
+  const run = makeRun(io, values, { inProcessOnly: "crl reads CRLs of any size on this machine" });
+  if (positionals.length !== 1) throw new UsageError("crl needs exactly one CRL file");
+  const at = values.at === undefined ? new Date() : parseAt(values.at);
+  if (at === null) {
+    throw new UsageError(`--at must be RFC 3339 (2026-12-01T00:00:00Z) or @SECONDS, not "${values.at}"`);
+  }
+  const judged = await judgeRevocationListFiles(
+    io,
+    {
+      list: positionals[0]!,
+      certificates: values.cert ?? [],
+      issuer: values.issuer,
+      at,
+      entries: values.entries === true,
+    },
+    { certificates: localCertificateDeps, revocationLists: revocationListDecoder },
+  );
+  if (!judged.ok) return "message" in judged ? inputError(run, judged.message) : unreadable(run, judged);
+  const { result, entries } = judged;
+  if (run.json) {
+    io.stdout(`${JSON.stringify(entries === null ? result : { ...result, revokedCertificates: entries })}\n`);
+  } else {
+    io.stdout(renderRevocationList(result, entries, run.out, values.issuer !== undefined));
+  }
+  return revocationListPasses(result) ? EXIT.ok : EXIT.findings;
+});
 
 /** `--at`: RFC 3339 (CONTRACT §9.1) or `@SECONDS` as `openssl verify -attime` and `date -d @N` take it. */
 export function parseAt(text: string): Date | null {

@@ -4,14 +4,14 @@ import { type Issue, invalidInput } from "../../domain/errors.ts";
 import { withRefusingClients } from "../../local/client-names.ts";
 import { readRequestInputs } from "../../local/request-inputs.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
-import { COMMON_HELP, makeRun, parse, type Run } from "../args.ts";
-import { renderCertificateInputError } from "../certificate-input-errors.ts";
-import { EXIT, UsageError } from "../io.ts";
+import { COMMON_HELP, makeRun, type Run } from "../args.ts";
+import { reportCertificateInputError } from "../certificate-input-errors.ts";
+import { command, help, options } from "../command.ts";
+import { EXIT, stdinOnlyOnce, UsageError } from "../io.ts";
 import { renderFindings, type Style, table } from "../render.ts";
-import { failureExit, report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
+import { report, runOperation } from "../run-operation.ts";
 
-const HELP = `Usage: nettools csr [options] FILE | -
+const HELP = help`Usage: nettools csr [options] FILE | -
 
 Inspects a certificate signing request (PEM CERTIFICATE REQUEST, FILE or "-" for stdin), as the
 API's POST /v1/csr does: its subject, the DNS names and IP addresses it asks for, its key and
@@ -20,9 +20,13 @@ refuse (no subjectAltName, an RSA key under 2048 bits, a SHA-1 signature…), wi
 that refuse it. With -c, also which certificates hold the request's key.
 
 Options:
-  -c, --cert FILE       certificates to compare with the request's key (PEM, DER or PKCS#7;
+${options(24, {
+  "-c, --cert FILE": {
+    repeatable: `certificates to compare with the request's key (PEM, DER or PKCS#7;
                         repeatable, "-" for stdin); a private key in the file is set aside,
-                        never read or sent
+                        never read or sent`,
+  },
+})}
 ${COMMON_HELP}
 
 Exit codes for csr: 0 no problem is an error (and, with -c, a certificate holds the key); 1 an
@@ -32,40 +36,25 @@ Example: nettools csr -c fullchain.pem server.csr`;
 
 type CsrResult = ResultOf<"csr">;
 
-export const csr: Command = {
-  name: "csr",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, { cert: { type: "string", short: "c", multiple: true } });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    if (positionals.length !== 1)
-      throw new UsageError('csr needs exactly one request file, or "-" for stdin');
-    const certFiles = values.cert ?? [];
-    if ([positionals[0], ...certFiles].filter((name) => name === "-").length > 1) {
-      throw new UsageError('stdin ("-") can be read only once');
-    }
-    const read = await readRequestInputs(io, positionals[0]!, certFiles, (notice) =>
-      io.stderr(`${run.err.dim("notice")}: ${notice}\n`),
-    );
-    // A key pasted with the request is refused here, before any request, and never shown.
-    if (!read.ok && "keyIssues" in read)
-      return report({ ok: false, status: 400, error: keyRefusal(read.keyIssues) }, run, renderCsr);
-    if (!read.ok) return inputError(run, read.message);
-    const { request, texts } = read;
-    const result = await runOperation(run, "csr", request);
-    if (!result.ok) {
-      if (run.json) return report(result, run, renderCsr);
-      io.stderr(renderCertificateInputError(result.error, run.err, texts));
-      return failureExit(result);
-    }
-    const code = report(result, run, renderCsr);
-    const failing =
-      result.value.problems.some((problem) => problem.severity === "error") ||
-      result.value.matchesCertificate === false;
-    return failing ? EXIT.findings : code;
-  },
-};
+export const csr = command("csr", HELP, async ({ values, positionals }, io) => {
+  const run = makeRun(io, values);
+  if (positionals.length !== 1) throw new UsageError('csr needs exactly one request file, or "-" for stdin');
+  const certFiles = values.cert ?? [];
+  stdinOnlyOnce([positionals[0], ...certFiles]);
+  const read = await readRequestInputs(io, positionals[0]!, certFiles, run.notice);
+  // A key pasted with the request is refused here, before any request, and never shown.
+  if (!read.ok && "keyIssues" in read)
+    return report({ ok: false, status: 400, error: keyRefusal(read.keyIssues) }, run, renderCsr);
+  if (!read.ok) return inputError(run, read.message);
+  const { request, texts } = read;
+  const result = await runOperation(run, "csr", request);
+  if (!result.ok) return reportCertificateInputError(run, result, texts);
+  const code = report(result, run, renderCsr);
+  const failing =
+    result.value.problems.some((problem) => problem.severity === "error") ||
+    result.value.matchesCertificate === false;
+  return failing ? EXIT.findings : code;
+});
 
 /** An input that cannot be read: one line (never any byte of it), exit 2; the envelope with --json. */
 function inputError(run: Run, message: string): number {

@@ -1,14 +1,14 @@
 import { diffChunks } from "../../local/diff-lines.ts";
 import { givenList } from "../../local/input-issue-words.ts";
 import { type Operand, readOperands } from "../../local/list-sources.ts";
-import { COMMON_HELP, makeRun, parse } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools diff [options] A B
+const HELP = help`Usage: nettools diff [options] A B
 
 Compares two lists of addresses and CIDRs as address sets, as "iprange --diff" does: how they are
 written does not matter, only the addresses (two /25s equal their /24). Prints one line per block
@@ -19,45 +19,34 @@ A and B are files, or "-" for stdin (once): one address or CIDR a line, blank li
 is reported as FILE:LINE.
 
 Options:
-  -q, --quiet     print nothing; only the exit code tells
+${options(18, { "-q, --quiet": "print nothing; only the exit code tells", "--format FORMAT": null })}
 ${ENTRY_CHECK_HELP}
 With --json, the cidr-compare result (onlyA, onlyB, both, equal); the exit code is the same.
-${COMMON_HELP}
-${exitCodesHelp("0 the lists are equal; 1 they differ (diff(1)'s)")}
+${helpFooter("0 the lists are equal; 1 they differ (diff(1)'s)")}
 
 Example: nettools diff yesterday.txt today.txt`;
 
-export const diff: Command = {
-  name: "diff",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      quiet: { type: "boolean", short: "q" },
-      format: { type: "string" },
-      ...ENTRY_CHECK_OPTIONS,
+export const diff = command("diff", HELP, async ({ values, positionals }, io) => {
+  if (values.format !== undefined) {
+    throw new UsageError("--format does not apply to diff: its lines say which list holds each block");
+  }
+  const run = makeRun(io, values);
+  if (positionals.length !== 2) throw new UsageError("diff needs two lists: diff A B (a FILE or - each)");
+  const checks = new EntryChecks(io, values);
+  const [a, b] = (await readOperands(positionals, io)).map((operand) => ({
+    ...operand,
+    ...checks.list(operand),
+  })) as [Operand, Operand];
+  const stop = checks.verdict([{ entries: { length: a.entries.length + b.entries.length } }]);
+  if (stop !== null) return stop;
+  const result = await runOperation(run, "cidrCompare", { a: a.entries, b: b.entries });
+  if (!result.ok) {
+    return report(result, run, () => "", {
+      lists: { a: givenList(a, "list A"), b: givenList(b, "list B") },
     });
-    if (values.help) return printHelp(io, HELP);
-    if (values.format !== undefined) {
-      throw new UsageError("--format does not apply to diff: its lines say which list holds each block");
-    }
-    const run = makeRun(io, values);
-    if (positionals.length !== 2) throw new UsageError("diff needs two lists: diff A B (a FILE or - each)");
-    const checks = new EntryChecks(io, values);
-    const [a, b] = (await readOperands(positionals, io)).map((operand) => ({
-      ...operand,
-      ...checks.list(operand),
-    })) as [Operand, Operand];
-    const stop = checks.verdict([{ entries: { length: a.entries.length + b.entries.length } }]);
-    if (stop !== null) return stop;
-    const result = await runOperation(run, "cidrCompare", { a: a.entries, b: b.entries });
-    if (!result.ok) {
-      return report(result, run, () => "", {
-        lists: { a: givenList(a, "list A"), b: givenList(b, "list B") },
-      });
-    }
-    const { onlyA, onlyB, equal } = result.value;
-    if (run.json) io.stdout(`${JSON.stringify(result.value)}\n`);
-    else if (!values.quiet) for (const chunk of diffChunks(onlyA.cidrs, onlyB.cidrs)) io.stdout(chunk);
-    return equal ? EXIT.ok : EXIT.findings;
-  },
-};
+  }
+  const { onlyA, onlyB, equal } = result.value;
+  if (run.json) io.stdout(`${JSON.stringify(result.value)}\n`);
+  else if (!values.quiet) for (const chunk of diffChunks(onlyA.cidrs, onlyB.cidrs)) io.stdout(chunk);
+  return equal ? EXIT.ok : EXIT.findings;
+});

@@ -6,21 +6,20 @@
  * computed, before anything is printed (src/local/expand.ts): over the cap (65536, `--max N` up
  * to 16777216) nothing is printed and the exit status is 2.
  */
-import { parseArgs } from "node:util";
 import { expansionsOf, readItem, writeAddresses } from "../../local/expand.ts";
 import { emptySourced, linesOf } from "../../local/list-lines.ts";
 import { byteIo } from "../byte-output.ts";
+import { command, help, options } from "../command.ts";
 import { ChunkedOutput } from "../composition-root.ts";
-import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
-import { EXIT, type Io, UsageError, usageErrorOf } from "../io.ts";
+import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
+import { EXIT, stdinOnlyOnce, UsageError } from "../io.ts";
 import { chooseStyle } from "../style.ts";
-import type { Command } from "./command.ts";
 
 /** Addresses printed at most without `--max`, and the largest `--max`. */
 export const EXPAND_DEFAULT_MAX = 65536;
 export const EXPAND_MAX_LIMIT = 16_777_216;
 
-const HELP = `Usage: nettools expand [--max N] ITEM... | -
+const HELP = help`Usage: nettools expand [--max N] ITEM... | -
 
 Prints every address of each ITEM, one a line: in address order within an ITEM, the ITEMs in
 the order given, nothing merged (overlapping ITEMs print their addresses twice), like prips.
@@ -29,9 +28,11 @@ START-END of one family. "-" reads ITEMs from stdin, one a line (blank lines and
 skipped). IPv6 is written as RFC 5952 says, IPv4-mapped addresses as ::ffff:192.0.2.1.
 
 Options:
-  --max N      print at most N addresses in all (default ${EXPAND_DEFAULT_MAX}, at most ${EXPAND_MAX_LIMIT}); over
-               it nothing is printed and the exit code is 2
-  -h, --help   show this help
+${options(15, {
+  "--max N": `print at most N addresses in all (default ${EXPAND_DEFAULT_MAX}, at most ${EXPAND_MAX_LIMIT}); over
+               it nothing is printed and the exit code is 2`,
+  "-h, --help": "show this help",
+})}
 ${ENTRY_CHECK_HELP}
 
 Every ITEM is checked and the total counted before anything is printed.
@@ -51,73 +52,48 @@ function readMax(text: string | undefined): number {
   return Number(text);
 }
 
-export const expand: Command = {
-  name: "expand",
-  help: HELP,
-  async run(args: string[], io: Io): Promise<number> {
-    let parsed: ReturnType<typeof parseExpandArgs>;
-    try {
-      parsed = parseExpandArgs(args);
-    } catch (error) {
-      throw usageErrorOf(error);
-    }
-    const { values, positionals } = parsed;
-    if (values.help) {
-      io.stdout(`${HELP}\n`);
-      return EXIT.ok;
-    }
-    const max = readMax(values.max);
-    if (positionals.length === 0)
-      throw new UsageError("expand needs at least one ITEM (an address, a CIDR or START-END), or -");
-    if (positionals.filter((item) => item === "-").length > 1)
-      throw new UsageError('stdin ("-") can be read only once');
+export const expand = command("expand", HELP, async ({ values, positionals }, io) => {
+  const max = readMax(values.max);
+  if (positionals.length === 0)
+    throw new UsageError("expand needs at least one ITEM (an address, a CIDR or START-END), or -");
+  stdinOnlyOnce(positionals);
 
-    const items = emptySourced();
-    for (const [i, item] of positionals.entries()) {
-      if (item === "-") {
-        linesOf((await io.readStdin()).replace(/^\uFEFF/, ""), "stdin", items);
-      } else {
-        items.entries.push(item);
-        items.origins.addText(`arg ${i + 1}`);
-      }
+  const items = emptySourced();
+  for (const [i, item] of positionals.entries()) {
+    if (item === "-") {
+      linesOf((await io.readStdin()).replace(/^\uFEFF/, ""), "stdin", items);
+    } else {
+      items.entries.push(item);
+      items.origins.addText(`arg ${i + 1}`);
     }
-    const err = chooseStyle(io.stderrIsTty, io.env);
-    const checks = new EntryChecks(io, values);
-    const kept = checks.list(
-      items,
-      (entry) => {
-        const read = readItem(entry);
-        return "problem" in read ? read.problem : null;
-      },
-      (entry) => (entry.includes("-") ? null : entry),
-    );
-    const stop = checks.verdict([kept]);
-    if (stop !== null) return stop;
-    const read = expansionsOf(kept);
-    if (!read.ok) {
-      const problems = read.problems;
-      for (const problem of problems.slice(0, 100)) io.stderr(`${err.red("error")}: ${problem}\n`);
-      if (problems.length > 100)
-        io.stderr(`${err.red("error")}: … and ${problems.length - 100} more invalid ITEMs\n`);
-      return EXIT.invalidInput;
-    }
-    const { expansions, total } = read;
-    if (total > BigInt(max)) {
-      io.stderr(`${err.red("error")}: would print ${total} addresses, over the limit of ${max} (--max)\n`);
-      return EXIT.invalidInput;
-    }
-    const out = new ChunkedOutput(byteIo(io).stdout);
-    for (const expansion of expansions) writeAddresses(out, expansion.first, Number(expansion.count));
-    out.flush();
-    return EXIT.ok;
-  },
-};
-
-function parseExpandArgs(args: string[]) {
-  return parseArgs({
-    args,
-    options: { max: { type: "string" }, help: { type: "boolean", short: "h" }, ...ENTRY_CHECK_OPTIONS },
-    allowPositionals: true,
-    strict: true,
-  });
-}
+  }
+  const err = chooseStyle(io.stderrIsTty, io.env);
+  const checks = new EntryChecks(io, values);
+  const kept = checks.list(
+    items,
+    (entry) => {
+      const read = readItem(entry);
+      return "problem" in read ? read.problem : null;
+    },
+    (entry) => (entry.includes("-") ? null : entry),
+  );
+  const stop = checks.verdict([kept]);
+  if (stop !== null) return stop;
+  const read = expansionsOf(kept);
+  if (!read.ok) {
+    const problems = read.problems;
+    for (const problem of problems.slice(0, 100)) io.stderr(`${err.red("error")}: ${problem}\n`);
+    if (problems.length > 100)
+      io.stderr(`${err.red("error")}: … and ${problems.length - 100} more invalid ITEMs\n`);
+    return EXIT.invalidInput;
+  }
+  const { expansions, total } = read;
+  if (total > BigInt(max)) {
+    io.stderr(`${err.red("error")}: would print ${total} addresses, over the limit of ${max} (--max)\n`);
+    return EXIT.invalidInput;
+  }
+  const out = new ChunkedOutput(byteIo(io).stdout);
+  for (const expansion of expansions) writeAddresses(out, expansion.first, Number(expansion.count));
+  out.flush();
+  return EXIT.ok;
+});

@@ -1,22 +1,21 @@
 import type { PublicIpResultType } from "../../client/index.ts";
 import { escapeForTerminal } from "../../local/terminal-text.ts";
-import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { UsageError } from "../io.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools myip --server URL [--json | --plain]
+const HELP = help`Usage: nettools myip --server URL [--json | --plain]
 
 Prints the IP address your connection to the server comes from (a VPN or proxy changes it), then
 what the server's GeoIP databases know of it, when it has any: asn, asnOrg and country, and the
 credit their publisher asks for (DB-IP's).
 
 Output option:
-  --plain         print only the address (for scripts); not with --json
-${COMMON_HELP}
-${exitCodesHelp("0 the address is printed")}`;
+${options(18, { "--plain": "print only the address (for scripts); not with --json" })}
+${helpFooter("0 the address is printed")}`;
 
 /** The address on the first line, then each network fact the server added, then the credit. */
 export function renderMyIp(result: PublicIpResultType, style: Style): string {
@@ -31,20 +30,14 @@ export function renderMyIp(result: PublicIpResultType, style: Style): string {
   return text;
 }
 
-export const myip: Command = {
-  name: "myip",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, PLAIN_OPTION);
-    if (values.help) return printHelp(io, HELP);
-    if (positionals.length > 0) throw new UsageError("myip takes no arguments");
-    const run = makeRun(io, values);
-    if (run.client === null) {
-      throw new UsageError(
-        "myip needs a server to observe your address: pass --server URL or set NETTOOLS_SERVER",
-      );
-    }
-    const result = await runOperation(run, "publicIp", undefined);
-    return report(result, run, renderMyIp, { plain: (value) => `${escapeForTerminal(value.ip)}\n` });
-  },
-};
+export const myip = command("myip", HELP, async ({ values, positionals }, io) => {
+  if (positionals.length > 0) throw new UsageError("myip takes no arguments");
+  const run = makeRun(io, values);
+  if (run.client === null) {
+    throw new UsageError(
+      "myip needs a server to observe your address: pass --server URL or set NETTOOLS_SERVER",
+    );
+  }
+  const result = await runOperation(run, "publicIp", undefined);
+  return report(result, run, renderMyIp, { plain: (value) => `${escapeForTerminal(value.ip)}\n` });
+});

@@ -1,17 +1,17 @@
 import type { ApiResult, RangeToCidrsResultType } from "../../client/index.ts";
 import { rangeLinesOf, rangeOrAddress } from "../../local/list-lines.ts";
 import { readSource, stdinOnce } from "../../local/list-sources.ts";
-import { COMMON_HELP, PLAIN_OPTION, parse, type Run } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
+import type { Run } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { EntryChecks } from "../entry-checks.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, InputTooLarge, UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, type ListOutput, listRunOf, printList } from "../list-format.ts";
+import { FORMAT_HELP, type ListOutput, listRunOf, printList } from "../list-format.ts";
 import { cidrLines, renderRange } from "../render.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools range [options] START END | START-END | START - END | ADDRESS
+const HELP = help`Usage: nettools range [options] START END | START-END | START - END | ADDRESS
        nettools range [options] FILE | -
 
 Minimal CIDR list covering exactly the inclusive range START–END (bare addresses of one
@@ -25,10 +25,9 @@ else is printed. With --skip-invalid, a wrong line is skipped instead, with one 
 Not on a terminal (a pipe or a file), the CIDRs are printed one a line with nothing else.
 
 Output option:
-  --plain         print only the CIDRs, one a line; not with --json
+${options(18, { "--plain": "print only the CIDRs, one a line; not with --json", "--skip-invalid": null })}
 ${FORMAT_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the CIDRs are printed")}
+${helpFooter("0 the CIDRs are printed")}
 With --json and a FILE, one JSON result a line, in input order.
 
 Examples: nettools range 192.0.2.10 - 192.0.2.20
@@ -40,44 +39,27 @@ const FORMS = 'two addresses (START END, START-END or "START - END"), one ADDRES
 /** Words that can only be addresses and dashes (hex digits, `:`, `.`, `-`): a range, not a file name. */
 const ADDRESS_WORDS = /^[0-9A-Fa-f:.\s-]+$/;
 
-export const range: Command = {
-  name: "range",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      ...PLAIN_OPTION,
-      ...FORMAT_OPTIONS,
-      "skip-invalid": ENTRY_CHECK_OPTIONS["skip-invalid"],
-    });
-    if (values.help) return printHelp(io, HELP);
-    const { run, output } = listRunOf(io, values);
-    const isFile =
-      positionals.length === 1 && (positionals[0] === "-" || !ADDRESS_WORDS.test(positionals[0]!));
-    if (!isFile) {
-      const endpoints = rangeOrAddress(positionals);
-      if (endpoints === null) throw new UsageError(`range needs ${FORMS}`);
-      const result = await runOperation(run, "rangeToCidrs", { start: endpoints[0], end: endpoints[1] });
-      return printList(
-        result,
-        run,
-        output,
-        ({ cidrs }) => ({ cidrs }),
-        () => report(result, run, renderRange, { plain: cidrLines, list: true }),
-      );
-    }
-    const name = positionals[0]!;
-    const source = name === "-" ? "stdin" : name;
-    let text: string;
-    try {
-      text = await readSource(name, io, stdinOnce(io));
-    } catch (error) {
-      if (error instanceof InputTooLarge) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new UsageError(`range needs ${FORMS}: ${reason}`);
-    }
-    return rangesOfText(text, source, run, output, new EntryChecks(io, values));
-  },
-};
+export const range = command("range", HELP, async ({ values, positionals }, io) => {
+  const { run, output } = listRunOf(io, values);
+  const isFile = positionals.length === 1 && (positionals[0] === "-" || !ADDRESS_WORDS.test(positionals[0]!));
+  if (!isFile) {
+    const endpoints = rangeOrAddress(positionals);
+    if (endpoints === null) throw new UsageError(`range needs ${FORMS}`);
+    const result = await runOperation(run, "rangeToCidrs", { start: endpoints[0], end: endpoints[1] });
+    return printList(result, run, output, renderRange);
+  }
+  const name = positionals[0]!;
+  const source = name === "-" ? "stdin" : name;
+  let text: string;
+  try {
+    text = await readSource(name, io, stdinOnce(io));
+  } catch (error) {
+    if (error instanceof InputTooLarge) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`range needs ${FORMS}: ${reason}`);
+  }
+  return rangesOfText(text, source, run, output, new EntryChecks(io, values));
+});
 
 /** A line of the input that was not a range: where, what it said, and why (one issue each). */
 interface BadLine {
@@ -133,15 +115,8 @@ async function rangesOfText(
   }
   if (results.length === 0) throw new UsageError(`${source} holds no range`);
   const cidrs = results.flatMap((result) => result.cidrs);
-  return printList(
-    { ok: true, status: 200, value: { cidrs } },
-    run,
-    output,
-    (value) => value,
-    () => {
-      for (const value of results)
-        report({ ok: true, status: 200, value }, run, renderRange, { plain: cidrLines, list: true });
-      return EXIT.ok;
-    },
-  );
+  if (output !== null) return printList({ ok: true, status: 200, value: { cidrs } }, run, output, () => "");
+  for (const value of results)
+    report({ ok: true, status: 200, value }, run, renderRange, { plain: cidrLines, list: true });
+  return EXIT.ok;
 }

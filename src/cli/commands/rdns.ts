@@ -1,15 +1,15 @@
 import { isClientError } from "../../client/index.ts";
 import { absoluteNameServer, bindText } from "../../domain/cidr/bind-zones.ts";
-import { COMMON_HELP, makeRun, parse } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { renderInputError } from "../input-errors.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { failureExit, report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools rdns [options] CIDR|ADDRESS...
+const HELP = help`Usage: nettools rdns [options] CIDR|ADDRESS...
 
 The reverse DNS zones to create for each block, one a line, lowest first: whole octets under
 in-addr.arpa. (IPv4), whole nibbles under ip6.arpa. (IPv6). A block between two boundaries gets
@@ -24,15 +24,18 @@ octet or nibble boundary, its zone statement for named.conf (zone "…" { type m
 for an RFC 2317 block, the lines of the parent /24 zone (the NS delegation of the child zone and
 one "$GENERATE FIRST-LAST $ CNAME $.CHILD." line for its addresses) and the child zone's
 $ORIGIN line and zone statement. Lines starting with ";" are comments.
-  --bind          print the BIND statements and records, as above
-  --ns NAME       the name server the parent's NS line delegates to (repeatable; default
-                  ns1.example.net., a placeholder to replace)
+${options(18, {
+  "--bind": "print the BIND statements and records, as above",
+  "--ns NAME": {
+    repeatable: `the name server the parent's NS line delegates to (repeatable; default
+                  ns1.example.net., a placeholder to replace)`,
+  },
+})}
 
 Several arguments print their zones in argument order. Every argument is checked before anything
 is printed: any invalid one is reported (all of them), nothing else is printed, exit 2.
 ${ENTRY_CHECK_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 every zone is printed")}
+${helpFooter("0 every zone is printed")}
 With --json, one reverse-zones result a line, in argument order.
 
 Examples: nettools rdns 100.64.0.0/10
@@ -49,59 +52,49 @@ function absoluteName(name: string): string {
   return absolute;
 }
 
-export const rdns: Command = {
-  name: "rdns",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals, tokens } = parse(args, {
-      ...ENTRY_CHECK_OPTIONS,
-      bind: { type: "boolean" },
-      ns: { type: "string", multiple: true },
-    });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    if (values.bind && run.json) throw new UsageError("--bind prints BIND text; not with --json");
-    if (values.ns !== undefined && !values.bind) throw new UsageError("--ns goes with --bind");
-    const nameServers = (values.ns ?? [DEFAULT_NAME_SERVER]).map(absoluteName);
-    if (positionals.length === 0)
-      throw new UsageError("rdns needs at least one CIDR or address: rdns 100.64.0.0/10");
-    const checks = new EntryChecks(io, values);
-    const given = checks.list({
-      entries: positionals,
-      origins: argOrigins(tokens, []).get("positionals") ?? [],
-    });
-    const stop = checks.verdict([given]);
-    if (stop !== null) return stop;
-    const { entries: cidrs, origins } = given;
-    const results = [];
-    for (const cidr of cidrs) results.push(await runOperation(run, "reverseZones", { cidr }));
-    if (results.every((result) => result.ok)) {
-      let out = "";
-      for (const result of results) {
-        out += run.json
-          ? `${JSON.stringify(result.value)}\n`
-          : values.bind
-            ? result.value.zones.map((zone) => bindText(zone, nameServers)).join("")
-            : result.value.zones.map((zone) => `${zone}\n`).join("");
-      }
-      io.stdout(out);
-      return EXIT.ok;
+export const rdns = command("rdns", HELP, async ({ values, positionals, tokens }, io) => {
+  const run = makeRun(io, values);
+  if (values.bind && run.json) throw new UsageError("--bind prints BIND text; not with --json");
+  if (values.ns !== undefined && !values.bind) throw new UsageError("--ns goes with --bind");
+  const nameServers = (values.ns ?? [DEFAULT_NAME_SERVER]).map(absoluteName);
+  if (positionals.length === 0)
+    throw new UsageError("rdns needs at least one CIDR or address: rdns 100.64.0.0/10");
+  const checks = new EntryChecks(io, values);
+  const given = checks.list({
+    entries: positionals,
+    origins: argOrigins(tokens, []).get("positionals") ?? [],
+  });
+  const stop = checks.verdict([given]);
+  if (stop !== null) return stop;
+  const { entries: cidrs, origins } = given;
+  const results = [];
+  for (const cidr of cidrs) results.push(await runOperation(run, "reverseZones", { cidr }));
+  if (results.every((result) => result.ok)) {
+    let out = "";
+    for (const result of results) {
+      out += run.json
+        ? `${JSON.stringify(result.value)}\n`
+        : values.bind
+          ? result.value.zones.map((zone) => bindText(zone, nameServers)).join("")
+          : result.value.zones.map((zone) => `${zone}\n`).join("");
     }
-    let exit: number = EXIT.ok;
-    results.forEach((result, i) => {
-      if (result.ok) return;
-      exit = Math.max(exit, failureExit(result));
-      if (run.json || isClientError(result.error)) {
-        report(result, run, () => "");
-        return;
-      }
-      // The API places the issue at ["cidr"]; on a terminal it is said at this argument's place.
-      const issues = (result.error.issues ?? []).map((issue) => ({ ...issue, path: ["cidr", 0] }));
-      const given = {
-        cidr: { noun: "the block", entries: [cidrs[i]!], origins: [origins.at(i) ?? `arg ${i + 1}`] },
-      };
-      io.stderr(renderInputError({ ...result.error, issues }, given, run.err, run.client !== null));
-    });
-    return exit;
-  },
-};
+    io.stdout(out);
+    return EXIT.ok;
+  }
+  let exit: number = EXIT.ok;
+  results.forEach((result, i) => {
+    if (result.ok) return;
+    exit = Math.max(exit, failureExit(result));
+    if (run.json || isClientError(result.error)) {
+      report(result, run, () => "");
+      return;
+    }
+    // The API places the issue at ["cidr"]; on a terminal it is said at this argument's place.
+    const issues = (result.error.issues ?? []).map((issue) => ({ ...issue, path: ["cidr", 0] }));
+    const given = {
+      cidr: { noun: "the block", entries: [cidrs[i]!], origins: [origins.at(i) ?? `arg ${i + 1}`] },
+    };
+    io.stderr(renderInputError({ ...result.error, issues }, given, run.err, run.client !== null));
+  });
+  return exit;
+});

@@ -5,15 +5,15 @@
  * prints the API's answer exactly, so two stores compare by their `sha256`.
  */
 import type { ResultOf } from "../../contract/operations.ts";
-import { COMMON_HELP, makeRun, parse } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
+import { makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
 import { UsageError } from "../io.ts";
-import { applyReferenceRoots, REFERENCE_ROOTS_HELP, REFERENCE_ROOTS_OPTIONS } from "../reference-roots.ts";
+import { applyReferenceRoots, REFERENCE_ROOTS_OPTION } from "../reference-roots.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools roots [--reference-roots FILE] [--json]
+const HELP = help`Usage: nettools roots [--reference-roots FILE] [--json]
 
 Describes the reference root store cert and chain judge certificates against (the webpki
 profile): the built-in snapshot of Mozilla's roots trusted for TLS servers, with Firefox's and
@@ -26,9 +26,8 @@ Chrome's distrust dates, or the file that replaces it. With --server, the server
   sha256          SHA-256 over the roots' DER in store order: equal digests, equal stores
 
 Options:
-${REFERENCE_ROOTS_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the store is described")}`;
+${options(24, REFERENCE_ROOTS_OPTION)}
+${helpFooter("0 the store is described")}`;
 
 /** The store's description as a two-column table. */
 export function renderRoots(result: ResultOf<"referenceRoots">, style: Style): string {
@@ -45,16 +44,10 @@ export function renderRoots(result: ResultOf<"referenceRoots">, style: Style): s
   );
 }
 
-export const roots: Command = {
-  name: "roots",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, REFERENCE_ROOTS_OPTIONS);
-    if (values.help) return printHelp(io, HELP);
-    if (positionals.length > 0) throw new UsageError("roots takes no arguments");
-    const run = makeRun(io, values);
-    const bad = applyReferenceRoots(run, values);
-    if (bad !== null) return bad;
-    return report(await runOperation(run, "referenceRoots", undefined), run, renderRoots);
-  },
-};
+export const roots = command("roots", HELP, async ({ values, positionals }, io) => {
+  if (positionals.length > 0) throw new UsageError("roots takes no arguments");
+  const run = makeRun(io, values);
+  const bad = applyReferenceRoots(run, values);
+  if (bad !== null) return bad;
+  return report(await runOperation(run, "referenceRoots", undefined), run, renderRoots);
+});

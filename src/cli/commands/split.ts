@@ -1,15 +1,14 @@
 import { MAX_RESULT_CIDRS } from "../../domain/limits.ts";
-import { COMMON_HELP, PLAIN_OPTION, parse } from "../args.ts";
-import { CLOUD_OPTION_HELP, cloudProviderOf, printCloudSplit } from "../cloud.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
+import { CLOUD_OPTION, cloudProviderOf, printCloudSplit } from "../cloud.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { EntryChecks, STRICT_OPTION } from "../entry-checks.ts";
 import { EXIT, UsageError } from "../io.ts";
-import { FORMAT_HELP, FORMAT_OPTIONS, listRunOf, printList } from "../list-format.ts";
-import { cidrLines, renderSplit } from "../render.ts";
-import { report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
+import { FORMAT_HELP, listRunOf, printList } from "../list-format.ts";
+import { renderSplit } from "../render.ts";
+import { runOperation } from "../run-operation.ts";
 
-const HELP = `Usage: nettools split [options] CIDR LENGTH
+const HELP = help`Usage: nettools split [options] CIDR LENGTH
 
 Every subnet of prefix length LENGTH (written 24 or /24) inside CIDR, in address order, as
 "ipcalc -S" and "sipcalc -s" print them. CIDR may be an address (a /32 or /128). Run in this
@@ -23,18 +22,19 @@ cloud provider P's reservations, and the first and last of them (--json adds "cl
 "provider" and "usablePerSubnet"); IPv4 only, LENGTH within P's subnet sizes, else exit 2.
 
 Options:
-  --count         print only the number of subnets (a decimal number, exact)
-  --first N       print only the first N subnets (1 to ${MAX_RESULT_CIDRS})
-  --index N       print only subnet number N, from 0: Terraform's cidrsubnet(CIDR, LENGTH − the
-                  block's length, N); with --first, N subnets from number N
-${STRICT_HELP}
+${options(18, {
+  "--count": "print only the number of subnets (a decimal number, exact)",
+  "--first N": `print only the first N subnets (1 to ${MAX_RESULT_CIDRS})`,
+  "--index N": `print only subnet number N, from 0: Terraform's cidrsubnet(CIDR, LENGTH − the
+                  block's length, N); with --first, N subnets from number N`,
+  ...STRICT_OPTION,
+})}
 
 Output option:
-  --plain         print only the subnets, one a line; not with --json
+${options(18, { "--plain": "print only the subnets, one a line; not with --json" })}
 ${FORMAT_HELP}
-${CLOUD_OPTION_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the subnets (or their count) are printed")}
+${options(18, CLOUD_OPTION)}
+${helpFooter("0 the subnets (or their count) are printed")}
 
 Examples: nettools split 10.0.0.0/22 /24
           nettools split --count 2001:db8::/32 64
@@ -44,81 +44,55 @@ Examples: nettools split 10.0.0.0/22 /24
 /** A decimal number without leading zeros, as the API writes counts. */
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
-export const split: Command = {
-  name: "split",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals } = parse(args, {
-      count: { type: "boolean" },
-      first: { type: "string" },
-      index: { type: "string" },
-      ...PLAIN_OPTION,
-      ...FORMAT_OPTIONS,
-      cloud: { type: "string" },
-      ...STRICT_OPTION,
-    });
-    if (values.help) return printHelp(io, HELP);
-    const { run, output } = listRunOf(io, values);
-    const provider = values.cloud === undefined ? null : cloudProviderOf(values.cloud);
-    if (positionals.length !== 2)
-      throw new UsageError("split needs a CIDR and a prefix length: split 10.0.0.0/22 24");
-    const [cidr, lengthText] = positionals as [string, string];
-    const digits = lengthText.startsWith("/") ? lengthText.slice(1) : lengthText;
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(digits)) {
-      throw new UsageError(`the prefix length must be a whole number such as 24 or /24, not "${lengthText}"`);
-    }
-    if (
-      values.count &&
-      (values.first !== undefined || values.index !== undefined || output !== null || run.json)
-    ) {
-      throw new UsageError(
-        "--count prints only the number of subnets: not with --first, --index, --format or --json",
-      );
-    }
-    const first = values.first;
-    if (
-      first !== undefined &&
-      (!DECIMAL.test(first) || Number(first) < 1 || Number(first) > MAX_RESULT_CIDRS)
-    ) {
-      throw new UsageError(`--first must be a whole number from 1 to ${MAX_RESULT_CIDRS}, not "${first}"`);
-    }
-    const index = values.index;
-    if (index !== undefined && !DECIMAL.test(index)) {
-      throw new UsageError(`--index must be a whole number from 0 (a subnet's number), not "${index}"`);
-    }
-    // --count asks for one subnet: the answer's subnetCount is exact however many there are.
-    const limit = values.count
-      ? 1
-      : first !== undefined
-        ? Number(first)
-        : index !== undefined
-          ? 1
-          : undefined;
-    const checks = new EntryChecks(io, values);
-    checks.hostBits(cidr);
-    const stop = checks.verdict();
-    if (stop !== null) return stop;
-    const result = await runOperation(run, "cidrSplit", {
-      cidr,
-      prefixLength: Number(digits),
-      ...(index === undefined ? {} : { offset: index }),
-      ...(limit === undefined ? {} : { limit }),
-    });
-    const lists = {
-      cidr: { noun: "the block", entries: [cidr], origins: ["arg 1"] },
-      offset: { noun: "--index", entries: index === undefined ? [] : [index], origins: [] },
-    };
-    if (provider !== null && result.ok) return printCloudSplit(result.value, provider, run);
-    if (values.count && result.ok) {
-      io.stdout(`${result.value.subnetCount}\n`);
-      return EXIT.ok;
-    }
-    return printList(
-      result,
-      run,
-      output,
-      ({ cidrs }) => ({ cidrs }),
-      () => report(result, run, renderSplit, { lists, plain: cidrLines, list: true }),
+export const split = command("split", HELP, async ({ values, positionals }, io) => {
+  const { run, output } = listRunOf(io, values);
+  const provider = values.cloud === undefined ? null : cloudProviderOf(values.cloud);
+  if (positionals.length !== 2)
+    throw new UsageError("split needs a CIDR and a prefix length: split 10.0.0.0/22 24");
+  const [cidr, lengthText] = positionals as [string, string];
+  const digits = lengthText.startsWith("/") ? lengthText.slice(1) : lengthText;
+  if (!/^(0|[1-9][0-9]{0,2})$/.test(digits)) {
+    throw new UsageError(`the prefix length must be a whole number such as 24 or /24, not "${lengthText}"`);
+  }
+  if (
+    values.count &&
+    (values.first !== undefined || values.index !== undefined || output !== null || run.json)
+  ) {
+    throw new UsageError(
+      "--count prints only the number of subnets: not with --first, --index, --format or --json",
     );
-  },
-};
+  }
+  const first = values.first;
+  if (
+    first !== undefined &&
+    (!DECIMAL.test(first) || Number(first) < 1 || Number(first) > MAX_RESULT_CIDRS)
+  ) {
+    throw new UsageError(`--first must be a whole number from 1 to ${MAX_RESULT_CIDRS}, not "${first}"`);
+  }
+  const index = values.index;
+  if (index !== undefined && !DECIMAL.test(index)) {
+    throw new UsageError(`--index must be a whole number from 0 (a subnet's number), not "${index}"`);
+  }
+  // --count asks for one subnet: the answer's subnetCount is exact however many there are.
+  const limit = values.count ? 1 : first !== undefined ? Number(first) : index !== undefined ? 1 : undefined;
+  const checks = new EntryChecks(io, values);
+  checks.hostBits(cidr);
+  const stop = checks.verdict();
+  if (stop !== null) return stop;
+  const result = await runOperation(run, "cidrSplit", {
+    cidr,
+    prefixLength: Number(digits),
+    ...(index === undefined ? {} : { offset: index }),
+    ...(limit === undefined ? {} : { limit }),
+  });
+  const lists = {
+    cidr: { noun: "the block", entries: [cidr], origins: ["arg 1"] },
+    offset: { noun: "--index", entries: index === undefined ? [] : [index], origins: [] },
+  };
+  if (provider !== null && result.ok) return printCloudSplit(result.value, provider, run);
+  if (values.count && result.ok) {
+    io.stdout(`${result.value.subnetCount}\n`);
+    return EXIT.ok;
+  }
+  return printList(result, run, output, renderSplit, { lists });
+});

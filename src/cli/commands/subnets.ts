@@ -1,15 +1,15 @@
 import { cloudPlanText } from "../../domain/ip/cloud-reserved.ts";
-import { COMMON_HELP, makeRun, PLAIN_OPTION, parse } from "../args.ts";
-import { CLOUD_OPTION_HELP, cloudProviderOf, reportInvalidEntry } from "../cloud.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { EntryChecks, STRICT_HELP, STRICT_OPTION } from "../entry-checks.ts";
+import { makeRun } from "../args.ts";
+import { CLOUD_OPTION, cloudProviderOf, reportInvalidEntry } from "../cloud.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { EntryChecks, STRICT_OPTION } from "../entry-checks.ts";
 import { argOrigins } from "../input.ts";
 import { EXIT, UsageError } from "../io.ts";
 import { cidrLines } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools subnets [options] PREFIX NEWBITS...
+const HELP = help`Usage: nettools subnets [options] PREFIX NEWBITS...
 
 Terraform's cidrsubnets(PREFIX, NEWBITS...): one block per NEWBITS, of PREFIX's length plus
 NEWBITS (1 to 32), packed one after another in argument order, one CIDR a line. A gap left before
@@ -29,55 +29,43 @@ only, every block within P's subnet sizes, else exit 2 naming the first that is 
 --json.
 
 Options:
-${STRICT_HELP}
-${CLOUD_OPTION_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 every block fits (a block that does not is INSUFFICIENT_SPACE, exit 2)")}
+${options(18, { ...STRICT_OPTION, ...CLOUD_OPTION, "--plain": null })}
+${helpFooter("0 every block fits (a block that does not is INSUFFICIENT_SPACE, exit 2)")}
 
 Examples: nettools subnets 10.1.0.0/16 4 4 8 4
           nettools subnets --cloud aws 10.1.0.0/16 4 4 8 4`;
 
-export const subnets: Command = {
-  name: "subnets",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals, tokens } = parse(args, {
-      ...PLAIN_OPTION,
-      ...STRICT_OPTION,
-      cloud: { type: "string" },
-    });
-    if (values.help) return printHelp(io, HELP);
-    const [prefix, ...bits] = positionals;
-    if (prefix === undefined)
-      throw new UsageError("subnets needs a PREFIX and NEWBITS: subnets 10.1.0.0/16 4 4 8 4");
-    const run = makeRun(io, values);
-    const provider = values.cloud === undefined ? null : cloudProviderOf(values.cloud);
-    if (provider !== null && run.json) throw new UsageError("--cloud prints lines; not with --json");
-    const newbits = bits.map((text) => {
-      if (!/^(0|[1-9][0-9]{0,5})$/.test(text)) {
-        throw new UsageError(`each NEWBITS must be a whole number of bits such as 4 or 8, not "${text}"`);
-      }
-      return Number(text);
-    });
-    const origins = argOrigins(tokens, []).get("positionals") ?? [];
-    const checks = new EntryChecks(io, values);
-    checks.hostBits(prefix);
-    const stop = checks.verdict();
-    if (stop !== null) return stop;
-    const result = await runOperation(run, "cidrSubnets", { prefix, newbits });
-    if (provider !== null && result.ok) {
-      const plan = cloudPlanText(provider, result.value.cidrs);
-      if (!plan.ok) return reportInvalidEntry(io, false, `--cloud ${provider}`, plan.message);
-      io.stdout(plan.value);
-      return EXIT.ok;
+export const subnets = command("subnets", HELP, async ({ values, positionals, tokens }, io) => {
+  const [prefix, ...bits] = positionals;
+  if (prefix === undefined)
+    throw new UsageError("subnets needs a PREFIX and NEWBITS: subnets 10.1.0.0/16 4 4 8 4");
+  const run = makeRun(io, values);
+  const provider = values.cloud === undefined ? null : cloudProviderOf(values.cloud);
+  if (provider !== null && run.json) throw new UsageError("--cloud prints lines; not with --json");
+  const newbits = bits.map((text) => {
+    if (!/^(0|[1-9][0-9]{0,5})$/.test(text)) {
+      throw new UsageError(`each NEWBITS must be a whole number of bits such as 4 or 8, not "${text}"`);
     }
-    return report(result, run, cidrLines, {
-      lists: {
-        prefix: { noun: "the prefix", entries: [prefix], origins: origins.slice(0, 1) },
-        newbits: { noun: "the newbits", entries: bits, origins: origins.slice(1) },
-      },
-      plain: cidrLines,
-      list: true,
-    });
-  },
-};
+    return Number(text);
+  });
+  const origins = argOrigins(tokens, []).get("positionals") ?? [];
+  const checks = new EntryChecks(io, values);
+  checks.hostBits(prefix);
+  const stop = checks.verdict();
+  if (stop !== null) return stop;
+  const result = await runOperation(run, "cidrSubnets", { prefix, newbits });
+  if (provider !== null && result.ok) {
+    const plan = cloudPlanText(provider, result.value.cidrs);
+    if (!plan.ok) return reportInvalidEntry(io, false, `--cloud ${provider}`, plan.message);
+    io.stdout(plan.value);
+    return EXIT.ok;
+  }
+  return report(result, run, cidrLines, {
+    lists: {
+      prefix: { noun: "the prefix", entries: [prefix], origins: origins.slice(0, 1) },
+      newbits: { noun: "the newbits", entries: bits, origins: origins.slice(1) },
+    },
+    plain: cidrLines,
+    list: true,
+  });
+});

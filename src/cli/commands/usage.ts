@@ -1,13 +1,13 @@
 import type { ResultOf } from "../../contract/operations.ts";
-import { CIDR_HELP, COMMON_HELP, collectPoolAndUsed, makeRun, parse } from "../args.ts";
-import { exitCodesHelp } from "../common-help.ts";
-import { ENTRY_CHECK_HELP, ENTRY_CHECK_OPTIONS, EntryChecks } from "../entry-checks.ts";
+import { CIDR_HELP, collectTwoLists, makeRun } from "../args.ts";
+import { command, help, options } from "../command.ts";
+import { helpFooter } from "../common-help.ts";
+import { ENTRY_CHECK_HELP, EntryChecks } from "../entry-checks.ts";
 import { UsageError } from "../io.ts";
 import { type Style, table } from "../render.ts";
 import { report, runOperation } from "../run-operation.ts";
-import { type Command, printHelp } from "./command.ts";
 
-const HELP = `Usage: nettools usage [options] POOL... --used FILE|-
+const HELP = help`Usage: nettools usage [options] POOL... --used FILE|-
 
 How full a pool is (cidr-usage): the pool's addresses (the union of the POOL blocks, one family),
 how many of them the used blocks take, how many are free, the used addresses outside the pool,
@@ -16,13 +16,14 @@ length from that block's to /32 or /128 (at most 64) how many aligned blocks sti
 /24s can I still hand out?". Counts are exact, whatever the sizes.
 
 Options:
-  -u, --used FILE   the used blocks, one a line ("-" = stdin); repeatable
-  -U CIDR           one used block on the command line; repeatable
-  -f, --file FILE   read POOL blocks from FILE ("-" = stdin); repeatable
+${options(20, {
+  "-u, --used FILE": { repeatable: 'the used blocks, one a line ("-" = stdin); repeatable' },
+  "-U CIDR": { repeatable: "one used block on the command line; repeatable" },
+  "-f, --file FILE": { repeatable: 'read POOL blocks from FILE ("-" = stdin); repeatable' },
+})}
 ${CIDR_HELP}
 ${ENTRY_CHECK_HELP}
-${COMMON_HELP}
-${exitCodesHelp("0 the usage is printed (a full pool too)")}
+${helpFooter("0 the usage is printed (a full pool too)")}
 
 Example: nettools usage 10.0.0.0/16 --used allocated.txt`;
 
@@ -50,35 +51,23 @@ function renderUsage(value: ResultOf<"cidrUsage">, style: Style): string {
   return out;
 }
 
-export const usage: Command = {
-  name: "usage",
-  help: HELP,
-  async run(args, io) {
-    const { values, positionals, tokens } = parse(args, {
-      used: { type: "string", short: "u", multiple: true },
-      U: { type: "string", short: "U", multiple: true },
-      file: { type: "string", short: "f", multiple: true },
-      plain: { type: "boolean" },
-      ...ENTRY_CHECK_OPTIONS,
-    });
-    if (values.help) return printHelp(io, HELP);
-    const run = makeRun(io, values);
-    const { pool: givenPool, used: givenUsed } = await collectPoolAndUsed(
-      io,
-      tokens,
-      { positionals, files: values.file ?? [] },
-      { option: "U", values: values.U ?? [], files: values.used ?? [] },
-    );
-    if (givenPool.entries.length === 0)
-      throw new UsageError("usage needs at least one POOL block: usage 10.0.0.0/16 --used FILE");
-    const checks = new EntryChecks(io, values);
-    const pool = checks.list(givenPool);
-    const used = checks.list(givenUsed);
-    const stop = checks.verdict([pool]);
-    if (stop !== null) return stop;
-    const result = await runOperation(run, "cidrUsage", { pool: pool.entries, used: used.entries });
-    return report(result, run, renderUsage, {
-      lists: { pool: { noun: "the pool", ...pool }, used: { noun: "the used list", ...used } },
-    });
-  },
-};
+export const usage = command("usage", HELP, async ({ values, positionals, tokens }, io) => {
+  const run = makeRun(io, values);
+  const [givenPool, givenUsed] = await collectTwoLists(
+    io,
+    tokens,
+    { positionals, files: values.file ?? [] },
+    { option: "U", values: values.U ?? [], files: values.used ?? [] },
+  );
+  if (givenPool.entries.length === 0)
+    throw new UsageError("usage needs at least one POOL block: usage 10.0.0.0/16 --used FILE");
+  const checks = new EntryChecks(io, values);
+  const pool = checks.list(givenPool);
+  const used = checks.list(givenUsed);
+  const stop = checks.verdict([pool]);
+  if (stop !== null) return stop;
+  const result = await runOperation(run, "cidrUsage", { pool: pool.entries, used: used.entries });
+  return report(result, run, renderUsage, {
+    lists: { pool: { noun: "the pool", ...pool }, used: { noun: "the used list", ...used } },
+  });
+});
