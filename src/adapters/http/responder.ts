@@ -156,7 +156,8 @@ export class Responder {
     headers.set("x-request-id", this.requestIdOf(request));
     if (this.cors.kind === "list") {
       const origin = request.headers.get("origin");
-      if (origin !== null && this.cors.origins.has(origin)) headers.set("access-control-allow-origin", origin);
+      if (origin !== null && this.cors.origins.has(origin))
+        headers.set("access-control-allow-origin", origin);
     }
     return response;
   }
