@@ -108,3 +108,21 @@ describe("splitRange against the halving it replaced", () => {
     );
   });
 });
+
+describe("IpRange.addressCountText", () => {
+  test("the decimal text of the exact count, bigint arithmetic as the model, both families", () => {
+    fc.assert(
+      fc.property(ranges, (range) => {
+        const model = range.last.toBigInt() - range.first.toBigInt() + 1n;
+        expect(range.addressCountText()).toBe(model.toString());
+      }),
+      { numRuns: 4000, seed: 20261129 },
+    );
+    const max = 0xffff_ffff;
+    expect(IpRange.of(IpAddr.v4(0), IpAddr.v4(max)).addressCountText()).toBe("4294967296");
+    expect(IpRange.of(IpAddr.v4(max), IpAddr.v4(max)).addressCountText()).toBe("1");
+    expect(IpRange.of(IpAddr.v6(0, 0, 0, 0), IpAddr.v6(max, max, max, max)).addressCountText()).toBe(
+      (1n << 128n).toString(),
+    );
+  });
+});

@@ -215,6 +215,45 @@ describe("a body must arrive within the request deadline, less a margin (ADR 19)
     expect(pulls).toBeGreaterThan(3);
   });
 
+  test("through the app: bodies on their way at once, each refused when its own time is up, one arriving in time answered", async () => {
+    const { app } = testApp({ admission: { deadlineMs: 400 } });
+    const never = () => new ReadableStream<Uint8Array>({ pull: () => new Promise<void>(() => {}) });
+    const late = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await Bun.sleep(50);
+        controller.enqueue(encode('{"inputs":["10.0.0.1"]}'));
+        controller.close();
+      },
+    });
+    const post = (body: ReadableStream<Uint8Array>) =>
+      app.handle(
+        new Request("http://localhost/v1/cidr-cover", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        }),
+      );
+    const timed = async (body: ReadableStream<Uint8Array>) => {
+      const start = performance.now();
+      const response = await post(body);
+      return { response, start, end: performance.now() };
+    };
+    const first = timed(never());
+    const arriving = timed(late);
+    await Bun.sleep(100);
+    const second = timed(never());
+    const [a, b, c] = await Promise.all([first, arriving, second]);
+    expect(b.response.status).toBe(200);
+    expect(b.end - b.start).toBeLessThan(295);
+    for (const refused of [a, c]) {
+      expect(refused.response.status).toBe(400);
+      expect(refused.end - refused.start).toBeGreaterThanOrEqual(295);
+      expect((await errorOf(refused.response)).code).toBe("INVALID_JSON");
+    }
+    // The second was refused on its own time, not with the first.
+    expect(c.end - a.end).toBeGreaterThanOrEqual(90);
+  });
+
   test("through the app: a body that arrives in time is read as usual, and the connection stays open", async () => {
     const { app } = testApp({ admission: { deadlineMs: 400 } });
     const response = await app.handle(

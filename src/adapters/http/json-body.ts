@@ -50,54 +50,132 @@ const cutShort = (): HttpError =>
   // nobody is left to read the answer. Reported as the truncated body it is.
   new HttpError("INVALID_JSON", "The request body ended before it was complete.");
 
-/** What {@link readCapped}'s first look finds when the body has not arrived yet. */
-const NOT_YET: unique symbol = Symbol("not yet");
-const notYet: Promise<typeof NOT_YET> = Promise.resolve(NOT_YET);
-
 /**
  * The body's bytes, at most MAX_BODY_BYTES of them, arrived within `timeLimitMs` of the call.
  * With a declared Content-Length (already checked against the limit, and enforced by the HTTP
  * server's framing) the body is read in one call, which is several times cheaper than pulling a
  * stream; a chunked body is pulled and counted, and reading stops as soon as it passes the limit.
  *
- * A body that has already arrived whole (a small POST comes with its headers: the usual case)
- * is taken at once, without a timer: only a body still on its way is raced against its time
- * limit (ADR 60; a timer, a promise and a race per request were 5–8 % of a small POST's CPU).
+ * A body that has already arrived whole is taken at once, without a timer: only a body still on
+ * its way is raced against its time limit (ADR 60; a timer, a promise and a race per request
+ * were 5–8 % of a small POST's CPU). Whether it has arrived is asked with `Bun.peek.status`,
+ * which answers without a turn of microtasks (ADR 64: it replaced a race against a settled
+ * promise). Bun's server hands a request to the route before its body, even one that came in the
+ * same packet as the headers: there the body is still on its way at this point, and is watched
+ * by the one timer of its time limit ({@link BodyWatch}).
  */
 async function readCapped(request: Request, declared: boolean, timeLimitMs: number): Promise<Uint8Array> {
   if (declared) {
     const bytes = request.bytes();
-    let early: Uint8Array | typeof NOT_YET;
-    try {
-      // Both settled already: the race takes the body's, the first in its list. (The body's own
-      // promise: one derived from it, by `catch`, would settle a turn of microtasks later.)
-      early = await Promise.race([bytes, notYet]);
-    } catch {
-      throw cutShort();
-    }
-    if (early !== NOT_YET) return early;
-    // read on after a timeout only to be dropped with the connection
-    return await withinTimeLimit(
-      bytes.catch(() => Promise.reject(cutShort())),
-      timeLimitMs,
-    );
+    const status = Bun.peek.status(bytes);
+    if (status === "fulfilled") return Bun.peek(bytes) as Uint8Array;
+    if (status === "rejected") return await bytes.catch(() => Promise.reject(cutShort()));
+    return await withinTimeLimit(bytes, timeLimitMs, true);
   }
-  return await withinTimeLimit(readChunked(request), timeLimitMs);
+  return await withinTimeLimit(readChunked(request), timeLimitMs, false);
 }
 
-/** `reading`, or the body's timeout once `timeLimitMs` have passed, whichever comes first. */
-async function withinTimeLimit(reading: Promise<Uint8Array>, timeLimitMs: number): Promise<Uint8Array> {
-  if (!Number.isFinite(timeLimitMs)) return await reading;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(bodyTimeout(timeLimitMs)), timeLimitMs);
-  });
-  try {
-    return await Promise.race([reading, late]);
-  } finally {
-    clearTimeout(timer);
+/**
+ * `reading`, or the body's timeout once `timeLimitMs` have passed, whichever comes first. A
+ * reading that fails is a body cut short when `failureIsCutShort` (the runtime's own read), else
+ * its own error (the chunked reader's refusals). The body is read on after a timeout, only to be
+ * dropped with the connection.
+ */
+function withinTimeLimit(
+  reading: Promise<Uint8Array>,
+  timeLimitMs: number,
+  failureIsCutShort: boolean,
+): Promise<Uint8Array> {
+  if (!Number.isFinite(timeLimitMs))
+    return failureIsCutShort ? reading.catch(() => Promise.reject(cutShort())) : reading;
+  let watch = watches.get(timeLimitMs);
+  if (watch === undefined) {
+    watch = new BodyWatch(timeLimitMs);
+    watches.set(timeLimitMs, watch);
   }
+  return watch.watch(reading, failureIsCutShort);
 }
+
+/** A body being watched: when its time is up, and how to refuse it (null once it has settled). */
+interface Watched {
+  readonly deadline: number;
+  refuse: ((error: HttpError) => void) | null;
+}
+
+/**
+ * The bodies on their way that share one time limit, watched by one timer (ADR 64). A timer per
+ * body (`setTimeout`, then `clearTimeout` when it arrived) was most of the cost of reading a
+ * small body in the server, where every body is still on its way when the route reads it. With
+ * one limit, deadlines come in the order the reads began: the watch keeps them in that order and
+ * its timer is armed for the oldest body still unsettled; a settled body leaves the queue as soon
+ * as it is at its head. Each body's limit still counts from its own read (ADR 19).
+ */
+class BodyWatch {
+  private readonly queue: Watched[] = [];
+  private head = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly limitMs: number) {}
+
+  watch(reading: Promise<Uint8Array>, failureIsCutShort: boolean): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      const watched: Watched = { deadline: performance.now() + this.limitMs, refuse: reject };
+      this.dropSettled();
+      this.queue.push(watched);
+      if (this.timer === null) this.arm(this.limitMs);
+      reading.then(
+        (bytes) => {
+          watched.refuse = null;
+          resolve(bytes);
+        },
+        (error: unknown) => {
+          watched.refuse = null;
+          reject(failureIsCutShort ? cutShort() : error);
+        },
+      );
+    });
+  }
+
+  /** Drops the settled bodies at the head of the queue. */
+  private dropSettled(): void {
+    const queue = this.queue;
+    while (this.head < queue.length && queue[this.head]!.refuse === null) this.head++;
+    if (this.head === queue.length) {
+      queue.length = 0;
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= queue.length) {
+      queue.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The timer does not keep the process alive: a body on its way has a connection that does. */
+  private arm(ms: number): void {
+    this.timer = setTimeout(this.expire, Math.max(0, ms));
+    this.timer.unref?.();
+  }
+
+  /** Refuses every unsettled body whose time is up, then waits for the oldest one left. */
+  private readonly expire = (): void => {
+    this.timer = null;
+    const now = performance.now();
+    for (;;) {
+      this.dropSettled();
+      const oldest = this.queue[this.head];
+      if (oldest === undefined) return;
+      if (oldest.deadline > now) {
+        this.arm(oldest.deadline - now);
+        return;
+      }
+      const refuse = oldest.refuse;
+      oldest.refuse = null;
+      refuse?.(bodyTimeout(this.limitMs));
+    }
+  };
+}
+
+/** The watch of each time limit in use (one in the server: every route has the same). */
+const watches = new Map<number, BodyWatch>();
 
 async function readChunked(request: Request): Promise<Uint8Array> {
   const body = request.body;

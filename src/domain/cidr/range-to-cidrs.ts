@@ -52,22 +52,41 @@ export function rangeToCidrs(start: string, end: string): RangeToCidrsResult {
   }
   const range = IpRange.of(first, last);
   const family = familyName(first.family);
-  const ends = { first: first.toString(), last: last.toString() };
-  const addressCount = range.addressCount().toString();
-  const prefixes = new PrefixList(first.family === 6 ? 254 : 62);
+  const addressCount = range.addressCountText();
+  // The two ends, as addresses, then the CIDRs: the ends' texts and a short list's are made in
+  // one decoding step (each text alone was a `TextDecoder` call of its own).
+  const words = scratch;
+  words.clear();
+  words.add(first.family, first.w0, first.w1, first.w2, first.w3);
+  words.add(last.family, last.w0, last.w1, last.w2, last.w3);
   splitRange(range, (w0, w1, w2, w3, bits) => {
-    prefixes.add(first.family, w0, w1, w2, w3, bits);
+    words.add(first.family, w0, w1, w2, w3, bits);
     return true;
   });
-  const cidrCount = prefixes.length;
+  const cidrCount = words.length - 2;
   // A long list stays the prefixes' words until read (list-fields.ts): a writer of JSON writes
   // them straight as bytes. A short one is made into its texts now: for a few CIDRs the deferred
   // field costs more than the strings it saves (docs/performance.md, "Where the time goes").
   if (cidrCount <= DEFERRED_FROM) {
-    return { family, range: ends, cidrs: prefixes.toArray(), cidrCount, addressCount };
+    const texts = words.toArray();
+    const ends = { first: texts[0]!, last: texts[1]! };
+    return { family, range: ends, cidrs: texts.slice(2), cidrCount, addressCount };
   }
-  return resultWith<RangeToCidrsResult>({ family, range: ends, cidrs: prefixes, cidrCount, addressCount });
+  const ends = { first: first.toString(), last: last.toString() };
+  return resultWith<RangeToCidrsResult>({
+    family,
+    range: ends,
+    cidrs: words.from(2),
+    cidrCount,
+    addressCount,
+  });
 }
+
+/**
+ * Where a range's ends and CIDRs are collected (2 + at most 254 entries), reused from call to
+ * call: the list handed out is a copy sized to it ({@link PrefixList.from}), or texts.
+ */
+const scratch = new PrefixList(2 + 254);
 
 /** Lists longer than this are returned deferred (a {@link PrefixList}), shorter ones as texts. */
 const DEFERRED_FROM = 32;

@@ -50,6 +50,19 @@ export class PrefixList extends DeferredList<string> implements PrefixCollector 
     this.count += 1;
   }
 
+  /** Empties the list, keeping its space (for a list used as scratch). */
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** A new list of this one's entries from `start` on, sized to them. */
+  from(start: number): PrefixList {
+    const copy = new PrefixList(this.count - start);
+    copy.words.set(this.words.subarray(5 * start, 5 * this.count));
+    copy.count = this.count - start;
+    return copy;
+  }
+
   private grow(): void {
     const words = new Uint32Array(this.words.length * 2);
     words.set(this.words);

@@ -6,7 +6,9 @@
  * reverse zones from their labels ({@link ZoneNames}) — so that a 1024-CIDR split is written as
  * bytes once and its 1024 strings are never made. Anything else goes to `JSON.stringify`.
  *
- * The answer is UTF-8 bytes, written into one pooled buffer and copied out once.
+ * The answer is UTF-8 bytes, written into one reused buffer and handed out as a view of it,
+ * valid until the next answer is written: the caller makes its `Response` at once, which copies
+ * them (ADR 64).
  */
 
 import { ZoneNames } from "../../../domain/cidr/reverse-zones.ts";
@@ -70,9 +72,13 @@ class ByteSink {
     this.pos += bytes.length;
   }
 
-  /** The answer written, copied out; the buffer is then free for the next one. */
+  /**
+   * The answer written, as a view of the buffer (not a copy): valid until the next answer is
+   * written. The `Response` constructor copies a byte body (the Fetch standard's "extract a
+   * body" takes a copy of a `BufferSource`), so a copy here would be a second one (ADR 64).
+   */
   take(): Uint8Array<ArrayBuffer> {
-    const answer = this.bytes.slice(0, this.pos);
+    const answer = this.bytes.subarray(0, this.pos);
     this.pos = 0;
     if (this.bytes.length > KEEP_BYTES) {
       this.bytes = new Uint8Array(16384);
@@ -84,7 +90,10 @@ class ByteSink {
 
 const sink = new ByteSink();
 
-/** `JSON.stringify(result)` as UTF-8 bytes, the unread deferred lists written from their values. */
+/**
+ * `JSON.stringify(result)` as UTF-8 bytes, the unread deferred lists written from their values.
+ * Bytes are a view of the encoder's buffer, overwritten by the next call: use them at once.
+ */
 export function encodeDeferredLists(result: unknown): Uint8Array<ArrayBuffer> | string {
   const unread = result !== null && typeof result === "object" ? unreadListsOf(result) : undefined;
   // Nothing deferred (or already read): JSON.stringify's text is the answer.

@@ -7,7 +7,11 @@
 import type { ResultEncoder } from "../../../contract/operations.ts";
 import { encodeDeferredLists } from "./deferred-lists.ts";
 
-/** A JSON answer's body from an operation's result: text, or its UTF-8 bytes. */
+/**
+ * A JSON answer's body from an operation's result: text, or its UTF-8 bytes. Bytes may be a view
+ * of a buffer the encoder reuses: they are valid until its next call, which is enough for the
+ * `Response` made from them at once (the constructor copies a byte body; ADR 64).
+ */
 export type Encoder = (result: unknown) => string | Uint8Array<ArrayBuffer>;
 
 /** `JSON.stringify`: the default, for results of plain values. */
