@@ -321,6 +321,11 @@ export interface LoopBudgetOptions {
   now?: () => number;
   /** Runs a callback once the present turn of the event loop is over; `setImmediate` by default. */
   afterTurn?: (callback: () => void) => void;
+  /**
+   * Work below this many ms is carried on the account to later turns instead of ending the turn
+   * (a tenth of `turnMs` by default; at most `turnMs`): see {@link LoopBudget}.
+   */
+  carryMs?: number;
   /** Told of OVERLOADED refusals (the metrics). */
   observer?: Pick<AdmissionObserver, "overloaded">;
 }
@@ -351,7 +356,15 @@ export function loopBusyRefusal(): HttpError {
  * validated body's cost (nothing computed).
  *
  * Nothing is allocated per request: the account is arithmetic on clock readings; the refusal is
- * one error made once; the end of a turn is one `setImmediate` per turn that used the budget.
+ * one error made once; the end of a turn is one `setImmediate` per turn that used `carryMs` or more.
+ *
+ * Ending a turn costs a turn of the loop of its own (the `setImmediate`): 4–6 µs of CPU on this
+ * machine, more than a small request's whole work (issue 30's measurement, docs/performance.md).
+ * So an account that holds less than `carryMs` (1 ms by default) is not closed: it is carried into
+ * the next turns until it reaches `carryMs`, and then closed at the end of that turn. A job is
+ * admitted when the account holds less than `carryMs` (so the first job of every turn still runs,
+ * whatever its size) or when it fits beside it. Carrying only ever overstates a turn's use, by less
+ * than `carryMs`, and since `carryMs ≤ turnMs` a turn still takes on at most `turnMs` plus one job.
  */
 export class LoopBudget {
   private spentMs = 0;
@@ -360,6 +373,7 @@ export class LoopBudget {
   private turnEndScheduled = false;
   readonly now: () => number;
   private readonly turnMs: number;
+  private readonly carryMs: number;
   private readonly afterTurn: (callback: () => void) => void;
   private readonly refusal = loopBusyRefusal();
   private readonly endTurn = (): void => {
@@ -372,6 +386,8 @@ export class LoopBudget {
   constructor(private readonly options: LoopBudgetOptions) {
     if (!(options.turnMs > 0)) throw new RangeError("turnMs must be positive");
     this.turnMs = options.turnMs;
+    this.carryMs = Math.min(options.carryMs ?? options.turnMs / 10, options.turnMs);
+    if (!(this.carryMs >= 0)) throw new RangeError("carryMs must not be negative");
     this.now = options.now ?? (() => performance.now());
     this.afterTurn = options.afterTurn ?? setImmediate;
   }
@@ -403,7 +419,7 @@ export class LoopBudget {
 
   /** Whether work expected to take `estimateMs` may start in a turn that had used `usedMs` before it. */
   fits(usedMs: number, estimateMs: number): boolean {
-    return usedMs === 0 || usedMs + estimateMs <= this.turnMs;
+    return usedMs === 0 || usedMs < this.carryMs || usedMs + estimateMs <= this.turnMs;
   }
 
   /** Counts a refusal and returns it (the same error every time: nothing is made per refusal). */
@@ -430,7 +446,7 @@ export class LoopBudget {
   }
 
   private scheduleTurnEnd(): void {
-    if (!this.turnEndScheduled) {
+    if (!this.turnEndScheduled && this.spentMs + this.promisedMs >= this.carryMs) {
       this.turnEndScheduled = true;
       this.afterTurn(this.endTurn);
     }
