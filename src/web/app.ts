@@ -33,8 +33,10 @@ import { setUpCidrTools } from "./cidr-tools.ts";
 import { busy, byId, type Child, h, show, summary } from "./dom.ts";
 import { setUpKeyMatch } from "./key-panel.ts";
 import { outcome, problem } from "./problems.ts";
+import { retryingOnceWhenOverloaded } from "./retry-overloaded.ts";
 
-const api = createClient({ baseUrl: "" });
+/** The page's client: a request shed by a busy server is asked once more after its Retry-After. */
+const api = createClient({ baseUrl: "", fetch: retryingOnceWhenOverloaded((request) => fetch(request)) });
 
 /** A position in the bundle, written `#0` so that it never reads as a count. */
 function position(index: number): string {
