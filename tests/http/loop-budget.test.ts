@@ -260,9 +260,9 @@ describe("the event loop's work budget", () => {
             if (outcome === "done") done++;
             // The first job of a turn is never refused once read.
             if (outcome !== "done")
-              expect(usedBefore - (pending.turn === budget.turn ? pending.promised : 0)).toBeGreaterThanOrEqual(
-                turnMs / 10,
-              );
+              expect(
+                usedBefore - (pending.turn === budget.turn ? pending.promised : 0),
+              ).toBeGreaterThanOrEqual(turnMs / 10);
             account(loop.now() - before);
           };
           for (const job of jobs) {
