@@ -10,7 +10,8 @@
  * Prints, per workload, the median CPU µs per request of each side and the median of the paired
  * differences (on − off) with their min–max.
  */
-import { readFileSync } from "node:fs";
+
+import { workloadsNamed } from "./lib/workloads.ts";
 
 const [onRoot, offRoot, roundsText = "15", ...only] = process.argv.slice(2);
 if (onRoot === undefined || offRoot === undefined) {
@@ -18,23 +19,18 @@ if (onRoot === undefined || offRoot === undefined) {
   process.exit(2);
 }
 const rounds = Number(roundsText);
-const dataDir = new URL("./data/", import.meta.url);
-const body = (name: string): string => readFileSync(new URL(name, dataDir), "utf8");
 
 /** The workloads of bench/wrk/ that the meter weighs (same path and body). */
-const cases: Record<string, { path: string; body: string }> = {
-  "range-ipv4-small": { path: "/v1/range-to-cidrs", body: '{"start":"10.0.0.5","end":"10.0.0.77"}' },
-  "range-ipv6-worst": {
-    path: "/v1/range-to-cidrs",
-    body: '{"start":"::1","end":"ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe"}',
-  },
-  "split-1024": { path: "/v1/cidr-split", body: '{"cidr":"10.0.0.0/14","prefixLength":24}' },
-  "reverse-zones": { path: "/v1/reverse-zones", body: '{"cidr":"192.168.0.0/17"}' },
-  "cover-1000": { path: "/v1/cidr-cover", body: body("cover-1000.json") },
-  "merge-1000": { path: "/v1/cidr-merge", body: body("merge-1000.json") },
-  "subtract-1000": { path: "/v1/cidr-subtract", body: body("subtract-1000.json") },
-  "usage-1000": { path: "/v1/cidr-usage", body: body("usage-1000.json") },
-};
+const cases = workloadsNamed([
+  "range-ipv4-small",
+  "range-ipv6-worst",
+  "split-1024",
+  "reverse-zones",
+  "cover-1000",
+  "merge-1000",
+  "subtract-1000",
+  "usage-1000",
+]);
 
 type Handle = (request: Request) => Promise<Response>;
 
@@ -96,6 +92,7 @@ console.log(
 );
 for (const [name, { path, body: text }] of Object.entries(cases)) {
   if (only.length > 0 && !only.includes(name)) continue;
+  if (text === undefined) throw new Error(`${name} has no body: the meter weighs only requests with one`);
   await timeFor(sides.on, path, text, 400);
   await timeFor(sides.off, path, text, 400);
   const on: number[] = [];

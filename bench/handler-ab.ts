@@ -13,6 +13,7 @@
  * checkout against a copy of itself) gave B/A 0.99–1.03 on the shared machine.
  */
 import { resolve } from "node:path";
+import { workloadsNamed } from "./lib/workloads.ts";
 
 const [rootA, rootB, roundsText = "21", ...names] = process.argv.slice(2);
 if (rootA === undefined || rootB === undefined || names.length === 0) {
@@ -22,16 +23,13 @@ if (rootA === undefined || rootB === undefined || names.length === 0) {
 const rounds = Number(roundsText);
 
 /** The issue-32 workloads of bench/wrk/ (same paths and bodies as bench/handler-micro.ts). */
-const cases: Record<string, { path: string; body?: string }> = {
-  health: { path: "/v1/health" },
-  "range-ipv4-small": { path: "/v1/range-to-cidrs", body: '{"start":"10.0.0.5","end":"10.0.0.77"}' },
-  "range-ipv6-worst": {
-    path: "/v1/range-to-cidrs",
-    body: '{"start":"::1","end":"ffff:ffff:ffff:ffff:ffff:ffff:ffff:fffe"}',
-  },
-  "split-1024": { path: "/v1/cidr-split", body: '{"cidr":"10.0.0.0/14","prefixLength":24}' },
-  "reverse-zones": { path: "/v1/reverse-zones", body: '{"cidr":"192.168.0.0/17"}' },
-};
+const cases = workloadsNamed([
+  "health",
+  "range-ipv4-small",
+  "range-ipv6-worst",
+  "split-1024",
+  "reverse-zones",
+]);
 
 type Handle = (request: Request) => Response | Promise<Response>;
 
