@@ -33,7 +33,9 @@ function gatesRound(now: () => number): number {
   const start = cpuNanos();
   for (let i = 0; i < SYNC; i++) {
     const promised = meter.arrive(40);
-    const usedBefore = meter.read(40, promised, budget.turn);
+    const taken = meter.read(40, promised, budget.turn);
+    if (typeof taken !== "number") throw new Error("a request waited on an idle budget");
+    const usedBefore = taken;
     const startedAt = budget.now();
     const workStartedAt = meter.work(8, usedBefore, startedAt);
     meter.end(startedAt, 40, workStartedAt, 8);

@@ -26,7 +26,7 @@ if (source === undefined) {
 
 /** An answer as the service sent it, less its request id, date and length (made per answer). */
 interface Kept {
-  readonly body: Uint8Array;
+  readonly body: Uint8Array<ArrayBuffer>;
   readonly init: ResponseInit;
 }
 
@@ -88,4 +88,6 @@ const server = Bun.serve({
     return kept === undefined ? notFound.clone() : answer(kept);
   },
 });
-console.error(`bun-floor peer on http://127.0.0.1:${server.port} (${gets.size} GET, ${posts.size} POST answers)`);
+console.error(
+  `bun-floor peer on http://127.0.0.1:${server.port} (${gets.size} GET, ${posts.size} POST answers)`,
+);

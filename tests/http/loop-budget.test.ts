@@ -57,7 +57,9 @@ function readAndWork(
 ): "refused unparsed" | "refused parsed" | "done" {
   let usedBefore: number;
   try {
-    usedBefore = meter.read(job.bytes, promised, turn);
+    const taken = meter.read(job.bytes, promised, turn);
+    if (typeof taken !== "number") throw new Error("a job waited where nothing may wait");
+    usedBefore = taken;
   } catch (error) {
     expect((error as HttpError).code).toBe("OVERLOADED");
     return "refused unparsed";
@@ -294,6 +296,188 @@ describe("the event loop's work budget", () => {
   });
 });
 
+describe("waiting for a turn with room (maxBacklogMs, ADR 66)", () => {
+  /** A budget with a backlog, on a manual loop, that has learned: 1,000 bytes cost 4 ms whole. */
+  function learned(maxBacklogMs: number, observer?: { overloaded: () => void }) {
+    const loop = manualLoop();
+    const budget = new LoopBudget({
+      turnMs: 10,
+      maxBacklogMs,
+      now: loop.now,
+      afterTurn: loop.afterTurn,
+      ...(observer === undefined ? {} : { observer }),
+    });
+    const meter = budget.meter();
+    expect(passGates(loop, budget, meter, { bytes: 1000, parseMs: 1, units: 100, workMs: 3 })).toBe("done");
+    loop.endTurn();
+    return { loop, budget, meter };
+  }
+  const job = { bytes: 1000, parseMs: 1, units: 100, workMs: 3 };
+  /** Lets every promise settled so far run its reactions (the turn's microtasks). */
+  const microtasks = () => Bun.sleep(0);
+
+  /**
+   * One request read now, as the route runs it: the work runs at once or once a turn takes it on.
+   * `done` lists the ids in the order their work ran; `refused` those refused after waiting.
+   */
+  function readLater(
+    context: ReturnType<typeof learned>,
+    id: number,
+    promised: number,
+    turn: number,
+    log: { done: number[]; refused: number[] },
+    maxWaitMs = 1000,
+  ): void {
+    const { loop, meter } = context;
+    const run = (usedBefore: number) => {
+      const startedAt = loop.now();
+      loop.advance(job.parseMs);
+      const workStartedAt = meter.work(job.units, usedBefore, startedAt);
+      loop.advance(job.workMs);
+      meter.end(startedAt, job.bytes, workStartedAt, job.units);
+      log.done.push(id);
+    };
+    const taken = meter.read(job.bytes, promised, turn, maxWaitMs);
+    if (typeof taken === "number") run(taken);
+    else
+      taken.then(run, (error: unknown) => {
+        expect((error as HttpError).code).toBe("OVERLOADED");
+        log.refused.push(id);
+      });
+  }
+
+  test("arrivals the turn has no room for wait, and later turns take them on in arrival order, a turn's worth each", async () => {
+    const context = learned(100);
+    const { loop, budget, meter } = context;
+    const turn = budget.turn;
+    const promises = Array.from({ length: 10 }, () => meter.arrive(job.bytes));
+    // Two fit this turn (4 + 4 ≤ 10) and hold their room; eight are admitted to wait (32 ms ≤ 100).
+    expect(promises.map((promised) => promised > 0)).toEqual([true, true, ...Array(8).fill(false)]);
+    expect(promises.every((promised) => promised >= 0)).toBe(true);
+    const log = { done: [] as number[], refused: [] as number[] };
+    for (const [id, promised] of promises.entries()) readLater(context, id, promised, turn, log);
+    expect(log.done).toEqual([0, 1]);
+    expect(budget.waiting).toEqual({ jobs: 8, ms: 32 });
+    // Each later turn takes on what fits (the first always), oldest first.
+    for (const expected of [
+      [0, 1, 2, 3],
+      [0, 1, 2, 3, 4, 5],
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    ]) {
+      expect(loop.endTurn()).toBe(true);
+      await microtasks();
+      expect(log.done).toEqual(expected);
+      expect(budget.spent).toBeCloseTo(8);
+    }
+    expect(budget.waiting).toEqual({ jobs: 0, ms: 0 });
+    expect(log.refused).toEqual([]);
+  });
+
+  test("the backlog is bounded: an arrival past maxBacklogMs is refused unread, and a read past it unparsed", () => {
+    const { budget, meter } = learned(10);
+    const promises = Array.from({ length: 8 }, () => meter.arrive(job.bytes));
+    // Two fit the turn; two more may wait (8 ms of the 10 the backlog holds); the rest are refused.
+    expect(promises).toEqual([4, 4, 0, 0, -1, -1, -1, -1]);
+    // A body that turns out larger than the backlog can hold (20 ms) is refused before it is parsed.
+    expect(() => meter.read(5000, 0, budget.turn, 1000)).toThrow(HttpError);
+    expect(budget.waiting).toEqual({ jobs: 0, ms: 0 });
+  });
+
+  test("while jobs wait, a newcomer that would fit waits behind them", async () => {
+    const context = learned(100);
+    const { loop, budget, meter } = context;
+    const log = { done: [] as number[], refused: [] as number[] };
+    const turn = budget.turn;
+    const promises = Array.from({ length: 3 }, () => meter.arrive(job.bytes));
+    for (const [id, promised] of promises.entries()) readLater(context, id, promised, turn, log);
+    expect(log.done).toEqual([0, 1]);
+    expect(loop.endTurn()).toBe(true); // job 2 is taken on, holding 4 ms of the new turn
+    // Before job 2 runs, a newcomer in the same turn: room for it (4 + 4 ≤ 10), but it is not first.
+    const late = meter.arrive(job.bytes);
+    expect(late).toBe(4);
+    await microtasks();
+    readLater(context, 3, late, budget.turn, log);
+    expect(log.done).toEqual([0, 1, 2, 3]);
+    // And with a job still waiting, an arrival that fits waits all the same.
+    const busy = learned(100);
+    const turnB = busy.budget.turn;
+    const logB = { done: [] as number[], refused: [] as number[] };
+    const arrivals = Array.from({ length: 3 }, () => busy.meter.arrive(job.bytes));
+    for (const [id, promised] of arrivals.entries()) readLater(busy, id, promised, turnB, logB);
+    expect(busy.budget.waiting.jobs).toBe(1);
+    expect(busy.meter.arrive(1)).toBe(0);
+  });
+
+  test("a job that has waited past its time is refused when a turn comes, and counted", async () => {
+    let refusals = 0;
+    const context = learned(100, { overloaded: () => refusals++ });
+    const { loop, budget, meter } = context;
+    const log = { done: [] as number[], refused: [] as number[] };
+    const turn = budget.turn;
+    const promises = Array.from({ length: 4 }, () => meter.arrive(job.bytes));
+    for (const [id, promised] of promises.entries()) readLater(context, id, promised, turn, log, 50);
+    expect(log.done).toEqual([0, 1]);
+    loop.advance(51);
+    expect(loop.endTurn()).toBe(true);
+    await microtasks();
+    expect(log.refused).toEqual([2, 3]);
+    expect(refusals).toBe(2);
+    expect(budget.waiting).toEqual({ jobs: 0, ms: 0 });
+    expect(budget.used).toBe(0);
+  });
+
+  test("without maxBacklogMs nothing waits: a job without room is refused at once", () => {
+    const context = learned(0);
+    const promises = Array.from({ length: 4 }, () => context.meter.arrive(job.bytes));
+    expect(promises).toEqual([4, 4, -1, -1]);
+    expect(context.budget.waiting).toEqual({ jobs: 0, ms: 0 });
+    expect(() => new LoopBudget({ turnMs: 10, maxBacklogMs: -1 })).toThrow(RangeError);
+  });
+
+  test("in any turn, work taken on stays within the budget plus one job, and the waiting work within the backlog", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.double({ min: 0, max: 60, noNaN: true }),
+        fc.array(fc.boolean(), { maxLength: 120 }),
+        async (maxBacklogMs, arrivals) => {
+          const context = learned(maxBacklogMs);
+          const { loop, budget, meter } = context;
+          const log = { done: [] as number[], refused: [] as number[] };
+          let turnWork = 0;
+          let biggest = 0;
+          let doneBefore = 0;
+          const closeTurn = async () => {
+            // What the turn did: each job done since the last close costs 4 ms (1 + 3).
+            turnWork = (log.done.length - doneBefore) * 4;
+            biggest = turnWork > 0 ? 4 : 0;
+            expect(turnWork).toBeLessThanOrEqual(10 + biggest);
+            doneBefore = log.done.length;
+            loop.endTurn();
+            await microtasks();
+          };
+          for (const [id, endsTurn] of arrivals.entries()) {
+            if (endsTurn) await closeTurn();
+            const promised = meter.arrive(job.bytes);
+            if (promised < 0) continue;
+            try {
+              readLater(context, id, promised, budget.turn, log);
+            } catch (error) {
+              expect((error as HttpError).code).toBe("OVERLOADED");
+            }
+            expect(budget.waiting.ms).toBeLessThanOrEqual(maxBacklogMs + 1e-9);
+          }
+          for (let i = 0; i < arrivals.length + 1 && budget.waiting.jobs > 0; i++) await closeTurn();
+          // Everything admitted was done in the end (nothing waited past its 1 s), in arrival order.
+          expect(budget.waiting.jobs).toBe(0);
+          expect(log.done).toEqual([...log.done].sort((a, b) => a - b));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe("what a byte and a unit cost, learned", () => {
   /** A meter on a manual loop with the server's 10 ms turn, and one request per turn of `job`. */
   function servedOneByOne(
@@ -452,6 +636,47 @@ describe("through the application", () => {
     expect((await errorOf(refused)).code).toBe("OVERLOADED");
     expect((await app.handle(new Request("http://localhost/v1/health"))).status).toBe(200);
     expect((await app.handle(new Request("http://localhost/v1/public-ip"))).status).toBe(200);
+  });
+
+  test("requests a busy turn has no room for wait and are answered 200 by later turns, in arrival order (ADR 66)", async () => {
+    let now = 0;
+    let turnEnd: (() => void) | undefined;
+    // Every clock reading is 1 ms later: a merge costs 2 ms whole, so five fill a 10 ms turn.
+    const { app } = testApp({
+      loopBudget: {
+        turnMs: 10,
+        maxBacklogMs: 100,
+        now: () => (now += 1),
+        afterTurn: (end) => (turnEnd = end),
+      },
+    });
+    const endTurn = () => {
+      const end = turnEnd;
+      turnEnd = undefined;
+      end?.();
+    };
+    expect((await app.handle(merge(["10.0.0.0/25", "10.0.0.128/25"]))).status).toBe(200);
+    endTurn();
+    const answered: number[] = [];
+    const answers = Array.from({ length: 12 }, (_, i) =>
+      app.handle(merge(["10.0.0.0/25", "10.0.0.128/25"])).then((response) => {
+        answered.push(i);
+        return response.status;
+      }),
+    );
+    await Bun.sleep(0);
+    const inFirstTurn = answered.length;
+    let turns = 0;
+    while (answered.length < 12 && turns < 20) {
+      endTurn();
+      turns++;
+      await Bun.sleep(0);
+    }
+    expect(await Promise.all(answers)).toEqual(Array(12).fill(200));
+    expect(inFirstTurn).toBeGreaterThan(0);
+    expect(inFirstTurn).toBeLessThan(12);
+    expect(turns).toBeGreaterThan(1);
+    expect(answered).toEqual([...answered].sort((a, b) => a - b));
   });
 
   test("an invalid body is refused for what it is (400), not for load: validation comes first", async () => {

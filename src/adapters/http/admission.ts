@@ -18,9 +18,9 @@
  * The work every request with a body does on the event loop (reading and parsing it; the CIDR
  * operations' own work) is admitted by the same rule in another form: {@link LoopBudget} lets one
  * turn of the loop take on at most `turnMs` of it, weighing each request on arrival (before its
- * body is read), with its bytes (before they are parsed) and by its row's cost (before the work),
- * and refuses the rest at once (CONTRACT §1.7, ADRs 37 and 48). Health and public-ip never pass
- * through here.
+ * body is read), with its bytes (before they are parsed) and by its row's cost (before the work);
+ * what a turn has no room for waits for a later turn within a bounded backlog, and the rest is
+ * refused at once (CONTRACT §1.7, ADRs 37, 48 and 66). Health and public-ip never pass through here.
  */
 import { HttpError } from "../../contract/errors.ts";
 import { CheckBudget } from "../../domain/check-budget.ts";
@@ -326,12 +326,36 @@ export interface LoopBudgetOptions {
    * (a tenth of `turnMs` by default; at most `turnMs`): see {@link LoopBudget}.
    */
   carryMs?: number;
+  /**
+   * The most metered work, in ms of its estimates, that may wait for a later turn when its own turn
+   * has no room, in order of arrival (ADR 66); what would take the backlog past it is refused at
+   * once. 0 (the default here): nothing waits, every job without room is refused at once.
+   */
+  maxBacklogMs?: number;
   /** Told of OVERLOADED refusals (the metrics). */
   observer?: Pick<AdmissionObserver, "overloaded">;
 }
 
-/** The defaults the server uses; docs/operations.md and ADRs 37 and 48 explain them. */
-export const DEFAULT_LOOP_BUDGET: Pick<LoopBudgetOptions, "turnMs"> = { turnMs: 10 };
+/** The defaults the server uses; docs/operations.md and ADRs 37, 48 and 66 explain them. */
+export const DEFAULT_LOOP_BUDGET: Pick<LoopBudgetOptions, "turnMs" | "maxBacklogMs"> = {
+  turnMs: 10,
+  maxBacklogMs: 100,
+};
+
+/** What a job that waited is given when a turn takes it on: the room held for it in that turn. */
+interface Taken {
+  readonly usedBefore: number;
+  readonly held: number;
+  readonly turn: number;
+}
+
+/** A job waiting for a turn with room for its estimate, until `notAfter` on the budget's clock. */
+interface LoopWaiter {
+  readonly estimateMs: number;
+  readonly notAfter: number;
+  readonly take: (taken: Taken) => void;
+  readonly refuse: (refusal: HttpError) => void;
+}
 
 /** The refusal of metered work the event loop has no room for now. */
 export function loopBusyRefusal(): HttpError {
@@ -350,13 +374,16 @@ export function loopBusyRefusal(): HttpError {
  * unread (`promised`: requests whose bodies have yet to be parsed). Work is admitted when the turn
  * has used nothing yet (the first job of a turn always runs, whatever its size: an idle server, or
  * one client sending one request after another, is never refused) or when it fits beside what the
- * turn has used; anything else is refused at once with OVERLOADED. Each {@link WorkMeter} asks
+ * turn has used; anything else waits for a later turn, in arrival order, while the work waiting
+ * stays within `maxBacklogMs` and for a bounded time (ADR 66), and is refused with OVERLOADED
+ * otherwise (at once when `maxBacklogMs` is 0). Each {@link WorkMeter} asks
  * three times, each time knowing more, and never after paying for what it would have avoided:
  * on arrival (Content-Length; nothing read), with the body's bytes (nothing parsed), and with the
  * validated body's cost (nothing computed).
  *
- * Nothing is allocated per request: the account is arithmetic on clock readings; the refusal is
- * one error made once; the end of a turn is one `setImmediate` per turn that used `carryMs` or more.
+ * Nothing is allocated for a request that does not wait: the account is arithmetic on clock
+ * readings; the refusal is one error made once; the end of a turn is one `setImmediate` per turn
+ * that used `carryMs` or more (or had jobs waiting). A waiting job is one entry and one promise.
  *
  * Ending a turn costs a turn of the loop of its own (the `setImmediate`): 4–6 µs of CPU on this
  * machine, more than a small request's whole work (issue 30's measurement, docs/performance.md).
@@ -371,16 +398,25 @@ export class LoopBudget {
   private promisedMs = 0;
   private turnNumber = 0;
   private turnEndScheduled = false;
+  /** Estimates of this turn's arrivals admitted to wait (they lapse with the turn, as promises do). */
+  private owedMs = 0;
+  /** Jobs waiting for a turn with room, oldest first from `head`; their estimates' sum. */
+  private readonly waiters: LoopWaiter[] = [];
+  private head = 0;
+  private waitingMs = 0;
   readonly now: () => number;
   private readonly turnMs: number;
   private readonly carryMs: number;
+  private readonly maxBacklogMs: number;
   private readonly afterTurn: (callback: () => void) => void;
   private readonly refusal = loopBusyRefusal();
   private readonly endTurn = (): void => {
     this.spentMs = 0;
     this.promisedMs = 0;
+    this.owedMs = 0;
     this.turnNumber++;
     this.turnEndScheduled = false;
+    if (this.head < this.waiters.length) this.takeWaiting();
   };
 
   constructor(private readonly options: LoopBudgetOptions) {
@@ -388,6 +424,8 @@ export class LoopBudget {
     this.turnMs = options.turnMs;
     this.carryMs = Math.min(options.carryMs ?? options.turnMs / 10, options.turnMs);
     if (!(this.carryMs >= 0)) throw new RangeError("carryMs must not be negative");
+    this.maxBacklogMs = options.maxBacklogMs ?? 0;
+    if (!(this.maxBacklogMs >= 0)) throw new RangeError("maxBacklogMs must not be negative");
     this.now = options.now ?? (() => performance.now());
     this.afterTurn = options.afterTurn ?? setImmediate;
   }
@@ -446,10 +484,94 @@ export class LoopBudget {
   }
 
   private scheduleTurnEnd(): void {
-    if (!this.turnEndScheduled && this.spentMs + this.promisedMs >= this.carryMs) {
-      this.turnEndScheduled = true;
-      this.afterTurn(this.endTurn);
+    if (!this.turnEndScheduled && this.spentMs + this.promisedMs >= this.carryMs) this.endTurnLater();
+  }
+
+  private endTurnLater(): void {
+    if (this.turnEndScheduled) return;
+    this.turnEndScheduled = true;
+    this.afterTurn(this.endTurn);
+  }
+
+  /** How many jobs wait for a turn with room, and their estimates' sum in ms. */
+  get waiting(): { readonly jobs: number; readonly ms: number } {
+    return { jobs: this.waiters.length - this.head, ms: this.waitingMs };
+  }
+
+  /** Whether a job must queue behind others: jobs are taken on in the order they came. */
+  get hasWaiting(): boolean {
+    return this.head < this.waiters.length;
+  }
+
+  /**
+   * Admits an arrival this turn has no room for to wait, if the work already waiting or admitted
+   * to wait this turn leaves room for its estimate under `maxBacklogMs`; false when it does not.
+   */
+  owe(estimateMs: number): boolean {
+    if (this.maxBacklogMs === 0 || this.waitingMs + this.owedMs + estimateMs > this.maxBacklogMs)
+      return false;
+    this.owedMs += estimateMs;
+    this.endTurnLater(); // what is owed lapses with the turn
+    return true;
+  }
+
+  /**
+   * Puts a job of `estimateMs` in line for a later turn with room for it, waiting at most
+   * `maxWaitMs`; refused at once (thrown) when the waiting work would pass `maxBacklogMs`.
+   * @returns what the turn that takes it on had used before it (for the work gate), once it has
+   * been taken on; rejects with the refusal when it could not be within `maxWaitMs`
+   */
+  wait(estimateMs: number, maxWaitMs: number): Promise<number> {
+    if (this.maxBacklogMs === 0 || this.waitingMs + estimateMs > this.maxBacklogMs) throw this.refused();
+    this.waitingMs += estimateMs;
+    const notAfter = this.now() + maxWaitMs;
+    const taken = new Promise<Taken>((take, refuse) => {
+      this.waiters.push({ estimateMs, notAfter, take, refuse });
+    });
+    this.endTurnLater();
+    return taken.then(({ usedBefore, held, turn }) => {
+      // The room held for it is now its own to charge (end), as a body read on arrival gives back its promise.
+      this.release(held, turn);
+      return usedBefore;
+    });
+  }
+
+  /**
+   * At the start of a turn: takes on the waiting jobs, oldest first, while the turn has room for
+   * them (the first always), holding their estimates as promises; refuses those past their time.
+   */
+  private takeWaiting(): void {
+    const now = this.now();
+    const waiters = this.waiters;
+    while (this.head < waiters.length) {
+      const waiter = waiters[this.head] as LoopWaiter;
+      if (now > waiter.notAfter) {
+        this.dequeue(waiter);
+        waiter.refuse(this.refused());
+        continue;
+      }
+      const used = this.used;
+      if (!this.fits(used, waiter.estimateMs)) break;
+      this.dequeue(waiter);
+      this.promise(waiter.estimateMs);
+      waiter.take({ usedBefore: used, held: waiter.estimateMs, turn: this.turnNumber });
     }
+    if (this.head === waiters.length) {
+      waiters.length = 0;
+      this.head = 0;
+      this.waitingMs = 0; // no drift from sums of floating-point estimates
+    } else {
+      if (this.head > 1024) {
+        waiters.splice(0, this.head);
+        this.head = 0;
+      }
+      this.endTurnLater();
+    }
+  }
+
+  private dequeue(waiter: LoopWaiter): void {
+    this.head++;
+    this.waitingMs -= waiter.estimateMs;
   }
 }
 
@@ -486,28 +608,37 @@ export class WorkMeter {
 
   /**
    * Gate 1, before the body is read: admits a request whose body is said to be `bytes` long
-   * ({@link declaredBodyBytes}) when the turn has room for it, and holds that room for it.
-   * @returns the ms promised (≥ 0), to hand to {@link read} with the turn it was made in; or −1
-   * when the request is refused (answer {@link LoopBudget.refused}, unread).
+   * ({@link declaredBodyBytes}) when the turn has room for it, and holds that room for it; when it
+   * has none (or others wait already), admits it to wait if the backlog has room for it
+   * ({@link LoopBudget.owe}).
+   * @returns the ms promised (≥ 0; 0 for a request admitted to wait), to hand to {@link read} with
+   * the turn it was made in; or −1 when the request is refused (answer {@link LoopBudget.refused},
+   * unread).
    */
   arrive(bytes: number): number {
+    const budget = this.budget;
     const estimate = this.perByte.value * bytes;
-    if (!this.budget.fits(this.budget.used, estimate)) return -1;
-    this.budget.promise(estimate);
+    if (budget.hasWaiting || !budget.fits(budget.used, estimate)) return budget.owe(estimate) ? 0 : -1;
+    budget.promise(estimate);
     return estimate;
   }
 
   /**
    * Gate 2, with the body's `bytes` read and nothing parsed: gives back arrival's promise
-   * (`promised`, made in turn `turn`) and admits the request if the turn has room for it now.
-   * @returns what the turn had used before this request, to hand to {@link work}
-   * @throws HttpError OVERLOADED when the turn has no room for it
+   * (`promised`, made in turn `turn`) and admits the request if the turn has room for it now and
+   * nothing waits before it; otherwise it waits, up to `maxWaitMs`, for a turn with room
+   * ({@link LoopBudget.wait}).
+   * @returns what the turn had used before this request, to hand to {@link work}: at once, or
+   * (having waited) a promise of it, rejected with OVERLOADED when the wait ran out
+   * @throws HttpError OVERLOADED when it may not wait (the backlog is full, or nothing may wait)
    */
-  read(bytes: number, promised: number, turn: number): number {
-    this.budget.release(promised, turn);
-    const used = this.budget.used;
-    if (!this.budget.fits(used, this.perByte.value * bytes)) throw this.budget.refused();
-    return used;
+  read(bytes: number, promised: number, turn: number, maxWaitMs = 0): number | Promise<number> {
+    const budget = this.budget;
+    budget.release(promised, turn);
+    const used = budget.used;
+    const estimate = this.perByte.value * bytes;
+    if (!budget.hasWaiting && budget.fits(used, estimate)) return used;
+    return budget.wait(estimate, maxWaitMs);
   }
 
   /**

@@ -191,6 +191,9 @@ function handlerFor<Id extends OperationId>(
   const budget = deps.loopBudget;
   const meter = budget.meter();
   const timeLimitMs = bodyTimeLimitMs(lanes.deadlineMs);
+  // A body read at its time limit, then waiting for the loop, is still answered before the
+  // deadline: a job waits at most half of what the deadline keeps beyond the body's limit (ADR 66).
+  const maxWaitMs = (lanes.deadlineMs - timeLimitMs) / 2;
   const parse = bodyParser(operation.request, { legacyLocators: operation.legacyLocators === true });
   const metered = operation.policy.admission === "metered";
   const queued = operation.policy.admission === "queued";
@@ -199,7 +202,8 @@ function handlerFor<Id extends OperationId>(
     const arrival = queued ? performance.now() : 0;
     try {
       const bytes = await readBodyBytes(request, timeLimitMs);
-      const usedBefore = meter.read(bytes.byteLength, promised, turn);
+      const taken = meter.read(bytes.byteLength, promised, turn, maxWaitMs);
+      const usedBefore = typeof taken === "number" ? taken : await taken;
       const startedAt = budget.now();
       let workStartedAt = Number.NaN;
       let units = 0;
