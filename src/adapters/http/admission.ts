@@ -404,6 +404,8 @@ export class LoopBudget {
   private readonly waiters: LoopWaiter[] = [];
   private head = 0;
   private waitingMs = 0;
+  /** Jobs taken from the queue whose work has not yet started (one at a time: see takeWaiting). */
+  private taking = 0;
   readonly now: () => number;
   private readonly turnMs: number;
   private readonly carryMs: number;
@@ -416,6 +418,7 @@ export class LoopBudget {
     this.owedMs = 0;
     this.turnNumber++;
     this.turnEndScheduled = false;
+    this.taking = 0;
     if (this.head < this.waiters.length) this.takeWaiting();
   };
 
@@ -477,10 +480,11 @@ export class LoopBudget {
     if (turn === this.turnNumber) this.promisedMs = Math.max(0, this.promisedMs - ms);
   }
 
-  /** Charges `ms` of work done in this turn. */
+  /** Charges `ms` of work done in this turn; a job waiting is then taken on if the turn has room. */
   charge(ms: number): void {
     this.spentMs += ms;
     this.scheduleTurnEnd();
+    if (this.taking === 0 && this.head < this.waiters.length) this.takeWaiting();
   }
 
   private scheduleTurnEnd(): void {
@@ -531,14 +535,17 @@ export class LoopBudget {
     this.endTurnLater();
     return taken.then(({ usedBefore, held, turn }) => {
       // The room held for it is now its own to charge (end), as a body read on arrival gives back its promise.
+      if (turn === this.turnNumber) this.taking = Math.max(0, this.taking - 1);
       this.release(held, turn);
       return usedBefore;
     });
   }
 
   /**
-   * At the start of a turn: takes on the waiting jobs, oldest first, while the turn has room for
-   * them (the first always), holding their estimates as promises; refuses those past their time.
+   * Takes on the oldest waiting job if the turn has room for it (the first of a turn always),
+   * holding its estimate as a promise, and refuses those past their time. One at a time: the next
+   * is taken when this one's work has been charged ({@link charge}), so a turn takes on waiting work
+   * by what it really cost, not by estimates that may be low (ADR 61: the least of recent samples).
    */
   private takeWaiting(): void {
     const now = this.now();
@@ -554,7 +561,9 @@ export class LoopBudget {
       if (!this.fits(used, waiter.estimateMs)) break;
       this.dequeue(waiter);
       this.promise(waiter.estimateMs);
+      this.taking++;
       waiter.take({ usedBefore: used, held: waiter.estimateMs, turn: this.turnNumber });
+      break;
     }
     if (this.head === waiters.length) {
       waiters.length = 0;
