@@ -327,13 +327,14 @@ describe("waiting for a turn with room (maxBacklogMs, ADR 66)", () => {
     turn: number,
     log: { done: number[]; refused: number[] },
     maxWaitMs = 1000,
+    workMs = job.workMs,
   ): void {
     const { loop, meter } = context;
     const run = (usedBefore: number) => {
       const startedAt = loop.now();
       loop.advance(job.parseMs);
       const workStartedAt = meter.work(job.units, usedBefore, startedAt);
-      loop.advance(job.workMs);
+      loop.advance(workMs);
       meter.end(startedAt, job.bytes, workStartedAt, job.units);
       log.done.push(id);
     };
@@ -372,6 +373,28 @@ describe("waiting for a turn with room (maxBacklogMs, ADR 66)", () => {
     }
     expect(budget.waiting).toEqual({ jobs: 0, ms: 0 });
     expect(log.refused).toEqual([]);
+  });
+
+  test("waiting jobs are taken on one at a time, by what the turn has really spent: jobs slower than their estimate fill a turn sooner", async () => {
+    const context = learned(100);
+    const { loop, budget, meter } = context;
+    const turn = budget.turn;
+    const promises = Array.from({ length: 6 }, () => meter.arrive(job.bytes));
+    const log = { done: [] as number[], refused: [] as number[] };
+    // Each job's work now takes 8 ms where 3 were learned (a slower moment): 9 ms whole, not 4.
+    for (const [id, promised] of promises.entries()) readLater(context, id, promised, turn, log, 1000, 8);
+    // This turn: the first (always), then 9 ms spent leaves no room for a 4 ms estimate.
+    expect(log.done).toEqual([0]);
+    for (const expected of [
+      [0, 1],
+      [0, 1, 2],
+      [0, 1, 2, 3],
+    ]) {
+      expect(loop.endTurn()).toBe(true);
+      await microtasks();
+      expect(log.done).toEqual(expected); // taken by estimates (4 + 4 ≤ 10) it would be two a turn: 18 ms
+      expect(budget.spent).toBeCloseTo(9);
+    }
   });
 
   test("the backlog is bounded: an arrival past maxBacklogMs is refused unread, and a read past it unparsed", () => {
