@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { LoopBudget, RECENT_SAMPLES, RecentLow } from "../../src/adapters/http/admission.ts";
+import { LoopBudget, RECENT_SAMPLES, RecentLow, WAIT_FOR_TURN } from "../../src/adapters/http/admission.ts";
 import { splitAnswerSize } from "../../src/contract/costs.ts";
 import { HttpError } from "../../src/contract/errors.ts";
 import { OPERATION_LIST, OPERATIONS } from "../../src/contract/operations.ts";
@@ -330,6 +330,17 @@ describe("waiting for a turn with room (maxBacklogMs, ADR 66)", () => {
     workMs = job.workMs,
   ): void {
     const { loop, meter } = context;
+    if (promised === WAIT_FOR_TURN) {
+      // Admitted to wait, unread: read once a turn has taken it on, with the room held for it.
+      meter.waitForTurn(job.bytes, maxWaitMs).then(
+        (taken) => readLater(context, id, taken.held, taken.turn, log, maxWaitMs, workMs),
+        (error: unknown) => {
+          expect((error as HttpError).code).toBe("OVERLOADED");
+          log.refused.push(id);
+        },
+      );
+      return;
+    }
     const run = (usedBefore: number) => {
       const startedAt = loop.now();
       loop.advance(job.parseMs);
@@ -353,8 +364,7 @@ describe("waiting for a turn with room (maxBacklogMs, ADR 66)", () => {
     const turn = budget.turn;
     const promises = Array.from({ length: 10 }, () => meter.arrive(job.bytes));
     // Two fit this turn (4 + 4 ≤ 10) and hold their room; eight are admitted to wait (32 ms ≤ 100).
-    expect(promises.map((promised) => promised > 0)).toEqual([true, true, ...Array(8).fill(false)]);
-    expect(promises.every((promised) => promised >= 0)).toBe(true);
+    expect(promises).toEqual([4, 4, ...Array(8).fill(WAIT_FOR_TURN)]);
     const log = { done: [] as number[], refused: [] as number[] };
     for (const [id, promised] of promises.entries()) readLater(context, id, promised, turn, log);
     expect(log.done).toEqual([0, 1]);
@@ -399,12 +409,18 @@ describe("waiting for a turn with room (maxBacklogMs, ADR 66)", () => {
 
   test("the backlog is bounded: an arrival past maxBacklogMs is refused unread, and a read past it unparsed", () => {
     const { budget, meter } = learned(10);
-    const promises = Array.from({ length: 8 }, () => meter.arrive(job.bytes));
+    // Each arrival as the route answers it: one admitted to wait joins the line at once, unread.
+    const promises = Array.from({ length: 8 }, () => {
+      const promised = meter.arrive(job.bytes);
+      if (promised === WAIT_FOR_TURN) void meter.waitForTurn(job.bytes, 1000);
+      return promised;
+    });
     // Two fit the turn; two more may wait (8 ms of the 10 the backlog holds); the rest are refused.
-    expect(promises).toEqual([4, 4, 0, 0, -1, -1, -1, -1]);
-    // A body that turns out larger than the backlog can hold (20 ms) is refused before it is parsed.
+    expect(promises).toEqual([4, 4, WAIT_FOR_TURN, WAIT_FOR_TURN, -1, -1, -1, -1]);
+    expect(budget.waiting).toEqual({ jobs: 2, ms: 8 });
+    // A body that turns out larger than the turn and the backlog can hold (20 ms) is refused unparsed.
     expect(() => meter.read(5000, 0, budget.turn, 1000)).toThrow(HttpError);
-    expect(budget.waiting).toEqual({ jobs: 0, ms: 0 });
+    expect(budget.waiting).toEqual({ jobs: 2, ms: 8 });
   });
 
   test("while jobs wait, a newcomer that would fit waits behind them", async () => {
@@ -429,7 +445,7 @@ describe("waiting for a turn with room (maxBacklogMs, ADR 66)", () => {
     const arrivals = Array.from({ length: 3 }, () => busy.meter.arrive(job.bytes));
     for (const [id, promised] of arrivals.entries()) readLater(busy, id, promised, turnB, logB);
     expect(busy.budget.waiting.jobs).toBe(1);
-    expect(busy.meter.arrive(1)).toBe(0);
+    expect(busy.meter.arrive(1)).toBe(WAIT_FOR_TURN);
   });
 
   test("a job that has waited past its time is refused when a turn comes, and counted", async () => {

@@ -343,7 +343,7 @@ export const DEFAULT_LOOP_BUDGET: Pick<LoopBudgetOptions, "turnMs" | "maxBacklog
 };
 
 /** What a job that waited is given when a turn takes it on: the room held for it in that turn. */
-interface Taken {
+export interface Taken {
   readonly usedBefore: number;
   readonly held: number;
   readonly turn: number;
@@ -398,8 +398,6 @@ export class LoopBudget {
   private promisedMs = 0;
   private turnNumber = 0;
   private turnEndScheduled = false;
-  /** Estimates of this turn's arrivals admitted to wait (they lapse with the turn, as promises do). */
-  private owedMs = 0;
   /** Jobs waiting for a turn with room, oldest first from `head`; their estimates' sum. */
   private readonly waiters: LoopWaiter[] = [];
   private head = 0;
@@ -415,7 +413,6 @@ export class LoopBudget {
   private readonly endTurn = (): void => {
     this.spentMs = 0;
     this.promisedMs = 0;
-    this.owedMs = 0;
     this.turnNumber++;
     this.turnEndScheduled = false;
     this.taking = 0;
@@ -507,37 +504,32 @@ export class LoopBudget {
     return this.head < this.waiters.length;
   }
 
-  /**
-   * Admits an arrival this turn has no room for to wait, if the work already waiting or admitted
-   * to wait this turn leaves room for its estimate under `maxBacklogMs`; false when it does not.
-   */
-  owe(estimateMs: number): boolean {
-    if (this.maxBacklogMs === 0 || this.waitingMs + this.owedMs + estimateMs > this.maxBacklogMs)
-      return false;
-    this.owedMs += estimateMs;
-    this.endTurnLater(); // what is owed lapses with the turn
-    return true;
+  /** Whether a job of `estimateMs` may join the jobs waiting (the backlog has room for it). */
+  mayWait(estimateMs: number): boolean {
+    return this.maxBacklogMs > 0 && this.waitingMs + estimateMs <= this.maxBacklogMs;
   }
 
   /**
    * Puts a job of `estimateMs` in line for a later turn with room for it, waiting at most
-   * `maxWaitMs`; refused at once (thrown) when the waiting work would pass `maxBacklogMs`.
-   * @returns what the turn that takes it on had used before it (for the work gate), once it has
-   * been taken on; rejects with the refusal when it could not be within `maxWaitMs`
+   * `maxWaitMs` (`first`: at the head of the line, for a job admitted before those waiting);
+   * refused at once (thrown) when the waiting work would pass `maxBacklogMs`.
+   * @returns the room a turn has taken it on with, once it has (to give back with
+   * {@link release} when its work starts); rejects with the refusal when its time ran out
    */
-  wait(estimateMs: number, maxWaitMs: number): Promise<number> {
-    if (this.maxBacklogMs === 0 || this.waitingMs + estimateMs > this.maxBacklogMs) throw this.refused();
+  wait(estimateMs: number, maxWaitMs: number, first = false): Promise<Taken> {
+    if (!this.mayWait(estimateMs)) throw this.refused();
     this.waitingMs += estimateMs;
     const notAfter = this.now() + maxWaitMs;
     const taken = new Promise<Taken>((take, refuse) => {
-      this.waiters.push({ estimateMs, notAfter, take, refuse });
+      const waiter = { estimateMs, notAfter, take, refuse };
+      if (!first) this.waiters.push(waiter);
+      else if (this.head > 0) this.waiters[--this.head] = waiter;
+      else this.waiters.unshift(waiter);
     });
     this.endTurnLater();
-    return taken.then(({ usedBefore, held, turn }) => {
-      // The room held for it is now its own to charge (end), as a body read on arrival gives back its promise.
-      if (turn === this.turnNumber) this.taking = Math.max(0, this.taking - 1);
-      this.release(held, turn);
-      return usedBefore;
+    return taken.then((room) => {
+      if (room.turn === this.turnNumber) this.taking = Math.max(0, this.taking - 1);
+      return room;
     });
   }
 
@@ -597,6 +589,11 @@ export class LoopBudget {
  * then {@link end}, always, charges what it took. Between the second gate and the end everything
  * runs synchronously, so a job admitted whole by its turn (the first) runs whole.
  */
+/** What {@link WorkMeter.arrive} answers for a request refused unread. */
+export const ARRIVAL_REFUSED = -1;
+/** What {@link WorkMeter.arrive} answers for a request admitted to wait, unread ({@link WorkMeter.waitForTurn}). */
+export const WAIT_FOR_TURN = -2;
+
 export class WorkMeter {
   private readonly perByte = new RecentLow();
   private readonly perUnit = new RecentLow();
@@ -618,18 +615,28 @@ export class WorkMeter {
   /**
    * Gate 1, before the body is read: admits a request whose body is said to be `bytes` long
    * ({@link declaredBodyBytes}) when the turn has room for it, and holds that room for it; when it
-   * has none (or others wait already), admits it to wait if the backlog has room for it
-   * ({@link LoopBudget.owe}).
-   * @returns the ms promised (≥ 0; 0 for a request admitted to wait), to hand to {@link read} with
-   * the turn it was made in; or −1 when the request is refused (answer {@link LoopBudget.refused},
-   * unread).
+   * has none (or others wait already), admits it to wait, unread, if the backlog has room for it.
+   * @returns the ms promised (≥ 0), to hand to {@link read} with the turn it was made in;
+   * {@link WAIT_FOR_TURN} for a request to wait ({@link waitForTurn}); or {@link ARRIVAL_REFUSED}
+   * when the request is refused (answer {@link LoopBudget.refused}, unread).
    */
   arrive(bytes: number): number {
     const budget = this.budget;
     const estimate = this.perByte.value * bytes;
-    if (budget.hasWaiting || !budget.fits(budget.used, estimate)) return budget.owe(estimate) ? 0 : -1;
+    if (budget.hasWaiting || !budget.fits(budget.used, estimate))
+      return budget.mayWait(estimate) ? WAIT_FOR_TURN : ARRIVAL_REFUSED;
     budget.promise(estimate);
     return estimate;
+  }
+
+  /**
+   * For a request {@link arrive} answered {@link WAIT_FOR_TURN}: waits, unread, up to `maxWaitMs`
+   * for a turn with room for a body of `bytes`, in arrival order.
+   * @returns the room and turn it was taken on with, to hand to {@link read} as an arrival's
+   * promise; rejects with OVERLOADED when its time ran out
+   */
+  waitForTurn(bytes: number, maxWaitMs: number): Promise<Taken> {
+    return this.budget.wait(this.perByte.value * bytes, maxWaitMs);
   }
 
   /**
@@ -646,8 +653,12 @@ export class WorkMeter {
     budget.release(promised, turn);
     const used = budget.used;
     const estimate = this.perByte.value * bytes;
-    if (!budget.hasWaiting && budget.fits(used, estimate)) return used;
-    return budget.wait(estimate, maxWaitMs);
+    if (budget.fits(used, estimate)) return used;
+    // Admitted before anything now waiting (on arrival, with room held for it): first in line.
+    return budget.wait(estimate, maxWaitMs, true).then(({ usedBefore, held, turn: takenIn }) => {
+      budget.release(held, takenIn); // its work starts now and is charged by end
+      return usedBefore;
+    });
   }
 
   /**

@@ -18,7 +18,7 @@ import { OPERATION_LIST, type Operation, type OperationId } from "../../contract
 import type { ClientAddressSource, SignatureVerifier } from "../../domain/ports.ts";
 import type { UseCaseContext, UseCases } from "../../operations/use-cases.ts";
 import { negotiate } from "./accept.ts";
-import type { CertificateLanes, LoopBudget } from "./admission.ts";
+import { type CertificateLanes, type LoopBudget, type Taken, WAIT_FOR_TURN } from "./admission.ts";
 import { encoderNamed } from "./encoders/index.ts";
 import { declaredBodyBytes, readBodyBytes, readJsonBytes } from "./json-body.ts";
 import { type OpenApiOperation, type OperationDocs, operationObjectOf } from "./openapi-document.ts";
@@ -235,11 +235,24 @@ function handlerFor<Id extends OperationId>(
       return fail(request, template, error);
     }
   };
+  // Admitted to wait, unread (ADR 66): its body is read once a turn has taken it on, with the room
+  // that turn holds for it, as if it had arrived then.
+  const admittedLater = async (request: Request, turn: Promise<Taken>): Promise<Response> => {
+    let taken: Taken;
+    try {
+      taken = await turn;
+    } catch (error) {
+      return fail(request, template, error);
+    }
+    return admitted(request, taken.held, taken.turn);
+  };
   return (request) => {
     // Refused before anything is read: the shed path makes no promise and no error.
-    const promised = meter.arrive(declaredBodyBytes(request));
-    if (promised < 0) return fail(request, template, budget.refused());
-    return admitted(request, promised, budget.turn);
+    const declared = declaredBodyBytes(request);
+    const promised = meter.arrive(declared);
+    if (promised >= 0) return admitted(request, promised, budget.turn);
+    if (promised === WAIT_FOR_TURN) return admittedLater(request, meter.waitForTurn(declared, maxWaitMs));
+    return fail(request, template, budget.refused());
   };
 }
 
