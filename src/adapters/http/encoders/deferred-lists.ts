@@ -14,7 +14,7 @@
 import { ZoneNames } from "../../../domain/cidr/reverse-zones.ts";
 import { PrefixEntries, PrefixList } from "../../../domain/ip/prefix-list.ts";
 import { TEXT_WRITE_ROOM } from "../../../domain/ip/text.ts";
-import { DeferredList, type DeferredFields, deferredFieldsOf } from "../../../domain/list-fields.ts";
+import { type DeferredFields, DeferredList, deferredFieldsOf } from "../../../domain/list-fields.ts";
 
 const QUOTE = 34;
 const COMMA = 44;
