@@ -194,16 +194,11 @@ function handlerFor<Id extends OperationId>(
   const parse = bodyParser(operation.request, { legacyLocators: operation.legacyLocators === true });
   const metered = operation.policy.admission === "metered";
   const queued = operation.policy.admission === "queued";
-  const admitted = async (
-    request: Request,
-    declared: string | null,
-    promised: number,
-    turn: number,
-  ): Promise<Response> => {
+  const admitted = async (request: Request, promised: number, turn: number): Promise<Response> => {
     // Only a queued job's lane needs its arrival time (how long it has waited already).
     const arrival = queued ? performance.now() : 0;
     try {
-      const bytes = await readBodyBytes(request, timeLimitMs, declared);
+      const bytes = await readBodyBytes(request, timeLimitMs);
       const usedBefore = meter.read(bytes.byteLength, promised, turn);
       const startedAt = budget.now();
       let workStartedAt = Number.NaN;
@@ -237,12 +232,10 @@ function handlerFor<Id extends OperationId>(
     }
   };
   return (request) => {
-    // Refused before anything is read: the shed path makes no promise and no error. The
-    // Content-Length is read once, here, and handed on to the body's reader.
-    const declared = request.headers.get("content-length");
-    const promised = meter.arrive(declaredBodyBytes(declared));
+    // Refused before anything is read: the shed path makes no promise and no error.
+    const promised = meter.arrive(declaredBodyBytes(request));
     if (promised < 0) return fail(request, template, budget.refused());
-    return admitted(request, declared, promised, budget.turn);
+    return admitted(request, promised, budget.turn);
   };
 }
 

@@ -211,15 +211,14 @@ async function readChunked(request: Request): Promise<Uint8Array> {
 
 /**
  * The body's bytes, checked for size and media type (CONTRACT §1's first steps), not yet decoded:
- * what admission weighs before any parsing is paid for (ADR 48). `declared` is the request's
- * Content-Length header, for a caller that has read it already ({@link declaredBodyBytes}).
+ * what admission weighs before any parsing is paid for (ADR 48).
  * @throws HttpError PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE or INVALID_JSON (a body cut short or too slow)
  */
 export async function readBodyBytes(
   request: Request,
   timeLimitMs = Number.POSITIVE_INFINITY,
-  declared: string | null = request.headers.get("content-length"),
 ): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   const bytes = await readCapped(request, declared !== null, timeLimitMs);
   if (!isJsonMediaType(request.headers.get("content-type"))) {
@@ -232,12 +231,12 @@ export async function readBodyBytes(
 }
 
 /**
- * The size a request's body is weighed at before it is read (ADR 48), from its Content-Length
- * header (`declared`, null when absent): that length, or the largest body the API takes
- * (MAX_BODY_BYTES) when it declares none (a chunked body, whose size is known only once read) or
- * one past the limit (refused unread as 413 when admitted) or not a number.
+ * The size a request's body is weighed at before it is read (ADR 48): its Content-Length, or the
+ * largest body the API takes (MAX_BODY_BYTES) when it declares none (a chunked body, whose size is
+ * known only once read) or one past the limit (refused unread as 413 when admitted) or not a number.
  */
-export function declaredBodyBytes(declared: string | null): number {
+export function declaredBodyBytes(request: Request): number {
+  const declared = request.headers.get("content-length");
   if (declared === null) return MAX_BODY_BYTES;
   const bytes = Number(declared);
   return bytes >= 0 && bytes <= MAX_BODY_BYTES ? bytes : MAX_BODY_BYTES;
