@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { encodeDeferredLists } from "../../src/adapters/http/encoders/deferred-lists.ts";
 import { PrefixList } from "../../src/domain/ip/prefix-list.ts";
-import { DeferredList, resultWith, unreadListsOf } from "../../src/domain/list-fields.ts";
+import { DeferredList, deferredFieldsOf, resultWith } from "../../src/domain/list-fields.ts";
 
 interface Shape {
   family: string;
@@ -56,12 +56,33 @@ describe("resultWith", () => {
   test("the list is made once, on its first read, and the field is then the list itself", () => {
     const list = new CountedList(["10.0.0.0/8"]);
     const result = resultWith<Shape>({ family: "ipv4", cidrs: list, count: "1" });
-    expect(unreadListsOf(result)?.get("cidrs")).toBe(list);
+    expect(deferredFieldsOf(result)?.cidrs).toBe(list);
     expect(list.made).toBe(0);
     const first = result.cidrs;
     expect(result.cidrs).toBe(first);
     expect(list.made).toBe(1);
-    expect(unreadListsOf(result)?.size).toBe(0);
+    expect(deferredFieldsOf(result)?.cidrs).toBe(first); // no longer offered as the list
+    expect(deferredFieldsOf({ cidrs: first })).toBeUndefined();
+  });
+
+  test("the bookkeeping is invisible: keys, spread, equality, structuredClone and JSON see the fields only", () => {
+    const made = () =>
+      resultWith<Shape>({ family: "ipv4", cidrs: new CountedList(["10.0.0.0/8"]), count: "1" });
+    const plain = { family: "ipv4", cidrs: ["10.0.0.0/8"], count: "1" };
+    expect(made()).toEqual(plain);
+    expect(plain).toEqual(made());
+    expect(made()).toStrictEqual(plain);
+    expect({ ...made() }).toStrictEqual(plain);
+    expect(structuredClone(made())).toStrictEqual(plain);
+    expect(Object.getOwnPropertySymbols({ ...made() })).toEqual([]);
+    expect(Object.getOwnPropertyNames(made())).toEqual(["family", "cidrs", "count"]);
+    expect(Object.entries(made())).toEqual(Object.entries(plain));
+    expect(JSON.stringify(made(), null, 2)).toBe(JSON.stringify(plain, null, 2));
+    // Two results with a field of the same name share nothing but its accessor.
+    const a = made();
+    const b = resultWith<Shape>({ family: "ipv6", cidrs: new CountedList(["2001:db8::/32"]), count: "1" });
+    b.cidrs = ["::/0"];
+    expect([a.cidrs, b.cidrs]).toEqual([["10.0.0.0/8"], ["::/0"]]);
   });
 
   test("a list of prefixes is encoded from its words, never made into strings", () => {

@@ -14,7 +14,7 @@
 import { ZoneNames } from "../../../domain/cidr/reverse-zones.ts";
 import { PrefixEntries, PrefixList } from "../../../domain/ip/prefix-list.ts";
 import { TEXT_WRITE_ROOM } from "../../../domain/ip/text.ts";
-import { type DeferredList, unreadListsOf } from "../../../domain/list-fields.ts";
+import { type DeferredFields, DeferredList, deferredFieldsOf } from "../../../domain/list-fields.ts";
 
 const QUOTE = 34;
 const COMMA = 44;
@@ -95,35 +95,35 @@ const sink = new ByteSink();
  * Bytes are a view of the encoder's buffer, overwritten by the next call: use them at once.
  */
 export function encodeDeferredLists(result: unknown): Uint8Array<ArrayBuffer> | string {
-  const unread = result !== null && typeof result === "object" ? unreadListsOf(result) : undefined;
-  // Nothing deferred (or already read): JSON.stringify's text is the answer.
-  if (unread === undefined || unread.size === 0) return JSON.stringify(result);
+  const deferred = result !== null && typeof result === "object" ? deferredFieldsOf(result) : undefined;
+  // Not made by resultWith: JSON.stringify's text is the answer.
+  if (deferred === undefined) return JSON.stringify(result);
   sink.pos = 0;
-  writeValue(result, sink);
+  writeFields(result as Record<string, unknown>, deferred, sink);
   return sink.take();
 }
 
-function writeValue(value: unknown, out: ByteSink): void {
-  const unread = value !== null && typeof value === "object" ? unreadListsOf(value) : undefined;
-  if (unread === undefined || unread.size === 0) {
-    const text = JSON.stringify(value);
-    if (text !== undefined) out.text(text);
-    return;
-  }
-  const fields = value as Record<string, unknown>;
+/** A result made by `resultWith`, field by field: a list nobody has read from its value. */
+function writeFields(fields: Record<string, unknown>, deferred: DeferredFields, out: ByteSink): void {
   let first = true;
   out.byte(123); // {
   for (const key of Object.keys(fields)) {
-    const deferred = unread.get(key);
-    // A list nobody has read: from its value; a nested result: asked in turn (read or not).
-    if (deferred === undefined) {
-      const text = JSON.stringify(fields[key]);
-      if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the field out
-      out.text(`${first ? "" : ","}${JSON.stringify(key)}:${text}`);
-    } else {
+    const list = deferred[key];
+    if (list instanceof DeferredList) {
       out.text(`${first ? "" : ","}${JSON.stringify(key)}:`);
-      if (deferred === null) writeValue(fields[key], out);
-      else writeList(deferred, out);
+      writeList(list, out);
+    } else {
+      const value = fields[key];
+      // A nested result (read or not) is asked in turn; anything else is JSON.stringify's.
+      const nested = value !== null && typeof value === "object" ? deferredFieldsOf(value) : undefined;
+      if (nested !== undefined) {
+        out.text(`${first ? "" : ","}${JSON.stringify(key)}:`);
+        writeFields(value as Record<string, unknown>, nested, out);
+      } else {
+        const text = JSON.stringify(value);
+        if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the field out
+        out.text(`${first ? "" : ","}${JSON.stringify(key)}:${text}`);
+      }
     }
     first = false;
   }
