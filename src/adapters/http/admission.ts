@@ -336,10 +336,14 @@ export interface LoopBudgetOptions {
   observer?: Pick<AdmissionObserver, "overloaded">;
 }
 
-/** The defaults the server uses; docs/operations.md and ADRs 37, 48 and 66 explain them. */
+/**
+ * The defaults the server uses; docs/operations.md and ADRs 37, 48 and 66 explain them. Waiting for
+ * a later turn (`maxBacklogMs`) is built but off: with it on, a request that waited on a pipelined
+ * keep-alive connection was not answered under load (tests/e2e/keepalive-drain.test.ts; ADR 66).
+ */
 export const DEFAULT_LOOP_BUDGET: Pick<LoopBudgetOptions, "turnMs" | "maxBacklogMs"> = {
   turnMs: 10,
-  maxBacklogMs: 100,
+  maxBacklogMs: 0,
 };
 
 /** What a job that waited is given when a turn takes it on: the room held for it in that turn. */
