@@ -17,6 +17,10 @@
  * 3. a request whose lines end in a bare LF (RFC 9112 §2.2: accept it, or answer 400), and a NUL
  *    in the path (not a request-target character: 400): Bun answers `505 HTTP Version Not
  *    Supported`, a status that names the wrong fault, with none of our headers (issue 30).
+ * 4. a request whose handler answers on a later turn of the event loop (`/later`: after a
+ *    `setImmediate`, as any WebCrypto call or queued work does), with a second request pipelined
+ *    behind it: Bun 1.4.5 closes the connection without sending either answer (ADR 66, ADR 68;
+ *    upstream oven-sh/bun pull request 38128, open). Alone, the same request is answered.
  * Bounded: every case gives up after 2 s; the server stops itself at the end.
  */
 
@@ -51,6 +55,11 @@ export const CASES: { name: string; request: string }[] = [
   { name: "bare LF line ends", request: "GET /a HTTP/1.1\nHost: a\n\n" },
   // RFC 9112 §3.2 / RFC 3986: a NUL is no request-target character: 400.
   { name: "NUL in the path", request: "GET /a\u0000b HTTP/1.1\r\nHost: a\r\n\r\n" },
+  { name: "GET answered on a later turn (control)", request: "GET /later HTTP/1.1\r\nHost: a\r\n\r\n" },
+  {
+    name: "GET answered on a later turn, then a pipelined GET",
+    request: "GET /later HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n",
+  },
 ];
 
 /** A reverse proxy started in front of the bare server: where to send the cases, and how to stop it. */
@@ -66,7 +75,9 @@ export async function reproduce(front?: (serverPort: number) => Promise<Front>):
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
-      seen.push(`${request.method} ${new URL(request.url).pathname}`);
+      const path = new URL(request.url).pathname;
+      seen.push(`${request.method} ${path}`);
+      if (path === "/later") await new Promise<void>((resume) => setImmediate(resume));
       const body = request.body === null ? "" : await request.text();
       return new Response(`${request.method} ${body.length}\n`);
     },

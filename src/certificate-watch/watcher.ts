@@ -6,7 +6,7 @@
  * Where it runs: in one process only, never in a request worker (src/server.ts starts it in the
  * supervisor with WORKERS > 1, in the one serving process otherwise), and off the request path:
  * a pass reads one file at a time and yields to the event loop between files (setImmediate), the
- * signature checks run in WebCrypto, and a file whose certificates have not changed is not judged
+ * signature checks run a few milliseconds of each turn of the loop at most (ADR 68), and a file whose certificates have not changed is not judged
  * again until an instant at which its verdict could change (see {@link recheckInstant}), so a
  * pass over 1,000 unchanged files costs their reads and a digest each.
  *

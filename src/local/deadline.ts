@@ -34,9 +34,9 @@ export const MAX_TIMEOUT_SECONDS = 86_400;
  */
 export const MEMORY_CEILING_BYTES = 384 * 1024 * 1024;
 /**
- * Signature checks running at once: enough to keep WebCrypto's worker threads busy (measured on
- * 2 cores: P-521 checks take 1.2 ms one by one, 0.6 ms each when many run together), few enough
- * that stopping leaves almost nothing in flight.
+ * Signature checks asked for at once. The checks themselves run one after another on the event
+ * loop (node:crypto, ADR 68); a few in hand keep the path search from waiting on each answer, and
+ * few enough that stopping leaves almost nothing in flight.
  */
 export const CONCURRENT_CHECKS = 8;
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { buildCertificateChain, type CertificateChainResult } from "../../src/domain/certificates/chain.ts";
 import { pemBlock } from "../../src/domain/certificates/pem.ts";
 import { fixedClock } from "../fakes/clock.ts";
@@ -21,7 +21,7 @@ const AT_TIME = String(Date.parse(NOW) / 1000);
 const deps = {
   clock: fixedClock(NOW),
   decoder: new DerCertificateDecoder(),
-  verifier: new WebCryptoSignatureVerifier(),
+  verifier: new NodeSignatureVerifier(),
   roots: noKnownRoots,
 };
 

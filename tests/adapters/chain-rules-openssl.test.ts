@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { buildCertificateChain } from "../../src/domain/certificates/chain.ts";
 import { fixedClock } from "../fakes/clock.ts";
 import { noKnownRoots } from "../fakes/roots.ts";
@@ -149,7 +149,7 @@ async function verdicts(label: string, spec: Case) {
     {
       clock: fixedClock(new Date(at * 1000).toISOString()),
       decoder,
-      verifier: new WebCryptoSignatureVerifier(),
+      verifier: new NodeSignatureVerifier(),
       roots: noKnownRoots,
     },
   );

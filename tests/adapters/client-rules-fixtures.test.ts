@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { ReferenceRootStore } from "../../src/adapters/crypto/root-store.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import {
   buildCertificateChain,
   type CertificateChainResult,
@@ -104,7 +104,7 @@ const ROWS: Row[] = [
 ];
 
 const decoder = new DerCertificateDecoder();
-const verifier = new WebCryptoSignatureVerifier();
+const verifier = new NodeSignatureVerifier();
 
 async function verdict(fixture: Row, profile: "private" | "webpki"): Promise<CertificateChainResult> {
   const rootPem = read("certs", fixture.root);

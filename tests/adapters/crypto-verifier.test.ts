@@ -1,17 +1,18 @@
 /**
- * The WebCrypto signature verifier on the generated fixtures: each algorithm's child → issuer
+ * The node:crypto signature verifier on the generated fixtures: each algorithm's child → issuer
  * check, wrong keys, tampering, unsupported algorithms and unusable issuer keys (CONTRACT §4.2).
  */
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
 import type { SignatureCheck, SignatureOutcome } from "../../src/domain/ports.ts";
 import { certDer, certNames } from "../fixtures/fixtures.ts";
 import { concat, editTbs, oid, seq, tlv } from "./der-builder.ts";
 
 const decoder = new DerCertificateDecoder();
-const verifier = new WebCryptoSignatureVerifier();
+const verifier = new NodeSignatureVerifier();
 
 async function decode(der: Uint8Array): Promise<CertificateData> {
   const result = await decoder.decode(der);
@@ -341,5 +342,91 @@ describe("what the verifier does not do, or cannot do", () => {
       }
     }
     expect([...outcomes.keys()].sort()).toEqual(["failed", "unavailable", "unsupported", "verified"]);
+  });
+});
+
+describe("the checks share the event loop (ADR 68)", () => {
+  test("with the defaults a check answers in the turn it was asked in: no later turn of the loop runs first", async () => {
+    const [child, issuer] = await Promise.all([cert("leaf-rsa"), cert("int-rsa")]);
+    for (let round = 0; round < 20; round++) {
+      let laterTurnRan = false;
+      setImmediate(() => {
+        laterTurnRan = true;
+      });
+      expect(await new NodeSignatureVerifier().verify(child, issuer)).toEqual({ outcome: "verified" });
+      expect(laterTurnRan).toBe(false);
+    }
+  });
+
+  /** A verifier whose clock moves `msPerCheck` over each check, and whose turns end when the test says. */
+  function sliced(sliceMs: number, msPerCheck: number) {
+    let clock = 0;
+    let calls = 0;
+    const turnEnds: (() => void)[] = [];
+    const verifier = new NodeSignatureVerifier({
+      sliceMs,
+      // Read twice per check, at its start and its end: the end is `msPerCheck` later.
+      now: () => {
+        if (calls++ % 2 === 1) clock += msPerCheck;
+        return clock;
+      },
+      nextTurn: (callback) => turnEnds.push(callback),
+    });
+    /** Ends the present turn: runs what waited for it, in order. */
+    const endTurn = () => {
+      for (const callback of turnEnds.splice(0)) callback();
+    };
+    return { verifier, endTurn, pending: () => turnEnds.length };
+  }
+
+  test("checks run in the same turn until the slice is spent; the next waits for the following turn, which starts a new account", async () => {
+    const [child, issuer] = await Promise.all([cert("leaf-rsa"), cert("int-rsa")]);
+    const { verifier, endTurn } = sliced(10, 4);
+    const answered: number[] = [];
+    const ask = (n: number) => verifier.verify(child, issuer).then(() => answered.push(n));
+    // 4 + 4 ms: under the slice, so the third starts in this turn too (and ends it past 10 ms).
+    await ask(1);
+    await ask(2);
+    await ask(3);
+    expect(answered).toEqual([1, 2, 3]);
+    const fourth = ask(4);
+    const fifth = ask(5);
+    await Bun.sleep(5);
+    expect(answered).toEqual([1, 2, 3]); // 12 ms spent: they wait for the turn to end
+    endTurn();
+    await fourth;
+    await fifth;
+    expect(answered).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test("property: no turn runs checks starting after its slice was spent, and every check is answered", async () => {
+    const [child, issuer] = await Promise.all([cert("leaf-rsa"), cert("int-rsa")]);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 12 }),
+        async (sliceMs, msPerCheck, checks) => {
+          const { verifier, endTurn } = sliced(sliceMs, msPerCheck);
+          let done = 0;
+          const all = Array.from({ length: checks }, () => verifier.verify(child, issuer).then(() => done++));
+          let turns = 0;
+          const perTurn: number[] = [];
+          while (done < checks && turns < 100) {
+            const before = done;
+            await Bun.sleep(0);
+            perTurn.push(done - before);
+            endTurn();
+            turns++;
+          }
+          await Promise.all(all);
+          expect(done).toBe(checks);
+          // A turn starts checks while less than the slice is spent: ⌈slice / cost⌉ of them at most.
+          const most = Math.ceil(sliceMs / msPerCheck);
+          for (const count of perTurn) expect(count).toBeLessThanOrEqual(most);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

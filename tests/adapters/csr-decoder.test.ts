@@ -13,14 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as asn1js from "asn1js";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { readCertificationRequest } from "../../src/domain/certificates/csr.ts";
 import type { CertificationRequestData } from "../../src/domain/certificates/request-model.ts";
 import { keyFixture, keyFixturePath } from "../fixtures/key-fixtures.ts";
 import { concat, extension, ia5, oid, seq, set, tlv } from "./der-builder.ts";
 
 const decoder = new DerCertificateDecoder();
-const verifier = new WebCryptoSignatureVerifier();
+const verifier = new NodeSignatureVerifier();
 
 interface Ran {
   code: number;

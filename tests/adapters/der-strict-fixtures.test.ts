@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import {
   type CertificateBundleResult,
   inspectCertificateBundle,
@@ -30,7 +30,7 @@ const decoder = new DerCertificateDecoder();
 const deps = {
   clock: fixedClock("2030-01-01T00:00:00Z"),
   decoder,
-  verifier: new WebCryptoSignatureVerifier(),
+  verifier: new NodeSignatureVerifier(),
   roots: noKnownRoots,
 };
 const inspect = (pem: string): Promise<CertificateBundleResult> => inspectCertificateBundle({ pem }, deps);

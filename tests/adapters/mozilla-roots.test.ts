@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { mozillaRootsUnderTest } from "../fixtures/ca-bundles/ca-bundles.ts";
 import { pemToDers } from "../fixtures/fixtures.ts";
 import { limiter, ORACLE_TIMEOUT_MS, opensslFacts } from "./openssl-oracle.ts";
 
 const decoder = new DerCertificateDecoder();
-const verifier = new WebCryptoSignatureVerifier();
+const verifier = new NodeSignatureVerifier();
 const roots = mozillaRootsUnderTest();
 // openssl reads each root from a file of its own, in a private folder removed at the end.
 const scratch = mkdtempSync(join(tmpdir(), "mozilla-roots-"));

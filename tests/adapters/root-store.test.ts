@@ -18,7 +18,7 @@ import {
   readRootKeys,
   rootStoreFromFile,
 } from "../../src/adapters/crypto/root-store.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { realCertificateDeps } from "../../src/adapters/real-deps.ts";
 import snapshot from "../../src/adapters/reference-roots.json";
 import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
@@ -134,7 +134,7 @@ describe("issuerIsKnownRoot through the use case", () => {
   const deps = () => ({
     clock: fixedClock("2026-06-01T00:00:00Z"),
     decoder,
-    verifier: new WebCryptoSignatureVerifier(),
+    verifier: new NodeSignatureVerifier(),
     roots: mozillaRootStore(),
   });
 

@@ -17,7 +17,7 @@ import "../../src/client/validate.ts"; // registers the formats with TypeBox
 import { readFileSync } from "node:fs";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { mozillaRootStore } from "../../src/adapters/crypto/root-store.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MaxMindNetworkFacts } from "../../src/adapters/geoip/maxmind-databases.ts";
 import { OPERATION_LIST } from "../../src/contract/operations.ts";
 import { ErrorResponse } from "../../src/contract/schemas.ts";
@@ -33,7 +33,7 @@ const answers = new Map<string, unknown[]>();
 beforeAll(async () => {
   const { app } = testApp({
     decoder: new DerCertificateDecoder(),
-    verifier: new WebCryptoSignatureVerifier(),
+    verifier: new NodeSignatureVerifier(),
   });
   const post = async (id: string, path: string, json: unknown) => {
     const response = await call(app, "POST", path, { json });

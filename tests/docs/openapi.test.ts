@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Value } from "@sinclair/typebox/value";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { DOCS_JSON_PATH, DOCS_PATHS } from "../../src/adapters/http/docs.ts";
 import { RateLimiter } from "../../src/adapters/http/rate-limit.ts";
 import { OPERATION_LIST, schemaNamesOf } from "../../src/contract/operations.ts";
@@ -371,7 +371,7 @@ async function send(path: string, init: RequestInit, name: string, expected: unk
   const { app } = testApp({
     clock: fixedClock(evaluatedAt),
     decoder: new DerCertificateDecoder(),
-    verifier: new WebCryptoSignatureVerifier(),
+    verifier: new NodeSignatureVerifier(),
   });
   return app.handle(new Request(`http://localhost${path}`, init));
 }

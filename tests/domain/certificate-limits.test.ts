@@ -9,7 +9,7 @@ import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
 import { mozillaRootStore } from "../../src/adapters/crypto/root-store.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import {
   DEFAULT_CERTIFICATE_LIMITS,
   type FindingCode,
@@ -162,7 +162,7 @@ async function inspectBundle(path: string, at: string) {
   const deps = {
     clock: fixedClock(at),
     decoder: new DerCertificateDecoder(),
-    verifier: new WebCryptoSignatureVerifier(),
+    verifier: new NodeSignatureVerifier(),
     roots: mozillaRootStore(),
   };
   return { path, pem, result: await inspectCertificateBundle({ pem }, deps, LOCAL) };

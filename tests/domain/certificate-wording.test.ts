@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MAX_LISTED_DNS_NAMES } from "../../src/domain/certificates/findings.ts";
 import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
 import {
@@ -236,7 +236,7 @@ describe("real openssl output", () => {
       {
         clock: fixedClock(new Date()),
         decoder: new DerCertificateDecoder(),
-        verifier: new WebCryptoSignatureVerifier(),
+        verifier: new NodeSignatureVerifier(),
         roots: noKnownRoots,
       },
     );

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { buildCertificateChain, type ChainProblem } from "../../src/domain/certificates/chain.ts";
 import type { CertificateData } from "../../src/domain/certificates/model.ts";
 import type { CertificateDecoder, SignatureCheck, SignatureVerifier } from "../../src/domain/ports.ts";
@@ -61,7 +61,7 @@ function memoDecoder(): CertificateDecoder {
 
 /** The real verifier, each (child, issuer key) checked once for the whole file; counts calls per request. */
 function memoVerifier(): SignatureVerifier & { calls: number } {
-  const real = new WebCryptoSignatureVerifier();
+  const real = new NodeSignatureVerifier();
   const seen = new Map<string, Promise<SignatureCheck>>();
   const self = {
     calls: 0,

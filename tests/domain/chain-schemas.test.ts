@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { checkerOf } from "../../src/client/validate.ts";
 import { CertificateChainRequest, CertificateChainResult } from "../../src/contract/chain-schemas.ts";
 import { buildCertificateChain } from "../../src/domain/certificates/chain.ts";
@@ -15,7 +15,7 @@ describe("chain schemas", () => {
     const deps = {
       clock: fixedClock("2026-11-24T00:00:00Z"),
       decoder: new DerCertificateDecoder(),
-      verifier: new WebCryptoSignatureVerifier(),
+      verifier: new NodeSignatureVerifier(),
       roots: noKnownRoots,
     };
     const names = chainNames().filter((name) => name.startsWith("chain-"));

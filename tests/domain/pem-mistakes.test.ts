@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { inspectCertificateBundle } from "../../src/domain/certificates/inspect.ts";
 import {
   OUTSIDE_TEXT_MESSAGES,
@@ -247,7 +247,7 @@ describe("through the use case with the real decoder", () => {
   const deps = {
     clock: fixedClock("2026-06-01T00:00:00Z"),
     decoder: new DerCertificateDecoder(),
-    verifier: new WebCryptoSignatureVerifier(),
+    verifier: new NodeSignatureVerifier(),
     roots: noKnownRoots,
   };
 

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { scanPem } from "../../src/domain/certificates/pem.ts";
 import { readSuppliedRoots } from "../../src/domain/certificates/trust-anchors.ts";
 import {
@@ -121,7 +121,7 @@ describe("files openssl reads as a CA file", () => {
 });
 
 describe("the API's roots field", () => {
-  const app = testApp({ decoder, verifier: new WebCryptoSignatureVerifier() }).app;
+  const app = testApp({ decoder, verifier: new NodeSignatureVerifier() }).app;
   const chainOf = (
     roots: string,
     pem = certPem("chain-leaf") + certPem("chain-int2") + certPem("chain-int1"),

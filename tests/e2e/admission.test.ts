@@ -186,6 +186,10 @@ describe("work bounds under floods (CONTRACT §1.7)", () => {
     }
     const statuses = await floodDone;
     await probe.stop();
+    const healthMs = probe.samples.map((sample) => sample.ms).sort((a, b) => a - b);
+    console.log(
+      `worst-bundle flood: ordinary ${ordinary.map((answer) => Math.round(answer.ms)).join("/")} ms; health p50 ${Math.round(healthMs[Math.floor(healthMs.length / 2)] ?? Number.NaN)} max ${Math.round(healthMs.at(-1) ?? Number.NaN)} ms; flood 200s ${statuses.filter((status) => status === 200).length}, 503s ${statuses.filter((status) => status === 503).length}`,
+    );
     for (const answer of ordinary) {
       // A one-certificate bundle has its own admission lane (ADR 14): answered, not queued
       // behind the costly bundles, and never the 6–11 s seen before.

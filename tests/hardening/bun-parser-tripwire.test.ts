@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { CASES, reproduce } from "../../scripts/bun-parser-repro.ts";
 
 describe(`Bun ${Bun.version}'s parser, before any handler runs (tripwire)`, () => {
-  test("methods that are not upper-case known tokens get no response; a chunked trailer loses the next pipelined request; bare LF and a NUL in the path get 505", async () => {
+  test("methods that are not upper-case known tokens get no response; a chunked trailer loses the next pipelined request; bare LF and a NUL in the path get 505; an answer on a later turn is lost when a request is pipelined behind it", async () => {
     const results = await reproduce();
     expect(results.map((result) => result.name)).toEqual(CASES.map((c) => c.name));
     expect(results.map(({ name, statuses, ending, seen }) => ({ name, statuses, ending, seen }))).toEqual([
@@ -38,6 +38,22 @@ describe(`Bun ${Bun.version}'s parser, before any handler runs (tripwire)`, () =
       // closes. docs/upstream/bun.md holds the report; docs/reliability.md says what clients see.
       { name: "bare LF line ends", statuses: [505], ending: "closed", seen: [] },
       { name: "NUL in the path", statuses: [505], ending: "closed", seen: [] },
+      {
+        name: "GET answered on a later turn (control)",
+        statuses: [200],
+        ending: "open",
+        seen: ["GET /later"],
+      },
+      // RFC 9112 §9.3.2: pipelined requests are answered in order. Bun parses the second request
+      // while the first answer is pending and closes the connection: neither answer is sent. Why
+      // the server's checks end in the turn their body arrived in (ADR 68) and ADR 66's wait is
+      // off. When this fails, Bun has changed: see ADR 66 ("Status") before anything else.
+      {
+        name: "GET answered on a later turn, then a pipelined GET",
+        statuses: [],
+        ending: "closed",
+        seen: ["GET /later"],
+      },
     ]);
   }, 30_000);
 });

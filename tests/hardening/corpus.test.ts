@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MORE_ISSUES_OMITTED } from "../../src/contract/envelope.ts";
 import { MAX_ENTRY_LENGTH } from "../../src/domain/limits.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
@@ -452,7 +452,7 @@ function runCorpus(label: string, send: (path: string, body: string) => Promise<
 const local = testApp({
   clock: fixedClock("2026-06-01T12:00:00Z"),
   decoder: new DerCertificateDecoder(),
-  verifier: new WebCryptoSignatureVerifier(),
+  verifier: new NodeSignatureVerifier(),
 });
 runCorpus("app.handle", (path, body) =>
   local.app.handle(

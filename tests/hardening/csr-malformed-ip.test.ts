@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { isIP } from "node:net";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { keyFixture } from "../fixtures/key-fixtures.ts";
 import { call, jsonOf, testApp } from "../http/helpers.ts";
 
@@ -30,7 +30,7 @@ describe("a malformed IP SAN in a request", () => {
   test("is never address text in subjectAltNames.ip", async () => {
     const { app } = testApp({
       decoder: new DerCertificateDecoder(),
-      verifier: new WebCryptoSignatureVerifier(),
+      verifier: new NodeSignatureVerifier(),
     });
     const response = await call(app, "POST", "/v1/csr", { json: { pem: withMalformedIp() } });
     expect(response.status).toBe(200);

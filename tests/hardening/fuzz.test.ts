@@ -15,7 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { MAX_BODY_BYTES } from "../../src/domain/limits.ts";
 import { chain } from "../domain/certificate-helpers.ts";
 import { type RunningServer, startServer } from "../e2e/server.ts";
@@ -491,7 +491,7 @@ describe("fuzzing every endpoint through app.handle", () => {
 describe("mutated real certificates through the real decoder and verifier", () => {
   const real = testApp({
     decoder: new DerCertificateDecoder(),
-    verifier: new WebCryptoSignatureVerifier(),
+    verifier: new NodeSignatureVerifier(),
   });
   const ders = ["rsa-sha256", "ec-p256", "ed25519", "rsa-pss"].flatMap((name) => chainDers(name));
 

@@ -7,12 +7,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { makeCa, opensslCrlText } from "../support/openssl-ca.ts";
 import { call, errorOf, jsonOf, testApp } from "./helpers.ts";
 
 const app = () =>
-  testApp({ decoder: new DerCertificateDecoder(), verifier: new WebCryptoSignatureVerifier() }).app;
+  testApp({ decoder: new DerCertificateDecoder(), verifier: new NodeSignatureVerifier() }).app;
 
 let CA = "";
 let CRL = "";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import { createMemoryLogger } from "../../src/process/logger.ts";
 import { keyFixture } from "../fixtures/key-fixtures.ts";
 import { call, errorOf, jsonOf, testApp } from "./helpers.ts";
@@ -15,7 +15,7 @@ function csrApp() {
   const { app } = testApp({
     logger,
     decoder: new DerCertificateDecoder(),
-    verifier: new WebCryptoSignatureVerifier(),
+    verifier: new NodeSignatureVerifier(),
   });
   return { app, logger };
 }

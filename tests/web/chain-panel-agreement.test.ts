@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DerCertificateDecoder } from "../../src/adapters/crypto/decoder.ts";
-import { WebCryptoSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
+import { NodeSignatureVerifier } from "../../src/adapters/crypto/verifier.ts";
 import {
   deployableByFix,
   errorsLeftAfterFix,
@@ -19,7 +19,7 @@ import { scratchRunner } from "../cli/run.ts";
 import { certPem, chainPem } from "../fixtures/fixtures.ts";
 import { call, jsonOf, testApp } from "../http/helpers.ts";
 
-const { app } = testApp({ decoder: new DerCertificateDecoder(), verifier: new WebCryptoSignatureVerifier() });
+const { app } = testApp({ decoder: new DerCertificateDecoder(), verifier: new NodeSignatureVerifier() });
 const { nettools, file } = scratchRunner("chain-panel-");
 const TIMEOUT_MS = 60_000;
 

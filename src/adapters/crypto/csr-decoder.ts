@@ -12,6 +12,7 @@
  * Anything that is not exactly one well-formed request gives `{ ok: false, reason }` with a short
  * reason that quotes nothing from the input. Never throws.
  */
+import { createHash } from "node:crypto";
 import type { CertificationRequestData } from "../../domain/certificates/request-model.ts";
 import {
   anyValueOk,
@@ -54,13 +55,16 @@ const SHA1_SIGNATURES = new Set([
 
 type Parsed = Omit<CertificationRequestData, "publicKeySha256">;
 
-/** Decodes one DER certification request; the SubjectPublicKeyInfo's SHA-256 comes from WebCrypto. */
+/**
+ * Decodes one DER certification request; the SubjectPublicKeyInfo's SHA-256 is taken with
+ * node:crypto, in the same turn of the event loop (ADR 68: WebCrypto's answer came a turn later).
+ */
 export async function decodeCertificationRequest(der: Uint8Array): Promise<CertificationRequestDecodeResult> {
   try {
     const bytes = der.slice();
     const parsed = parseCertificationRequest(bytes);
     if (parsed instanceof Malformed) return { ok: false, reason: parsed.reason };
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", parsed.publicKey.spki.slice()));
+    const digest = createHash("sha256").update(parsed.publicKey.spki).digest();
     return { ok: true, request: { ...parsed, publicKeySha256: hexLower(digest) } };
   } catch {
     // Not expected: every reader returns null or Malformed on bad input. Kept so hostile bytes never throw.

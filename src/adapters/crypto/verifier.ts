@@ -1,5 +1,5 @@
 /**
- * Signature checks with WebCrypto (CONTRACT §4.2): does the key in `issuer`'s
+ * Signature checks with node:crypto (CONTRACT §4.2): does the key in `issuer`'s
  * SubjectPublicKeyInfo verify `child`'s signature?
  *
  * What is `unsupported` is decided up front from OIDs (the child's signature algorithm, the
@@ -7,7 +7,19 @@
  * SHA-1/224/256/384/512, RSA-PSS (MGF1 with the same hash, SHA-1/224/256/384/512), ECDSA on
  * P-256/P-384/P-521 with SHA-1/224/256/384/512, Ed25519. Unsupported: MD2/MD4/MD5, DSA, Ed448,
  * other curves (secp256k1, brainpool…), SHA-3 and anything unknown. `verify` never throws.
+ *
+ * The check itself is synchronous (`crypto.verify`), so a request's checks end in the turn of the
+ * event loop its body arrived in: Bun 1.4.5 closes a keep-alive connection without a byte when a
+ * request is pipelined behind a response that completes on a later turn, which every WebCrypto
+ * call did (ADR 68). So that checks never hold the loop for long, they run in slices of its turns
+ * ({@link TurnSlices}): once `sliceMs` of checks have run in one turn, the next ones wait in line.
  */
+import {
+  createPublicKey,
+  type KeyObject,
+  constants as nodeCrypto,
+  verify as verifySignature,
+} from "node:crypto";
 import type { CertificateData, PublicKeyInfo } from "../../domain/certificates/model.ts";
 import {
   children,
@@ -28,6 +40,7 @@ import {
   PSS_DEFAULT_HASH,
   RSA_PKCS1,
 } from "./signature-digests.ts";
+import { type TurnSliceOptions, TurnSlices } from "./turn-slices.ts";
 
 type Hash = Digest;
 
@@ -36,7 +49,7 @@ const OID_MGF1 = "1.2.840.113549.1.1.8";
 const OID_EC_PUBLIC_KEY = "1.2.840.10045.2.1";
 const OID_ED25519 = "1.3.101.112";
 
-/** Named curves WebCrypto implements, with their field size in octets. */
+/** Named curves this verifier implements, with their field size in octets. */
 const CURVES: Record<string, { name: "P-256" | "P-384" | "P-521"; size: number }> = {
   "1.2.840.10045.3.1.7": { name: "P-256", size: 32 },
   "1.3.132.0.34": { name: "P-384", size: 48 },
@@ -91,17 +104,35 @@ const unsupported = (reason: string): SignatureCheck => ({ outcome: "unsupported
 // Fresh objects each time: callers may keep or extend what they get.
 const failed = (): SignatureCheck => ({ outcome: "failed" });
 
-/** Stateless: one instance can serve every request. */
-export class WebCryptoSignatureVerifier implements SignatureVerifier {
-  async verify(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
-    try {
-      return await this.check(child, issuer);
-    } catch {
-      return unavailable("the signature check could not run");
-    }
+/**
+ * Milliseconds of signature checks one turn of the event loop runs at most (the last check may
+ * end past it): the same 10 ms a turn of CIDR work may take (ADR 48), so that health answers
+ * within tens of milliseconds under a flood of certificate work (CONTRACT §1.7).
+ */
+export const DEFAULT_SLICE_MS = 10;
+
+/** How {@link NodeSignatureVerifier} shares the event loop: {@link TurnSliceOptions} with a default slice. */
+export type VerifierTurnOptions = Partial<TurnSliceOptions>;
+
+/** Checks every signature with node:crypto; one instance serves every request of a process. */
+export class NodeSignatureVerifier implements SignatureVerifier {
+  private readonly turns: TurnSlices;
+
+  constructor(options: VerifierTurnOptions = {}) {
+    this.turns = new TurnSlices({ ...options, sliceMs: options.sliceMs ?? DEFAULT_SLICE_MS });
   }
 
-  private async check(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
+  verify(child: CertificateData, issuer: CertificateData): Promise<SignatureCheck> {
+    return this.turns.run(() => {
+      try {
+        return this.check(child, issuer);
+      } catch {
+        return unavailable("the signature check could not run");
+      }
+    });
+  }
+
+  private check(child: CertificateData, issuer: CertificateData): SignatureCheck {
     // RFC 5280 §4.1.1.2: the algorithm inside the signed part must be the one outside it. OpenSSL's
     // X509_verify refuses such a certificate before any crypto, whatever the key: so does this.
     if (!child.signatureAlgorithmsMatch) return failed();
@@ -112,24 +143,31 @@ export class WebCryptoSignatureVerifier implements SignatureVerifier {
     if ("outcome" in plan) return plan;
     if (child.signatureValue === null) return failed();
 
-    let data: Uint8Array<ArrayBuffer> = child.signatureValue.slice();
+    let signature: Uint8Array = child.signatureValue;
     if (plan.kind === "ecdsa") {
-      const raw = ecdsaRaw(data, plan.size);
+      const raw = ecdsaRaw(signature, plan.size);
       if (raw === null) return failed();
-      data = raw;
-    } else if (plan.kind === "ed25519" && data.length !== 64) {
+      signature = raw;
+    } else if (plan.kind === "ed25519" && signature.length !== 64) {
       return failed();
     }
 
-    // Importing is cheap (a few microseconds on Bun, measured), so keys are not cached.
-    const spki = key.algorithmOid === OID_RSASSA_PSS ? asRsaEncryption(key) : key.spki.slice();
-    let cryptoKey: CryptoKey;
+    // Reading a key is cheap next to the check (a few microseconds), so keys are not cached.
+    const spki = key.algorithmOid === OID_RSASSA_PSS ? asRsaEncryption(key) : key.spki;
+    let publicKey: KeyObject;
     try {
-      cryptoKey = await crypto.subtle.importKey("spki", spki, importParams(plan), false, ["verify"]);
+      publicKey = createPublicKey({
+        key: Buffer.from(spki.buffer, spki.byteOffset, spki.byteLength),
+        format: "der",
+        type: "spki",
+      });
     } catch {
       return unavailable("the issuer public key could not be imported");
     }
-    const ok = await crypto.subtle.verify(verifyParams(plan), cryptoKey, data, child.tbs.slice());
+    if (publicKey.asymmetricKeyType !== expectedKeyType(plan)) {
+      return unavailable("the issuer public key could not be imported");
+    }
+    const ok = verifySignature(digestName(plan), child.tbs, keyInput(plan, publicKey), signature);
     return ok ? { outcome: "verified" } : failed();
   }
 }
@@ -175,7 +213,7 @@ function planFor(
   return unsupported(UNSUPPORTED[oid] ?? "this signature algorithm is not supported");
 }
 
-/** RSASSA-PSS-params (RFC 4055 §3.1) as WebCrypto can use them, `unsupported`, or null when malformed. */
+/** RSASSA-PSS-params (RFC 4055 §3.1) as the check uses them, `unsupported`, or null when malformed. */
 function pssParams(params: Value | undefined): { hash: Hash; saltLength: number } | SignatureCheck | null {
   if (params === undefined) return null;
   const buf = params.buf;
@@ -225,7 +263,7 @@ function smallInteger(buf: Uint8Array, t: Tlv): number | null {
 }
 
 /**
- * The same RSA key as an rsaEncryption SPKI: WebCrypto imports RSA keys only under that OID,
+ * The same RSA key as an rsaEncryption SPKI: node:crypto reads RSA keys only under that OID,
  * while an RSASSA-PSS key (RFC 4055) carries the same RSAPublicKey under id-RSASSA-PSS.
  */
 function asRsaEncryption(key: PublicKeyInfo): Uint8Array<ArrayBuffer> {
@@ -269,7 +307,7 @@ function derSequence(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** ECDSA-Sig-Value (SEQUENCE { r, s }) → the fixed-size r‖s WebCrypto wants, or null. */
+/** ECDSA-Sig-Value (SEQUENCE { r, s }) → the fixed-size r‖s (IEEE P1363) the check is given, or null. */
 function ecdsaRaw(der: Uint8Array, size: number): Uint8Array<ArrayBuffer> | null {
   const seq = readTlv(der, 0, der.length);
   const parts = seq === null || seq.end !== der.length ? null : sequence(der, seq);
@@ -287,28 +325,32 @@ function ecdsaRaw(der: Uint8Array, size: number): Uint8Array<ArrayBuffer> | null
   return out;
 }
 
-function importParams(plan: Plan): RsaHashedImportParams | EcKeyImportParams | Algorithm {
-  switch (plan.kind) {
-    case "rsa":
-      return { name: "RSASSA-PKCS1-v1_5", hash: plan.hash };
-    case "pss":
-      return { name: "RSA-PSS", hash: plan.hash };
-    case "ecdsa":
-      return { name: "ECDSA", namedCurve: plan.curve };
-    case "ed25519":
-      return { name: "Ed25519" };
-  }
+/** The key type node:crypto must have read for `plan`. */
+function expectedKeyType(plan: Plan): string {
+  return plan.kind === "pss" ? "rsa" : plan.kind === "ecdsa" ? "ec" : plan.kind;
 }
 
-function verifyParams(plan: Plan): AlgorithmIdentifier | RsaPssParams | EcdsaParams {
+/** node:crypto's name of the plan's digest; Ed25519 hashes inside the algorithm. */
+function digestName(plan: Plan): string | null {
+  return plan.kind === "ed25519" ? null : NODE_DIGESTS[plan.hash];
+}
+
+const NODE_DIGESTS: Readonly<Record<Hash, string>> = {
+  "SHA-1": "sha1",
+  "SHA-224": "sha224",
+  "SHA-256": "sha256",
+  "SHA-384": "sha384",
+  "SHA-512": "sha512",
+};
+
+/** The key with the padding (RSA-PSS and its exact salt length) or signature form (ECDSA's r‖s) of `plan`. */
+function keyInput(plan: Plan, key: KeyObject) {
   switch (plan.kind) {
-    case "rsa":
-      return { name: "RSASSA-PKCS1-v1_5" };
     case "pss":
-      return { name: "RSA-PSS", saltLength: plan.saltLength };
+      return { key, padding: nodeCrypto.RSA_PKCS1_PSS_PADDING, saltLength: plan.saltLength };
     case "ecdsa":
-      return { name: "ECDSA", hash: plan.hash };
-    case "ed25519":
-      return { name: "Ed25519" };
+      return { key, dsaEncoding: "ieee-p1363" as const };
+    default:
+      return key;
   }
 }

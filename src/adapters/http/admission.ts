@@ -203,6 +203,9 @@ export class AdmissionQueue {
     const checks = new CheckBudget({
       endsAt: answerBy,
       now: this.now,
+      // One check in hand per job: the checks run on the loop in slices (ADR 68), and a job that
+      // asked for all of its checks at once would queue them ahead of every later request's.
+      concurrency: 1,
       expectedCheckMs: () => this.unitCost.estimate(1),
       refusal: "unavailable",
     });
