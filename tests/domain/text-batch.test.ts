@@ -6,8 +6,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { SubnetRun } from "../../src/domain/cidr/subnets.ts";
 import { PrefixEntries, PrefixList } from "../../src/domain/ip/prefix-list.ts";
-import { TextBatch } from "../../src/domain/ip/text.ts";
+import { TEXT_WRITE_ROOM, TextBatch } from "../../src/domain/ip/text.ts";
 import { bigIntWord } from "../../src/domain/ip/u128.ts";
 import { type Family, formatAddr, formatCidr, maxValue, width } from "./model.ts";
 
@@ -138,6 +139,54 @@ describe("TextBatch", () => {
         for (const entry of entries.toArray()) expect(Object.keys(entry)[0]).toBe("cidr");
       }),
       { numRuns: 200, seed: 20261126 },
+    );
+  });
+});
+
+describe("SubnetRun (cidr-split's subnets as a progression)", () => {
+  /** A block (its network value and length) and a longer length, with a run of its subnets. */
+  const run = fc
+    .constantFrom<Family>(4, 6)
+    .chain((family) =>
+      fc.record({
+        family: fc.constant(family),
+        value: family === 4 ? fc.bigInt({ min: 0n, max: maxValue(4) }) : ipv6Value,
+        bits: fc.integer({ min: 0, max: width(family) }),
+        steps: fc.integer({ min: 0, max: 10 }),
+        skip: fc.bigInt({ min: 0n, max: 1n << 12n }),
+        count: fc.integer({ min: 1, max: 300 }),
+      }),
+    )
+    .map(({ family, value, bits, steps, skip, count }) => {
+      const length = Math.min(width(family), bits + steps);
+      const size = 1n << BigInt(width(family) - length);
+      const network = (value >> BigInt(width(family) - bits)) << BigInt(width(family) - bits);
+      const subnets = 1n << BigInt(length - bits);
+      const first = skip % subnets;
+      const n = Number(subnets - first < BigInt(count) ? subnets - first : BigInt(count));
+      return { family, start: network + first * size, size, length, n };
+    });
+
+  test("each subnet's text written from its index, and the array read, are the model's texts", () => {
+    fc.assert(
+      fc.property(run, ({ family, start, size, length, n }) => {
+        const w = (k: number) => bigIntWord(start, k);
+        const subnets = new SubnetRun(family, w(0), w(1), w(2), w(3), length, n);
+        const texts = Array.from({ length: n }, (_, i) =>
+          formatCidr(family, start + BigInt(i) * size, length),
+        );
+        expect(subnets.length).toBe(n);
+        const bytes = new Uint8Array(TEXT_WRITE_ROOM * (n + 1));
+        const view = new DataView(bytes.buffer);
+        const written: string[] = [];
+        for (let i = 0; i < n; i++) {
+          const end = subnets.writeTextOf(i, view, 0);
+          written.push(new TextDecoder().decode(bytes.subarray(0, end)));
+        }
+        expect(written).toEqual(texts);
+        expect(subnets.toArray()).toEqual(texts);
+      }),
+      { numRuns: 300, seed: 20261130 },
     );
   });
 });

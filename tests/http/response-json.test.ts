@@ -19,6 +19,7 @@ import { rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
 import { reverseZones } from "../../src/domain/cidr/reverse-zones.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
+import { type Family, formatCidr, maxValue, width } from "../domain/model.ts";
 
 /** The encoder's answer as text, whether it wrote bytes or text. */
 const jsonOf = (value: unknown): string => {
@@ -101,6 +102,49 @@ describe("the deferredLists encoder: JSON.stringify's output, the lists written 
     for (const value of [null, 1, "text", [1, 2], { a: 1 }, { toJSON: () => "x" }, { a: [] }]) {
       expect(jsonOf(value)).toBe(JSON.stringify(value));
     }
+  });
+});
+
+describe("the deferredLists encoder against the model's texts", () => {
+  test("random splits of either family, whole or a page: the model's subnets, JSON.stringify'd", () => {
+    const split = fc.constantFrom<Family>(4, 6).chain((family) =>
+      fc.record({
+        family: fc.constant(family),
+        value: fc.bigInt({ min: 0n, max: maxValue(family) }),
+        bits: fc.integer({ min: 0, max: width(family) }),
+        steps: fc.integer({ min: 0, max: 11 }),
+        offset: fc.bigInt({ min: 0n, max: 1n << 12n }),
+        limit: fc.option(fc.integer({ min: 1, max: 300 }), { nil: undefined }),
+      }),
+    );
+    fc.assert(
+      fc.property(split, ({ family, value, bits, steps, offset, limit }) => {
+        const length = Math.min(width(family), bits + steps);
+        const host = BigInt(width(family) - bits);
+        const network = (value >> host) << host;
+        const subnets = 1n << BigInt(length - bits);
+        const first = offset % subnets;
+        const n = Number(
+          limit === undefined || subnets - first < BigInt(limit) ? subnets - first : BigInt(limit),
+        );
+        const size = 1n << BigInt(width(family) - length);
+        const cidrs = Array.from({ length: n }, (_, i) =>
+          formatCidr(family, network + (first + BigInt(i)) * size, length),
+        );
+        const result = splitCidr(formatCidr(family, network, bits), length, undefined, {
+          offset: first.toString(),
+          limit,
+        });
+        const model = {
+          network: formatCidr(family, network, bits),
+          prefixLength: length,
+          subnetCount: subnets.toString(),
+          cidrs,
+        };
+        expect(jsonOf(result)).toBe(JSON.stringify(model));
+      }),
+      { numRuns: 300, seed: 20261130 },
+    );
   });
 });
 

@@ -12,7 +12,8 @@
  */
 
 import { ZoneNames } from "../../../domain/cidr/reverse-zones.ts";
-import { PrefixEntries, PrefixList } from "../../../domain/ip/prefix-list.ts";
+import { SubnetRun } from "../../../domain/cidr/subnets.ts";
+import { PrefixEntries, PrefixList, type PrefixTexts } from "../../../domain/ip/prefix-list.ts";
 import { TEXT_WRITE_ROOM } from "../../../domain/ip/text.ts";
 import { type DeferredFields, DeferredList, deferredFieldsOf } from "../../../domain/list-fields.ts";
 
@@ -131,14 +132,14 @@ function writeFields(fields: Record<string, unknown>, deferred: DeferredFields, 
 }
 
 function writeList(list: DeferredList<unknown>, out: ByteSink): void {
-  if (list instanceof PrefixList) writePrefixes(list, out);
+  if (list instanceof PrefixList || list instanceof SubnetRun) writePrefixes(list, out);
   else if (list instanceof PrefixEntries) writeEntries(list, out);
   else if (list instanceof ZoneNames) writeZones(list, out);
   else out.text(JSON.stringify(list.toArray()));
 }
 
-/** `["10.0.0.0/24","10.0.1.0/24"]` from the prefixes' words. */
-function writePrefixes(list: PrefixList, out: ByteSink): void {
+/** `["10.0.0.0/24","10.0.1.0/24"]` from the prefixes' words (or a run's progression). */
+function writePrefixes(list: PrefixTexts, out: ByteSink): void {
   const count = list.length;
   out.ensure(count * (TEXT_WRITE_ROOM + 3) + 2);
   const bytes = out.bytes;
