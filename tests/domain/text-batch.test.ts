@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { SubnetRun } from "../../src/domain/cidr/subnets.ts";
 import { PrefixEntries, PrefixList } from "../../src/domain/ip/prefix-list.ts";
-import { TEXT_WRITE_ROOM, TextBatch } from "../../src/domain/ip/text.ts";
+import { formatWords, TEXT_WRITE_ROOM, TextBatch } from "../../src/domain/ip/text.ts";
 import { bigIntWord } from "../../src/domain/ip/u128.ts";
 import { type Family, formatAddr, formatCidr, maxValue, width } from "./model.ts";
 
@@ -187,6 +187,58 @@ describe("SubnetRun (cidr-split's subnets as a progression)", () => {
         expect(subnets.toArray()).toEqual(texts);
       }),
       { numRuns: 300, seed: 20261130 },
+    );
+  });
+});
+
+describe("IPv6 text (RFC 5952 §4, the mapped form of §5)", () => {
+  const textOf = (value: bigint, bits?: number) =>
+    formatWords(
+      6,
+      bigIntWord(value, 0),
+      bigIntWord(value, 1),
+      bigIntWord(value, 2),
+      bigIntWord(value, 3),
+      bits,
+    );
+  const groupsOf = (text: string) => text.split(":").reduce((v, g) => (v << 16n) | BigInt(`0x${g}`), 0n);
+
+  test("the zero run shortened, or not, as RFC 5952 says", () => {
+    for (const [groups, text] of [
+      ["0:0:0:0:0:0:0:0", "::"],
+      ["0:0:0:0:0:0:0:1", "::1"],
+      ["1:0:0:0:0:0:0:0", "1::"],
+      ["1:0:1:1:1:1:1:1", "1:0:1:1:1:1:1:1"], // a single zero group stays
+      ["0:1:1:1:1:1:1:0", "0:1:1:1:1:1:1:0"],
+      ["1:0:0:1:0:0:1:1", "1::1:0:0:1:1"], // a tie: the first run
+      ["1:0:0:1:0:0:0:1", "1:0:0:1::1"], // the longest run, wherever it is
+      ["0:0:1:0:0:0:1:0", "0:0:1::1:0"],
+      ["2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"],
+      ["0:0:0:0:0:ffff:c000:201", "::ffff:192.0.2.1"], // IPv4-mapped
+      ["0:0:0:0:1:ffff:c000:201", "::1:ffff:c000:201"], // not mapped
+      ["0:0:0:0:0:fffe:c000:201", "::fffe:c000:201"],
+      ["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"],
+      ["abcd:ef:0:0:0:0:0:1", "abcd:ef::1"],
+    ] as const) {
+      expect(textOf(groupsOf(groups))).toBe(text);
+      expect(textOf(groupsOf(groups))).toBe(formatAddr(6, groupsOf(groups)));
+    }
+  });
+
+  test("every pattern of zero groups, the other groups any value: the model's text", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 255 }),
+        fc.array(fc.integer({ min: 1, max: 0xffff }), { minLength: 8, maxLength: 8 }),
+        fc.option(fc.integer({ min: 0, max: 128 }), { nil: undefined }),
+        (zeros, groups, bits) => {
+          const value = groups.reduce((v, g, i) => (v << 16n) | BigInt((zeros >> (7 - i)) & 1 ? 0 : g), 0n);
+          expect(textOf(value, bits)).toBe(
+            bits === undefined ? formatAddr(6, value) : formatCidr(6, value, bits),
+          );
+        },
+      ),
+      { numRuns: 3000, seed: 20261130 },
     );
   });
 });
