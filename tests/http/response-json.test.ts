@@ -19,6 +19,8 @@ import { rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
 import { reverseZones } from "../../src/domain/cidr/reverse-zones.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
+import { PrefixList } from "../../src/domain/ip/prefix-list.ts";
+import { resultWith } from "../../src/domain/list-fields.ts";
 import { type Family, formatCidr, maxValue, width } from "../domain/model.ts";
 
 /** The encoder's answer as text, whether it wrote bytes or text. */
@@ -144,6 +146,35 @@ describe("the deferredLists encoder against the model's texts", () => {
         expect(jsonOf(result)).toBe(JSON.stringify(model));
       }),
       { numRuns: 300, seed: 20261130 },
+    );
+  });
+});
+
+describe("the deferredLists encoder: the other fields of a result, any text", () => {
+  test("keys and string values with quotes, backslashes, controls, non-ASCII and lone surrogates", () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: "binary" }),
+      fc.constantFrom('"', "\\", "\n", "\u0000", "\u007f", "\u2028", "\ud800", "é", "~", " "),
+    );
+    fc.assert(
+      fc.property(
+        text,
+        text,
+        fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null)),
+        (key, a, b) => {
+          const list = new PrefixList();
+          list.add(4, 0, 0, 0, 0x0a000000, 8);
+          const result = resultWith<Record<string, unknown>>({
+            [key]: a,
+            cidrs: list,
+            other: b,
+            nested: { key: a },
+          });
+          expect(jsonOf(result)).toBe(JSON.stringify(result));
+        },
+      ),
+      { numRuns: 1000, seed: 20261130 },
     );
   });
 });

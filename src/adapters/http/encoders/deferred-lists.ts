@@ -19,6 +19,8 @@ import { type DeferredFields, DeferredList, deferredFieldsOf } from "../../../do
 
 const QUOTE = 34;
 const COMMA = 44;
+const COLON = 58;
+const BACKSLASH = 92;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
@@ -63,6 +65,27 @@ class ByteSink {
       }
       bytes[pos++] = code;
     }
+    this.pos = pos;
+  }
+
+  /**
+   * `JSON.stringify(text)`: written straight while every character is printable ASCII other than
+   * `"` and `\\` (names, addresses, counts: the usual case), else JSON.stringify's text.
+   */
+  string(text: string): void {
+    this.ensure(text.length + 2);
+    const bytes = this.bytes;
+    let pos = this.pos;
+    bytes[pos++] = QUOTE;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 0x20 || code > 0x7e || code === QUOTE || code === BACKSLASH) {
+        this.text(JSON.stringify(text));
+        return;
+      }
+      bytes[pos++] = code;
+    }
+    bytes[pos++] = QUOTE;
     this.pos = pos;
   }
 
@@ -111,24 +134,37 @@ function writeFields(fields: Record<string, unknown>, deferred: DeferredFields, 
   for (const key of Object.keys(fields)) {
     const list = deferred[key];
     if (list instanceof DeferredList) {
-      out.text(`${first ? "" : ","}${JSON.stringify(key)}:`);
+      writeKey(key, first, out);
       writeList(list, out);
     } else {
       const value = fields[key];
-      // A nested result (read or not) is asked in turn; anything else is JSON.stringify's.
-      const nested = value !== null && typeof value === "object" ? deferredFieldsOf(value) : undefined;
-      if (nested !== undefined) {
-        out.text(`${first ? "" : ","}${JSON.stringify(key)}:`);
-        writeFields(value as Record<string, unknown>, nested, out);
+      if (typeof value === "string") {
+        writeKey(key, first, out);
+        out.string(value);
       } else {
-        const text = JSON.stringify(value);
-        if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the field out
-        out.text(`${first ? "" : ","}${JSON.stringify(key)}:${text}`);
+        // A nested result (read or not) is asked in turn; anything else is JSON.stringify's.
+        const nested = value !== null && typeof value === "object" ? deferredFieldsOf(value) : undefined;
+        if (nested !== undefined) {
+          writeKey(key, first, out);
+          writeFields(value as Record<string, unknown>, nested, out);
+        } else {
+          const text = JSON.stringify(value);
+          if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the field out
+          writeKey(key, first, out);
+          out.text(text);
+        }
       }
     }
     first = false;
   }
   out.byte(125); // }
+}
+
+/** `"key":`, after a comma unless it is the object's first member. */
+function writeKey(key: string, first: boolean, out: ByteSink): void {
+  if (!first) out.byte(COMMA);
+  out.string(key);
+  out.byte(COLON);
 }
 
 function writeList(list: DeferredList<unknown>, out: ByteSink): void {
