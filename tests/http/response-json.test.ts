@@ -16,7 +16,7 @@ import { compareCidrs } from "../../src/domain/cidr/compare.ts";
 import { coverCidrs } from "../../src/domain/cidr/cover.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
-import { reverseZones } from "../../src/domain/cidr/reverse-zones.ts";
+import { reverseZones, ZoneNames } from "../../src/domain/cidr/reverse-zones.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
 import { PrefixList } from "../../src/domain/ip/prefix-list.ts";
@@ -176,6 +176,35 @@ describe("the deferredLists encoder: the other fields of a result, any text", ()
       ),
       { numRuns: 1000, seed: 20261130 },
     );
+  });
+});
+
+describe("the deferredLists encoder: reverse zone names", () => {
+  test("random blocks of either family: JSON.stringify's text of the names", () => {
+    const v4 = fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })).map(([a, bits]) => `${a}/${bits}`);
+    const v6 = fc.tuple(fc.ipV6(), fc.integer({ min: 0, max: 128 })).map(([a, bits]) => `${a}/${bits}`);
+    fc.assert(
+      fc.property(fc.oneof(v4, v6), (cidr) => {
+        const result = reverseZones(cidr);
+        expect(jsonOf(result)).toBe(JSON.stringify(result));
+      }),
+      { numRuns: 2000, seed: 20261130 },
+    );
+  });
+
+  test("labels or shared labels that JSON must escape, or longer labels: still JSON.stringify's text", () => {
+    for (const [labels, suffix] of [
+      [['a"', "b", "c"], ".x.in-addr.arpa."],
+      [["a", "b", "c"], '.x"y.'],
+      [["a", "b\\", "c"], ".x."],
+      [["abcd", "b", "c"], ".x."],
+      [["é", "b", "c"], ".x."],
+      [["0", "1", "2"], ".\u2028."],
+    ] as const) {
+      const zones = new ZoneNames(0, 3, labels, suffix);
+      const result = resultWith<{ zones: string[] }>({ zones });
+      expect(jsonOf(result)).toBe(JSON.stringify(result));
+    }
   });
 });
 

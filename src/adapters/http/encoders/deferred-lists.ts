@@ -221,31 +221,76 @@ function writeEntries(list: PrefixEntries<object>, out: ByteSink): void {
   out.byte(CLOSE_BRACKET);
 }
 
-/** `["64.100.in-addr.arpa.",…]`: each name its first label, then the labels all share (ASCII). */
+/** Text JSON writes as it is: printable ASCII but `"` and `\\`. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * Per table of first labels (a module's constant: octets in decimal, nibbles in hex), each label
+ * after a quote (`"127`) packed into a number, first byte lowest, for one little-endian 4-byte
+ * write; `null` for a table with a label longer than 3 characters or one JSON would escape.
+ */
+const quotedLabels = new WeakMap<readonly string[], PackedLabels | null>();
+
+interface PackedLabels {
+  packed: Int32Array;
+  length: Uint8Array;
+}
+
+function quotedLabelsOf(labels: readonly string[]): PackedLabels | null {
+  let table = quotedLabels.get(labels);
+  if (table === undefined) {
+    table = { packed: new Int32Array(labels.length), length: new Uint8Array(labels.length) };
+    for (let k = 0; k < labels.length && table !== null; k++) {
+      const quoted = `"${labels[k]!}`;
+      if (quoted.length > 4 || !PLAIN.test(labels[k]!)) table = null;
+      else {
+        table.packed[k] = packAscii(quoted, 0, quoted.length);
+        table.length[k] = quoted.length;
+      }
+    }
+    quotedLabels.set(labels, table);
+  }
+  return table;
+}
+
+/** Up to 4 ASCII characters of `text` from `at` (before `end`), packed into a number, first lowest. */
+function packAscii(text: string, at: number, end: number): number {
+  let packed = 0;
+  for (let i = Math.min(end, at + 4) - 1; i >= at; i--) packed = (packed << 8) | text.charCodeAt(i);
+  return packed;
+}
+
+/** The shared labels and the closing quote of the zone names being written, 4 bytes a number. */
+let suffixWords = new Int32Array(32);
+
+/**
+ * `["64.100.in-addr.arpa.",…]`: each name its first label, then the labels all share (ASCII),
+ * both written as packed 4-byte pieces (the spare bytes of a piece are overwritten by the next).
+ */
 function writeZones(list: ZoneNames, out: ByteSink): void {
+  const labels = quotedLabelsOf(list.labels);
+  if (labels === null || !PLAIN.test(list.suffix)) {
+    out.text(JSON.stringify(list.toArray()));
+    return;
+  }
+  const tail = `${list.suffix}"`;
+  const pieces = (tail.length + 3) >>> 2;
+  if (suffixWords.length < pieces) suffixWords = new Int32Array(pieces);
+  const suffix = suffixWords;
+  for (let j = 0; j < pieces; j++) suffix[j] = packAscii(tail, 4 * j, tail.length);
   const count = list.length;
-  const suffix = list.suffix;
-  let longest = 0;
-  for (let k = 0; k < count; k++) longest = Math.max(longest, list.labels[list.first + k]!.length);
-  out.ensure(count * (longest + suffix.length + 3) + 2);
+  out.ensure(count * (5 + 4 * pieces) + 2);
+  const view = out.view;
   const bytes = out.bytes;
   let pos = out.pos;
   bytes[pos++] = OPEN_BRACKET;
-  // The shared labels are written once, then copied within the buffer for every other name.
-  let suffixAt = -1;
   for (let k = 0; k < count; k++) {
     if (k > 0) bytes[pos++] = COMMA;
-    bytes[pos++] = QUOTE;
-    const label = list.labels[list.first + k]!;
-    for (let i = 0; i < label.length; i++) bytes[pos++] = label.charCodeAt(i);
-    if (suffixAt < 0) {
-      suffixAt = pos;
-      for (let i = 0; i < suffix.length; i++) bytes[pos++] = suffix.charCodeAt(i);
-    } else {
-      bytes.copyWithin(pos, suffixAt, suffixAt + suffix.length);
-      pos += suffix.length;
-    }
-    bytes[pos++] = QUOTE;
+    const label = list.first + k;
+    view.setInt32(pos, labels.packed[label]!, true);
+    pos += labels.length[label]!;
+    for (let j = 0; j < pieces; j++) view.setInt32(pos + 4 * j, suffix[j]!, true);
+    pos += tail.length;
   }
   bytes[pos++] = CLOSE_BRACKET;
   out.pos = pos;
