@@ -2,7 +2,7 @@
  * Consecutive equal subnets written straight from words: what cidr-split and cidr-allocate cut a
  * block into. No address is enumerated; only the subnets asked for are made.
  */
-import { type PrefixCollector, PrefixList, type PrefixTexts } from "../ip/prefix-list.ts";
+import { type PrefixCollector, PrefixList } from "../ip/prefix-list.ts";
 import { TextBatch, writeText } from "../ip/text.ts";
 import { WORD_MAX } from "../ip/u128.ts";
 import { DeferredList } from "../list-fields.ts";
@@ -51,7 +51,7 @@ export function addSubnets(
  * field is read. An IPv4 subnet's address is one word, `first + i · 2^(32 − length)`; IPv6 subnets
  * are stepped into a {@link PrefixList} on the first need (their words carry from word to word).
  */
-export class SubnetRun extends DeferredList<string> implements PrefixTexts {
+export class SubnetRun extends DeferredList<string> {
   /** IPv6 only: the subnets' words, made on the first need. */
   private listed: PrefixList | null = null;
   /** IPv4 only: addresses from one subnet to the next. */

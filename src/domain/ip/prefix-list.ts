@@ -15,25 +15,11 @@ export interface PrefixCollector {
   add(family: 4 | 6, w0: number, w1: number, w2: number, w3: number, bits?: number): void;
 }
 
-/**
- * Prefixes whose canonical texts can be written one by one as bytes, never made into strings (a
- * {@link PrefixList}, a run of equal subnets): what the HTTP edge's encoder writes a list from.
- */
-export interface PrefixTexts {
-  /** How many prefixes. */
-  readonly length: number;
-  /**
-   * Writes the canonical text of prefix `i` into `out` at `pos` (`out` needs `TEXT_WRITE_ROOM`
-   * free bytes there); returns the position after it.
-   */
-  writeTextOf(i: number, out: DataView, pos: number): number;
-}
-
 /** No prefix length: the entry is an address. */
 const NO_BITS = 255;
 
 /** A list of addresses and prefixes by their words, read as their canonical texts. */
-export class PrefixList extends DeferredList<string> implements PrefixCollector, PrefixTexts {
+export class PrefixList extends DeferredList<string> implements PrefixCollector {
   private count = 0;
   /**
    * Five words per entry: the four address words, most significant first (IPv4: the address in
