@@ -150,6 +150,28 @@ describe("the deferredLists encoder against the model's texts", () => {
   });
 });
 
+describe("the deferredLists encoder: IPv4 splits of every length, to the top of the space", () => {
+  test("every block length and every subnet length up to 10 steps longer: the model's texts", () => {
+    for (const address of [0n, 0x0a000000n, 0xc0a80000n, 0xffffffffn]) {
+      for (let bits = 0; bits <= 32; bits++) {
+        const host = BigInt(32 - bits);
+        const network = (address >> host) << host;
+        for (let length = bits; length <= Math.min(32, bits + 10); length++) {
+          const size = 1n << BigInt(32 - length);
+          const n = 2 ** (length - bits);
+          const model = {
+            network: formatCidr(4, network, bits),
+            prefixLength: length,
+            subnetCount: String(n),
+            cidrs: Array.from({ length: n }, (_, i) => formatCidr(4, network + BigInt(i) * size, length)),
+          };
+          expect(jsonOf(splitCidr(formatCidr(4, network, bits), length))).toBe(JSON.stringify(model));
+        }
+      }
+    }
+  });
+});
+
 describe("the deferredLists encoder: the other fields of a result, any text", () => {
   test("keys and string values with quotes, backslashes, controls, non-ASCII and lone surrogates", () => {
     const text = fc.oneof(

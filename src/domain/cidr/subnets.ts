@@ -65,10 +65,10 @@ export class SubnetRun extends DeferredList<string> {
    */
   constructor(
     readonly family: 4 | 6,
-    private readonly w0: number,
-    private readonly w1: number,
-    private readonly w2: number,
-    private readonly w3: number,
+    readonly w0: number,
+    readonly w1: number,
+    readonly w2: number,
+    readonly w3: number,
     readonly prefixLength: number,
     private readonly count: number,
   ) {

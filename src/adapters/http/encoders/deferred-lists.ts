@@ -169,8 +169,10 @@ function writeKey(key: string, first: boolean, out: ByteSink): void {
 
 function writeList(list: DeferredList<unknown>, out: ByteSink): void {
   if (list instanceof PrefixList) writePrefixes(list, out);
-  else if (list instanceof SubnetRun) writeSubnets(list, out);
-  else if (list instanceof PrefixEntries) writeEntries(list, out);
+  else if (list instanceof SubnetRun) {
+    if (list.family === 4 && list.prefixLength > 0) writeIpv4Subnets(list, out);
+    else writeSubnets(list, out);
+  } else if (list instanceof PrefixEntries) writeEntries(list, out);
   else if (list instanceof ZoneNames) writeZones(list, out);
   else out.text(JSON.stringify(list.toArray()));
 }
@@ -212,6 +214,74 @@ function writeSubnets(list: SubnetRun, out: ByteSink): void {
     pos = list.writeTextOf(i, view, pos);
     bytes[pos++] = QUOTE;
   }
+  bytes[pos++] = CLOSE_BRACKET;
+  out.pos = pos;
+}
+
+/** Each octet's decimal text packed into a number (first character lowest), and its length. */
+const OCTET_PACKED = Int32Array.from({ length: 256 }, (_, octet) => packAscii(String(octet), 0, 3));
+const OCTET_LENGTH = Uint8Array.from({ length: 256 }, (_, octet) => String(octet).length);
+
+/**
+ * `["10.0.0.0/24","10.0.1.0/24",…]` for a run of IPv4 subnets (a prefix length from 1 to 32),
+ * from its progression. Subnet by subnet only one octet steps (the one holding the step's bit);
+ * the octets after it are zero (the subnets are aligned) and the ones before it change only when
+ * it wraps. So each text is written as three packed pieces: the head (the quote and the octets
+ * before, at most 13 bytes in four 4-byte writes, made again at each wrap), the stepping octet
+ * (from a table) and the tail (the zero octets, `/length`, the closing quote and a comma, at most
+ * 11 bytes in three writes, made once). The spare bytes of each piece are overwritten by the next.
+ * Measured 5.3 µs for split-1024's 1024 texts against 7.4 µs for the subnet-by-subnet writer.
+ */
+function writeIpv4Subnets(list: SubnetRun, out: ByteSink): void {
+  const count = list.length;
+  const hostBits = 32 - list.prefixLength;
+  const stepping = 3 - (hostBits >>> 3); // the octet holding the step's bit, 0 (first) to 3
+  const shift = 24 - 8 * stepping; // of that octet within the address
+  const increment = 2 ** (hostBits & 7);
+  const step = 2 ** hostBits;
+  const tail = `${".0".repeat(3 - stepping)}/${list.prefixLength}",`;
+  const tailLength = tail.length;
+  const t0 = packAscii(tail, 0, tailLength);
+  const t1 = packAscii(tail, 4, tailLength);
+  const t2 = packAscii(tail, 8, tailLength);
+  out.ensure(count * (16 + 4 + 12) + 2);
+  const bytes = out.bytes;
+  const view = out.view;
+  let pos = out.pos;
+  bytes[pos++] = OPEN_BRACKET;
+  let address = list.w3;
+  let octet = (address >>> shift) & 0xff;
+  let headLength = 0;
+  let h0 = 0;
+  let h1 = 0;
+  let h2 = 0;
+  let h3 = 0;
+  for (let i = 0; i < count; i++) {
+    if (i === 0 || octet === 0) {
+      // The first text, or the stepping octet wrapped: the octets before it have changed.
+      let head = '"';
+      for (let k = 0; k < stepping; k++) head += `${(address >>> (24 - 8 * k)) & 0xff}.`;
+      headLength = head.length;
+      h0 = packAscii(head, 0, headLength);
+      h1 = packAscii(head, 4, headLength);
+      h2 = packAscii(head, 8, headLength);
+      h3 = packAscii(head, 12, headLength);
+    }
+    view.setInt32(pos, h0, true);
+    view.setInt32(pos + 4, h1, true);
+    view.setInt32(pos + 8, h2, true);
+    view.setInt32(pos + 12, h3, true);
+    pos += headLength;
+    view.setInt32(pos, OCTET_PACKED[octet]!, true);
+    pos += OCTET_LENGTH[octet]!;
+    view.setInt32(pos, t0, true);
+    view.setInt32(pos + 4, t1, true);
+    view.setInt32(pos + 8, t2, true);
+    pos += tailLength;
+    address += step;
+    octet = (octet + increment) & 0xff;
+  }
+  pos -= 1; // the last text's comma
   bytes[pos++] = CLOSE_BRACKET;
   out.pos = pos;
 }
