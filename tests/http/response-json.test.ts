@@ -21,7 +21,7 @@ import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
 import { PrefixList } from "../../src/domain/ip/prefix-list.ts";
 import { resultWith } from "../../src/domain/list-fields.ts";
-import { type Family, formatCidr, maxValue, width } from "../domain/model.ts";
+import { type Family, formatAddr, formatCidr, maxValue, modelRange, width } from "../domain/model.ts";
 
 /** The encoder's answer as text, whether it wrote bytes or text. */
 const jsonOf = (value: unknown): string => {
@@ -147,6 +147,34 @@ describe("the deferredLists encoder against the model's texts", () => {
       }),
       { numRuns: 300, seed: 20261130 },
     );
+  });
+});
+
+describe("the deferredLists encoder: ranges walked while written", () => {
+  test("random ranges of either family, short and long lists: the model's answer, JSON.stringify'd", () => {
+    /** Values near the family's edges and aligned blocks, so both short and long lists come up. */
+    const value = (family: Family) =>
+      fc.oneof(
+        fc.bigInt({ min: 0n, max: maxValue(family) }),
+        fc.integer({ min: 0, max: width(family) }).map((bits) => (1n << BigInt(bits)) - 1n),
+        fc.integer({ min: 0, max: width(family) - 1 }).map((bits) => maxValue(family) - (1n << BigInt(bits))),
+      );
+    const range = fc
+      .constantFrom<Family>(4, 6)
+      .chain((family) => fc.tuple(fc.constant(family), value(family), value(family)));
+    let long = 0;
+    fc.assert(
+      fc.property(range, ([family, a, b]) => {
+        const [low, high] = a <= b ? [a, b] : [b, a];
+        const model = modelRange(family, low, high);
+        if (model.cidrCount > 32) long++;
+        const result = rangeToCidrs(formatAddr(family, low), formatAddr(family, high));
+        expect(jsonOf(result)).toBe(JSON.stringify(model));
+        expect(result).toEqual(model); // read as arrays: the same texts
+      }),
+      { numRuns: 500, seed: 20261130 },
+    );
+    expect(long).toBeGreaterThan(50);
   });
 });
 

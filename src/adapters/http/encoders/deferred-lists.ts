@@ -14,7 +14,8 @@
 import { ZoneNames } from "../../../domain/cidr/reverse-zones.ts";
 import { SubnetRun } from "../../../domain/cidr/subnets.ts";
 import { PrefixEntries, PrefixList } from "../../../domain/ip/prefix-list.ts";
-import { TEXT_WRITE_ROOM } from "../../../domain/ip/text.ts";
+import { RangePrefixes } from "../../../domain/ip/range.ts";
+import { TEXT_WRITE_ROOM, writeText } from "../../../domain/ip/text.ts";
 import { type DeferredFields, DeferredList, deferredFieldsOf } from "../../../domain/list-fields.ts";
 
 const QUOTE = 34;
@@ -173,6 +174,7 @@ function writeList(list: DeferredList<unknown>, out: ByteSink): void {
     if (list.family === 4 && list.prefixLength > 0) writeIpv4Subnets(list, out);
     else writeSubnets(list, out);
   } else if (list instanceof PrefixEntries) writeEntries(list, out);
+  else if (list instanceof RangePrefixes) writeRangePrefixes(list, out);
   else if (list instanceof ZoneNames) writeZones(list, out);
   else out.text(JSON.stringify(list.toArray()));
 }
@@ -191,6 +193,26 @@ function writePrefixes(list: PrefixList, out: ByteSink): void {
     pos = list.writeTextOf(i, view, pos);
     bytes[pos++] = QUOTE;
   }
+  bytes[pos++] = CLOSE_BRACKET;
+  out.pos = pos;
+}
+
+/** `["::1/128","::2/127",…]`: the range walked while its prefixes' texts are written. */
+function writeRangePrefixes(list: RangePrefixes, out: ByteSink): void {
+  out.ensure(list.length * (TEXT_WRITE_ROOM + 3) + 2);
+  const bytes = out.bytes;
+  const view = out.view;
+  const family = list.range.family;
+  let pos = out.pos;
+  bytes[pos++] = OPEN_BRACKET;
+  list.forEach((w0, w1, w2, w3, bits) => {
+    bytes[pos++] = QUOTE;
+    pos = writeText(view, pos, family, w0, w1, w2, w3, bits);
+    bytes[pos++] = QUOTE;
+    bytes[pos++] = COMMA;
+    return true;
+  });
+  if (list.length > 0) pos -= 1; // the last text's comma
   bytes[pos++] = CLOSE_BRACKET;
   out.pos = pos;
 }
