@@ -58,14 +58,6 @@ export class PrefixList extends DeferredList<string> implements PrefixCollector 
     this.count = 0;
   }
 
-  /** A new list of this one's entries from `start` on, sized to them. */
-  from(start: number): PrefixList {
-    const copy = new PrefixList(this.count - start);
-    copy.words.set(this.words.subarray(5 * start, 5 * this.count));
-    copy.count = this.count - start;
-    return copy;
-  }
-
   private grow(): void {
     const words = new Int32Array(this.words.length * 2);
     words.set(this.words);
