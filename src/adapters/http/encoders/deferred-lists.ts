@@ -2,9 +2,11 @@
  * The encoder of results whose list fields the domain keeps as its own values (`resultWith`,
  * src/domain/list-fields.ts): `JSON.stringify(result)`, byte for byte, with every list field
  * nobody has read written straight from the value the domain made — prefixes from their words
- * ({@link PrefixList}), entries from their prefixes and shared details ({@link PrefixEntries}),
- * reverse zones from their labels ({@link ZoneNames}) — so that a 1024-CIDR split is written as
- * bytes once and its 1024 strings are never made. Anything else goes to `JSON.stringify`.
+ * ({@link PrefixList}), a split's subnets from their progression ({@link SubnetRun}), a range's
+ * CIDRs by walking the range ({@link RangePrefixes}), entries from their prefixes and shared
+ * details ({@link PrefixEntries}), reverse zones from their labels ({@link ZoneNames}) — so that
+ * a 1024-CIDR split is written as bytes once and its 1024 strings are never made (ADR 67). Keys
+ * and plain ASCII strings are written as they are; anything else goes to `JSON.stringify`.
  *
  * The answer is UTF-8 bytes, written into one reused buffer and handed out as a view of it,
  * valid until the next answer is written: the caller makes its `Response` at once, which copies
