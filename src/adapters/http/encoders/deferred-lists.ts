@@ -207,7 +207,7 @@ function writeRangePrefixes(list: RangePrefixes, out: ByteSink): void {
   const family = list.range.family;
   let pos = out.pos;
   bytes[pos++] = OPEN_BRACKET;
-  list.forEach((w0, w1, w2, w3, bits) => {
+  list.walk((w0, w1, w2, w3, bits) => {
     bytes[pos++] = QUOTE;
     pos = writeText(view, pos, family, w0, w1, w2, w3, bits);
     bytes[pos++] = QUOTE;
