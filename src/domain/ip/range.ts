@@ -233,9 +233,10 @@ export function countRangePrefixes(range: IpRange): number {
 
 /**
  * The minimal prefix list of a range ({@link splitRange}'s), kept as the range itself until it is
- * read: its length is counted without listing ({@link countRangePrefixesAt}), and a writer of its
- * texts' bytes (the HTTP edge's encoder) walks the range while it writes ({@link RangePrefixes.walk}), so
- * the prefixes are never stored. The texts are made only when the list is read.
+ * read: its length is counted without listing ({@link countRangePrefixes}), and a writer of its
+ * texts' bytes (the HTTP edge's encoder) walks the range while it writes
+ * ({@link RangePrefixes.walk}), so the prefixes are never stored. The texts are made only when
+ * the list is read.
  */
 export class RangePrefixes extends DeferredList<string> {
   /**
