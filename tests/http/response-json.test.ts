@@ -16,9 +16,12 @@ import { compareCidrs } from "../../src/domain/cidr/compare.ts";
 import { coverCidrs } from "../../src/domain/cidr/cover.ts";
 import { mergeMixedCidrs } from "../../src/domain/cidr/merge-mixed.ts";
 import { rangeToCidrs } from "../../src/domain/cidr/range-to-cidrs.ts";
-import { reverseZones } from "../../src/domain/cidr/reverse-zones.ts";
+import { reverseZones, ZoneNames } from "../../src/domain/cidr/reverse-zones.ts";
 import { splitCidr } from "../../src/domain/cidr/split.ts";
 import { subtractCidrs } from "../../src/domain/cidr/subtract.ts";
+import { PrefixList } from "../../src/domain/ip/prefix-list.ts";
+import { resultWith } from "../../src/domain/list-fields.ts";
+import { type Family, formatAddr, formatCidr, maxValue, modelRange, width } from "../domain/model.ts";
 
 /** The encoder's answer as text, whether it wrote bytes or text. */
 const jsonOf = (value: unknown): string => {
@@ -100,6 +103,157 @@ describe("the deferredLists encoder: JSON.stringify's output, the lists written 
     );
     for (const value of [null, 1, "text", [1, 2], { a: 1 }, { toJSON: () => "x" }, { a: [] }]) {
       expect(jsonOf(value)).toBe(JSON.stringify(value));
+    }
+  });
+});
+
+describe("the deferredLists encoder against the model's texts", () => {
+  test("random splits of either family, whole or a page: the model's subnets, JSON.stringify'd", () => {
+    const split = fc.constantFrom<Family>(4, 6).chain((family) =>
+      fc.record({
+        family: fc.constant(family),
+        value: fc.bigInt({ min: 0n, max: maxValue(family) }),
+        bits: fc.integer({ min: 0, max: width(family) }),
+        steps: fc.integer({ min: 0, max: 11 }),
+        offset: fc.bigInt({ min: 0n, max: 1n << 12n }),
+        limit: fc.option(fc.integer({ min: 1, max: 300 }), { nil: undefined }),
+      }),
+    );
+    fc.assert(
+      fc.property(split, ({ family, value, bits, steps, offset, limit }) => {
+        const length = Math.min(width(family), bits + steps);
+        const host = BigInt(width(family) - bits);
+        const network = (value >> host) << host;
+        const subnets = 1n << BigInt(length - bits);
+        const first = offset % subnets;
+        const n = Number(
+          limit === undefined || subnets - first < BigInt(limit) ? subnets - first : BigInt(limit),
+        );
+        const size = 1n << BigInt(width(family) - length);
+        const cidrs = Array.from({ length: n }, (_, i) =>
+          formatCidr(family, network + (first + BigInt(i)) * size, length),
+        );
+        const result = splitCidr(formatCidr(family, network, bits), length, undefined, {
+          offset: first.toString(),
+          limit,
+        });
+        const model = {
+          network: formatCidr(family, network, bits),
+          prefixLength: length,
+          subnetCount: subnets.toString(),
+          cidrs,
+        };
+        expect(jsonOf(result)).toBe(JSON.stringify(model));
+      }),
+      { numRuns: 300, seed: 20261130 },
+    );
+  });
+});
+
+describe("the deferredLists encoder: ranges walked while written", () => {
+  test("random ranges of either family, short and long lists: the model's answer, JSON.stringify'd", () => {
+    /** Values near the family's edges and aligned blocks, so both short and long lists come up. */
+    const value = (family: Family) =>
+      fc.oneof(
+        fc.bigInt({ min: 0n, max: maxValue(family) }),
+        fc.integer({ min: 0, max: width(family) }).map((bits) => (1n << BigInt(bits)) - 1n),
+        fc.integer({ min: 0, max: width(family) - 1 }).map((bits) => maxValue(family) - (1n << BigInt(bits))),
+      );
+    const range = fc
+      .constantFrom<Family>(4, 6)
+      .chain((family) => fc.tuple(fc.constant(family), value(family), value(family)));
+    let long = 0;
+    fc.assert(
+      fc.property(range, ([family, a, b]) => {
+        const [low, high] = a <= b ? [a, b] : [b, a];
+        const model = modelRange(family, low, high);
+        if (model.cidrCount > 32) long++;
+        const result = rangeToCidrs(formatAddr(family, low), formatAddr(family, high));
+        expect(jsonOf(result)).toBe(JSON.stringify(model));
+        expect(result).toEqual(model); // read as arrays: the same texts
+      }),
+      { numRuns: 500, seed: 20261130 },
+    );
+    expect(long).toBeGreaterThan(50);
+  });
+});
+
+describe("the deferredLists encoder: IPv4 splits of every length, to the top of the space", () => {
+  test("every block length and every subnet length up to 10 steps longer: the model's texts", () => {
+    for (const address of [0n, 0x0a000000n, 0xc0a80000n, 0xffffffffn]) {
+      for (let bits = 0; bits <= 32; bits++) {
+        const host = BigInt(32 - bits);
+        const network = (address >> host) << host;
+        for (let length = bits; length <= Math.min(32, bits + 10); length++) {
+          const size = 1n << BigInt(32 - length);
+          const n = 2 ** (length - bits);
+          const model = {
+            network: formatCidr(4, network, bits),
+            prefixLength: length,
+            subnetCount: String(n),
+            cidrs: Array.from({ length: n }, (_, i) => formatCidr(4, network + BigInt(i) * size, length)),
+          };
+          expect(jsonOf(splitCidr(formatCidr(4, network, bits), length))).toBe(JSON.stringify(model));
+        }
+      }
+    }
+  });
+});
+
+describe("the deferredLists encoder: the other fields of a result, any text", () => {
+  test("keys and string values with quotes, backslashes, controls, non-ASCII and lone surrogates", () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: "binary" }),
+      fc.constantFrom('"', "\\", "\n", "\u0000", "\u007f", "\u2028", "\ud800", "é", "~", " "),
+    );
+    fc.assert(
+      fc.property(
+        text,
+        text,
+        fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null)),
+        (key, a, b) => {
+          const list = new PrefixList();
+          list.add(4, 0, 0, 0, 0x0a000000, 8);
+          const result = resultWith<Record<string, unknown>>({
+            [key]: a,
+            cidrs: list,
+            other: b,
+            nested: { key: a },
+          });
+          expect(jsonOf(result)).toBe(JSON.stringify(result));
+        },
+      ),
+      { numRuns: 1000, seed: 20261130 },
+    );
+  });
+});
+
+describe("the deferredLists encoder: reverse zone names", () => {
+  test("random blocks of either family: JSON.stringify's text of the names", () => {
+    const v4 = fc.tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 })).map(([a, bits]) => `${a}/${bits}`);
+    const v6 = fc.tuple(fc.ipV6(), fc.integer({ min: 0, max: 128 })).map(([a, bits]) => `${a}/${bits}`);
+    fc.assert(
+      fc.property(fc.oneof(v4, v6), (cidr) => {
+        const result = reverseZones(cidr);
+        expect(jsonOf(result)).toBe(JSON.stringify(result));
+      }),
+      { numRuns: 2000, seed: 20261130 },
+    );
+  });
+
+  test("labels or shared labels that JSON must escape, or longer labels: still JSON.stringify's text", () => {
+    for (const [labels, suffix] of [
+      [['a"', "b", "c"], ".x.in-addr.arpa."],
+      [["a", "b", "c"], '.x"y.'],
+      [["a", "b\\", "c"], ".x."],
+      [["abcd", "b", "c"], ".x."],
+      [["é", "b", "c"], ".x."],
+      [["0", "1", "2"], ".\u2028."],
+    ] as const) {
+      const zones = new ZoneNames(0, 3, labels, suffix);
+      const result = resultWith<{ zones: string[] }>({ zones });
+      expect(jsonOf(result)).toBe(JSON.stringify(result));
     }
   });
 });

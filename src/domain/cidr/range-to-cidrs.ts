@@ -5,7 +5,7 @@
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpAddr, parseAddr, quoteEntry, trimAsciiWhitespace } from "../ip/addr.ts";
 import { PrefixList } from "../ip/prefix-list.ts";
-import { IpRange, splitRange } from "../ip/range.ts";
+import { countRangePrefixes, IpRange, RangePrefixes, splitRange } from "../ip/range.ts";
 import { resultWith } from "../list-fields.ts";
 import {
   entryBoundsProblem,
@@ -53,43 +53,40 @@ export function rangeToCidrs(start: string, end: string): RangeToCidrsResult {
   const range = IpRange.of(first, last);
   const family = familyName(first.family);
   const addressCount = range.addressCountText();
-  // The two ends, as addresses, then the CIDRs: the ends' texts and a short list's are made in
-  // one decoding step (each text alone was a `TextDecoder` call of its own).
+  // The two ends, as addresses, then the CIDRs, as long as they are few: a short list is made
+  // into its texts now, in one decoding step with the ends' (each text alone was a `TextDecoder`
+  // call of its own); for a few CIDRs the deferred field costs more than the strings it saves
+  // (docs/performance.md, "Where the time goes").
   const words = scratch;
   words.clear();
   words.add(first.family, first.w0, first.w1, first.w2, first.w3);
   words.add(last.family, last.w0, last.w1, last.w2, last.w3);
-  splitRange(range, (w0, w1, w2, w3, bits) => {
+  const short = splitRange(range, (w0, w1, w2, w3, bits) => {
     words.add(first.family, w0, w1, w2, w3, bits);
-    return true;
+    return words.length - 2 <= DEFERRED_FROM;
   });
-  const cidrCount = words.length - 2;
-  // A long list stays the prefixes' words until read (list-fields.ts): a writer of JSON writes
-  // them straight as bytes. A short one is made into its texts now: for a few CIDRs the deferred
-  // field costs more than the strings it saves (docs/performance.md, "Where the time goes").
-  if (cidrCount <= DEFERRED_FROM) {
+  if (short) {
     const texts = words.toArray();
     const ends = { first: texts[0]!, last: texts[1]! };
-    return { family, range: ends, cidrs: texts.slice(2), cidrCount, addressCount };
+    return { family, range: ends, cidrs: texts.slice(2), cidrCount: words.length - 2, addressCount };
   }
+  // A long list (the walk stopped past DEFERRED_FROM) stays the range until read
+  // (list-fields.ts), counted without listing: a writer of JSON walks the range as it writes the
+  // CIDRs' bytes, and they are never stored.
+  const cidrCount = countRangePrefixes(range);
   const ends = { first: first.toString(), last: last.toString() };
-  return resultWith<RangeToCidrsResult>({
-    family,
-    range: ends,
-    cidrs: words.from(2),
-    cidrCount,
-    addressCount,
-  });
+  const cidrs = new RangePrefixes(range, cidrCount);
+  return resultWith<RangeToCidrsResult>({ family, range: ends, cidrs, cidrCount, addressCount });
 }
 
-/**
- * Where a range's ends and CIDRs are collected (2 + at most 254 entries), reused from call to
- * call: the list handed out is a copy sized to it ({@link PrefixList.from}), or texts.
- */
-const scratch = new PrefixList(2 + 254);
-
-/** Lists longer than this are returned deferred (a {@link PrefixList}), shorter ones as texts. */
+/** Lists longer than this are returned deferred (the range's {@link RangePrefixes}), shorter ones as texts. */
 const DEFERRED_FROM = 32;
+
+/**
+ * Where a range's ends and its first CIDRs are collected (2 + at most 33 entries: the walk stops
+ * past {@link DEFERRED_FROM}), reused from call to call: a short list is handed out as texts.
+ */
+const scratch = new PrefixList(2 + DEFERRED_FROM + 1);
 
 function parseEndpoint(raw: string, field: "start" | "end", issues: Issue[]): IpAddr | null {
   const at = { path: [field], field };

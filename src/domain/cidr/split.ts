@@ -5,12 +5,11 @@
  */
 import { DomainError, type Issue } from "../errors.ts";
 import { type IpPrefix, parsePrefix } from "../ip/prefix.ts";
-import { PrefixList } from "../ip/prefix-list.ts";
 import { bigIntWord } from "../ip/u128.ts";
 import { API_LIST_LIMITS, type CidrLimits } from "../limits.ts";
 import { resultWith } from "../list-fields.ts";
 import { entryBoundsProblem, invalidEntries } from "./entries.ts";
-import { addSubnets } from "./subnets.ts";
+import { SubnetRun } from "./subnets.ts";
 
 /** The result of cidr-split, field for field. */
 export interface CidrSplitResult {
@@ -106,7 +105,7 @@ export function splitCidr(
     network,
     prefixLength,
     subnetCount: subnetCount.toString(),
-    cidrs: subnetTexts(block, prefixLength, first, count),
+    cidrs: subnetRun(block, prefixLength, first, count),
   });
 }
 
@@ -124,9 +123,8 @@ function prefixLengthProblem(prefixLength: number, block: IpPrefix | null): stri
   return null;
 }
 
-/** The texts of `count` subnets of length `prefixLength` of `block`, from subnet number `first`. */
-function subnetTexts(block: IpPrefix, prefixLength: number, first: bigint, count: number): PrefixList {
-  const texts = new PrefixList(count);
+/** The `count` subnets of length `prefixLength` of `block`, from subnet number `first`. */
+function subnetRun(block: IpPrefix, prefixLength: number, first: bigint, count: number): SubnetRun {
   let { w0, w1, w2, w3 } = block.first;
   if (first > 0n) {
     const start = block.first.toBigInt() + (first << BigInt(block.first.bitLength - prefixLength));
@@ -135,6 +133,5 @@ function subnetTexts(block: IpPrefix, prefixLength: number, first: bigint, count
     w2 = bigIntWord(start, 2);
     w3 = bigIntWord(start, 3);
   }
-  addSubnets(texts, block.family, w0, w1, w2, w3, prefixLength, count);
-  return texts;
+  return new SubnetRun(block.family, w0, w1, w2, w3, prefixLength, count);
 }

@@ -5,8 +5,10 @@
  * blocks (sets of ranges are merged and subtracted as word lists: range-list.ts). Nothing here
  * enumerates addresses: every operation costs the same for a /0 as for a /32.
  */
+import { DeferredList } from "../list-fields.ts";
 import { IpAddr, type IpFamily } from "./addr.ts";
 import { IpPrefix } from "./prefix.ts";
+import { TextBatch } from "./text.ts";
 import { commonPrefixLengthOfWords, maskWord } from "./u128.ts";
 
 /** The addresses from `first` to `last`, both included; same family, `first` ≤ `last`. */
@@ -210,4 +212,61 @@ export function forEachRangePrefix(range: IpRange, visit: (prefix: IpPrefix) => 
   return splitRange(range, (w0, w1, w2, w3, bits) =>
     visit(IpPrefix.from(IpAddr.fromWords(family, w0, w1, w2, w3), bits)),
   );
+}
+
+/** The words of a range's two ends, for {@link countRangePrefixesAt}. */
+const endWords = new Uint32Array(8);
+
+/** How many prefixes {@link splitRange} gives for `range`, counted without listing them. */
+export function countRangePrefixes(range: IpRange): number {
+  const { first, last } = range;
+  endWords[0] = first.w0;
+  endWords[1] = first.w1;
+  endWords[2] = first.w2;
+  endWords[3] = first.w3;
+  endWords[4] = last.w0;
+  endWords[5] = last.w1;
+  endWords[6] = last.w2;
+  endWords[7] = last.w3;
+  return countRangePrefixesAt(endWords, 0);
+}
+
+/**
+ * The minimal prefix list of a range ({@link splitRange}'s), kept as the range itself until it is
+ * read: its length is counted without listing ({@link countRangePrefixes}), and a writer of its
+ * texts' bytes (the HTTP edge's encoder) walks the range while it writes
+ * ({@link RangePrefixes.walk}), so the prefixes are never stored. The texts are made only when
+ * the list is read.
+ */
+export class RangePrefixes extends DeferredList<string> {
+  /**
+   * @param range the range the prefixes cover exactly
+   * @param count how many they are: {@link countRangePrefixes} of the range
+   */
+  constructor(
+    readonly range: IpRange,
+    private readonly count: number,
+  ) {
+    super();
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Gives `sink` every prefix in address order, as {@link splitRange} does. */
+  walk(sink: PrefixSink): void {
+    splitRange(this.range, sink);
+  }
+
+  /** The prefixes' canonical texts, in order, made now. */
+  toArray(): string[] {
+    const batch = new TextBatch();
+    const family = this.range.family;
+    splitRange(this.range, (w0, w1, w2, w3, bits) => {
+      batch.add(family, w0, w1, w2, w3, bits);
+      return true;
+    });
+    return batch.toStrings();
+  }
 }

@@ -128,22 +128,32 @@ function writeV6(out: DataView, pos: number, w0: number, w1: number, w2: number,
   g[5] = w2 & 0xffff;
   g[6] = w3 >>> 16;
   g[7] = w3 & 0xffff;
-  let zeros = 0;
-  for (let i = 0; i < 8; i++) zeros = (zeros << 1) | (g[i] === 0 ? 1 : 0);
+  const zeros =
+    (w0 >>> 16 === 0 ? 0x80 : 0) |
+    ((w0 & 0xffff) === 0 ? 0x40 : 0) |
+    (w1 >>> 16 === 0 ? 0x20 : 0) |
+    ((w1 & 0xffff) === 0 ? 0x10 : 0) |
+    (w2 >>> 16 === 0 ? 0x08 : 0) |
+    ((w2 & 0xffff) === 0 ? 0x04 : 0) |
+    (w3 >>> 16 === 0 ? 0x02 : 0) |
+    ((w3 & 0xffff) === 0 ? 0x01 : 0);
   const table = GROUPS ?? groupTable();
   const runStart = RUN_START[zeros]!;
-  const runEnd = RUN_END[zeros]!;
-  for (let i = 0; i < 8; i++) {
-    if (i === runStart) {
-      out.setUint16(pos, 0x3a3a); // "::"
-      pos += 2;
-      i = runEnd - 1;
-      continue;
-    }
-    if (i > 0 && i !== runEnd) out.setUint8(pos++, COLON);
+  const before = runStart === 8 ? 8 : runStart;
+  for (let i = 0; i < before; i++) {
+    if (i > 0) out.setUint8(pos++, COLON);
     const group = g[i]!;
     out.setUint32(pos, table.packed[group]!, true);
     pos += table.length[group]!;
+  }
+  if (runStart === 8) return pos;
+  out.setUint16(pos, 0x3a3a); // "::"
+  pos += 2;
+  for (let i = RUN_END[zeros]!; i < 8; i++) {
+    const group = g[i]!;
+    out.setUint32(pos, table.packed[group]!, true);
+    pos += table.length[group]!;
+    if (i < 7) out.setUint8(pos++, COLON);
   }
   return pos;
 }
