@@ -11,7 +11,8 @@
  *   then on), and so does the time passing `endsAt` or the owner's own limit (`stopsWhen`).
  * - **Count:** checks asked for, started and finished, for the owner's words ("after 12 of 40
  *   signature checks") and for learning what a check costs (`busyMs`, the time during which at
- *   least one ran: checks overlap on the crypto threads, and the search between them is not theirs).
+ *   least one ran, waiting in the verifier's line for a turn included (ADR 68): what a check costs
+ *   the job now; the search between checks is not theirs).
  * - **Concurrency:** at most `concurrency` checks run at once; the others wait in order, and are
  *   dropped when the budget stops.
  * A refused check either answers at once with an `unavailable` outcome (the server: the job has

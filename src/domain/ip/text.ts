@@ -139,8 +139,8 @@ function writeV6(out: DataView, pos: number, w0: number, w1: number, w2: number,
     ((w3 & 0xffff) === 0 ? 0x01 : 0);
   const table = GROUPS ?? groupTable();
   const runStart = RUN_START[zeros]!;
-  const before = runStart === 8 ? 8 : runStart;
-  for (let i = 0; i < before; i++) {
+  // runStart is 8 when no run of two zero groups is compressed: then every group is written here.
+  for (let i = 0; i < runStart; i++) {
     if (i > 0) out.setUint8(pos++, COLON);
     const group = g[i]!;
     out.setUint32(pos, table.packed[group]!, true);
