@@ -256,31 +256,57 @@ export function readAlgorithm(buf: Uint8Array, t: Tlv | undefined): Algorithm | 
 }
 
 const HEX_LOWER: string[] = [];
-const HEX_UPPER: string[] = [];
+const HEX_UPPER_CODES = new Uint8Array(512);
 for (let i = 0; i < 256; i++) {
-  HEX_LOWER.push(i.toString(16).padStart(2, "0"));
-  HEX_UPPER.push(HEX_LOWER[i]!.toUpperCase());
+  const pair = i.toString(16).padStart(2, "0");
+  HEX_LOWER.push(pair);
+  HEX_UPPER_CODES[2 * i] = pair.toUpperCase().charCodeAt(0);
+  HEX_UPPER_CODES[2 * i + 1] = pair.toUpperCase().charCodeAt(1);
 }
+const latin1 = new TextDecoder("latin1");
 
-/** Lowercase hex of `bytes[start, end)`, no separators. */
-export function hexLower(bytes: Uint8Array, start = 0, end = bytes.length): string {
+/**
+ * Whether the engine has ES2026's `Uint8Array.prototype.toHex` (Bun does; browsers from 2025 on).
+ * A certificate's name and key identities are hex of up to hundreds of octets, read per request:
+ * the engine's encoder is about ten times faster than joining pairs (bench in ADR 0069).
+ */
+const NATIVE_HEX = typeof Uint8Array.prototype.toHex === "function";
+
+/**
+ * Lowercase hex of `bytes[start, end)` by joining pairs: the portable form of {@link hexLower},
+ * used where the engine has no `toHex`, and the model the tests hold the engine's to.
+ */
+export function hexLowerPortable(bytes: Uint8Array, start = 0, end = bytes.length): string {
   let s = "";
   for (let i = start; i < end; i++) s += HEX_LOWER[bytes[i]!];
   return s;
 }
 
-/** Uppercase hex of `bytes[start, end)`, no separators. */
-export function hexUpper(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  let s = "";
-  for (let i = start; i < end; i++) s += HEX_UPPER[bytes[i]!];
-  return s;
+/** Lowercase hex of `bytes[start, end)`, no separators. */
+export function hexLower(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  return NATIVE_HEX ? bytes.subarray(start, end).toHex() : hexLowerPortable(bytes, start, end);
 }
 
-/** Uppercase hex pairs joined by colons (`AB:CD:…`), as OpenSSL prints key identifiers. */
+/** Uppercase hex of `bytes[start, end)`, no separators. */
+export function hexUpper(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  return hexLower(bytes, start, end).toUpperCase();
+}
+
+/**
+ * Uppercase hex pairs joined by colons (`AB:CD:…`), as OpenSSL prints key identifiers and
+ * fingerprints: its characters written into one buffer and read as text once.
+ */
 export function hexColons(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  let s = "";
-  for (let i = start; i < end; i++) s += (i === start ? "" : ":") + HEX_UPPER[bytes[i]!];
-  return s;
+  if (end <= start) return "";
+  const out = new Uint8Array((end - start) * 3 - 1);
+  let o = 0;
+  for (let i = start; i < end; i++) {
+    if (i !== start) out[o++] = 0x3a;
+    const at = bytes[i]! * 2;
+    out[o++] = HEX_UPPER_CODES[at]!;
+    out[o++] = HEX_UPPER_CODES[at + 1]!;
+  }
+  return latin1.decode(out);
 }
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -531,23 +531,39 @@ function describeLabel(label: string): string | null {
 }
 
 const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const BASE64_VALUE = new Map([...BASE64_ALPHABET].map((char, value) => [char.charCodeAt(0), value]));
+/** Each base64 character's value by its code (0–127), -1 for anything else. */
+const BASE64_VALUE = new Int8Array(128).fill(-1);
+for (let value = 0; value < BASE64_ALPHABET.length; value++)
+  BASE64_VALUE[BASE64_ALPHABET.charCodeAt(value)] = value;
+
+/**
+ * Whether the engine has ES2026's `Uint8Array.fromBase64` (Bun does; browsers from 2025 on): a
+ * bundle's certificates are kilobytes of base64 per request, which the engine decodes about
+ * fifteen times faster than a loop (ADR 0069).
+ */
+const NATIVE_BASE64 = typeof Uint8Array.fromBase64 === "function";
 
 /**
  * Strict RFC 4648 §4 base64 (padding required, `=` only at the end), or null when invalid.
- * Non-zero pad bits are tolerated, as most decoders do.
+ * Non-zero pad bits are tolerated, as most decoders do. The text is judged here; the engine's
+ * decoder (its default, loose last chunk: the same tolerance) only decodes what was accepted.
  */
 export function decodeBase64(text: string): Uint8Array | null {
   if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
+  return NATIVE_BASE64 ? Uint8Array.fromBase64(text) : decodeBase64Portable(text);
+}
+
+/**
+ * The decoding of text {@link decodeBase64} has accepted, in plain code: used where the engine
+ * has no `fromBase64`, and the model the tests hold the engine's to. Expects valid input.
+ */
+export function decodeBase64Portable(text: string): Uint8Array {
   const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
   const out = new Uint8Array((text.length / 4) * 3 - padding);
+  const value = (at: number) => Math.max(BASE64_VALUE[text.charCodeAt(at)] ?? 0, 0);
   let o = 0;
   for (let i = 0; i < text.length; i += 4) {
-    const a = BASE64_VALUE.get(text.charCodeAt(i)) ?? 0;
-    const b = BASE64_VALUE.get(text.charCodeAt(i + 1)) ?? 0;
-    const c = BASE64_VALUE.get(text.charCodeAt(i + 2)) ?? 0;
-    const d = BASE64_VALUE.get(text.charCodeAt(i + 3)) ?? 0;
-    const bits = (a << 18) | (b << 12) | (c << 6) | d;
+    const bits = (value(i) << 18) | (value(i + 1) << 12) | (value(i + 2) << 6) | value(i + 3);
     if (o < out.length) out[o++] = (bits >> 16) & 0xff;
     if (o < out.length) out[o++] = (bits >> 8) & 0xff;
     if (o < out.length) out[o++] = bits & 0xff;
