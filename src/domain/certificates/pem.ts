@@ -537,11 +537,12 @@ for (let value = 0; value < BASE64_ALPHABET.length; value++)
   BASE64_VALUE[BASE64_ALPHABET.charCodeAt(value)] = value;
 
 /**
- * Whether the engine has ES2026's `Uint8Array.fromBase64` (Bun does; browsers from 2025 on): a
+ * ES2026's `Uint8Array.fromBase64` where the engine has it (Bun does; browsers from 2025 on; Node
+ * 20 does not; read without its type, as `toHex` in der.ts): a
  * bundle's certificates are kilobytes of base64 per request, which the engine decodes about
  * fifteen times faster than a loop (ADR 0069).
  */
-const NATIVE_BASE64 = typeof Uint8Array.fromBase64 === "function";
+const engineFromBase64 = (Uint8Array as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
 
 /**
  * Strict RFC 4648 §4 base64 (padding required, `=` only at the end), or null when invalid.
@@ -550,7 +551,9 @@ const NATIVE_BASE64 = typeof Uint8Array.fromBase64 === "function";
  */
 export function decodeBase64(text: string): Uint8Array | null {
   if (text.length % 4 !== 0 || !BASE64.test(text)) return null;
-  return NATIVE_BASE64 ? Uint8Array.fromBase64(text) : decodeBase64Portable(text);
+  return engineFromBase64 !== undefined
+    ? engineFromBase64.call(Uint8Array, text)
+    : decodeBase64Portable(text);
 }
 
 /**
