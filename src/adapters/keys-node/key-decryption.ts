@@ -58,8 +58,9 @@ export async function decryptPrivateKeyInfo(
 }
 
 /**
- * Whether `der` is shaped as a PrivateKeyInfo (RFC 5958 §2): one SEQUENCE filling it whose first
- * field is the version INTEGER. Noise that got past the padding is shaped so far less than once in a million.
+ * Whether `der` is shaped as a PrivateKeyInfo (RFC 5958 §2): one SEQUENCE filling it, with at
+ * least three fields, the first the version INTEGER. Noise that got past the padding is shaped so
+ * far less than once in a million.
  */
 function looksLikePrivateKeyInfo(der: Uint8Array): boolean {
   const top = readTlv(der, 0, der.length);

@@ -538,9 +538,9 @@ for (let value = 0; value < BASE64_ALPHABET.length; value++)
 
 /**
  * ES2026's `Uint8Array.fromBase64` where the engine has it (Bun does; browsers from 2025 on; Node
- * 20 does not; read without its type, as `toHex` in der.ts): a
- * bundle's certificates are kilobytes of base64 per request, which the engine decodes about
- * fifteen times faster than a loop (ADR 0069).
+ * 20 does not), read without its type as `toHex` is in der.ts. A bundle's certificates are
+ * kilobytes of base64 per request, which the engine decodes about fifteen times faster than a
+ * loop (ADR 0069).
  */
 const engineFromBase64 = (Uint8Array as { fromBase64?: (text: string) => Uint8Array }).fromBase64;
 
