@@ -60,7 +60,8 @@ export async function decryptPrivateKeyInfo(
 /**
  * Whether `der` is shaped as a PrivateKeyInfo (RFC 5958 §2): one SEQUENCE filling it, with at
  * least three fields, the first the version INTEGER. Noise that got past the padding is shaped so
- * far less than once in a million.
+ * far less than once in a million. (src/local/key-material.ts's recogniser knows this header too,
+ * but an adapter reaches src/local only for its ports: ADR 0050, tests/architecture.test.ts.)
  */
 function looksLikePrivateKeyInfo(der: Uint8Array): boolean {
   const top = readTlv(der, 0, der.length);
